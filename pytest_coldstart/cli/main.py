@@ -1,0 +1,85 @@
+"""Entry point: ``coldstart`` / ``python -m pytest_coldstart``.
+
+Exit codes: command-specific 0/1/2, 64 for usage errors, 70 for internal errors. Bad input
+never prints a traceback: a ColdstartError becomes one line ``coldstart: <file>: <problem>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+EXIT_USAGE = 64
+EXIT_INTERNAL = 70
+
+GROUPS = ("trace", "audit", "preflight", "demo", "compare")
+
+
+class UsageExit(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with exit 64 on usage errors (2 is reserved for PENDING)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> Parser:
+    from pytest_coldstart import __version__
+
+    parser = Parser(prog="coldstart", description="Record, audit and compare auditable AI-agent runs.")
+    parser.add_argument("--version", action="version", version=f"pytest-coldstart {__version__}")
+    groups = parser.add_subparsers(dest="group", metavar="COMMAND", parser_class=Parser)
+    groups.required = True
+    for name in GROUPS:
+        try:
+            module = importlib.import_module(f"pytest_coldstart.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"pytest_coldstart.cli.{name}":
+                continue  # command group not built yet
+            raise
+        module.register(groups)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from pytest_coldstart.errors import ColdstartError, UsageError
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.error("missing sub-command")
+    try:
+        return int(handler(args) or 0)
+    except UsageError as exc:
+        sys.stderr.write(f"coldstart: error: {exc.one_line()}\n")
+        return EXIT_USAGE
+    except ColdstartError as exc:
+        sys.stderr.write(f"coldstart: {exc.one_line()}\n")
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last guard: never a bare traceback for users
+        sys.stderr.write(f"coldstart: internal error: {type(exc).__name__}: {exc}\n")
+        if "--debug" in (argv or sys.argv):
+            raise
+        return EXIT_INTERNAL
+
+
+def parse_json_arg(text: str, option: str):
+    """Parse a JSON option value or raise UsageError naming the option."""
+    from pytest_coldstart import jsonio
+    from pytest_coldstart.errors import UsageError
+
+    try:
+        return jsonio.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise UsageError(f"{option} is not valid JSON ({exc})") from None

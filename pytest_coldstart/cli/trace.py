@@ -1,0 +1,286 @@
+"""``coldstart trace …``: the recorder as a command line (one process per record)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+
+from pytest_coldstart.cli.main import parse_json_arg
+
+PHASES = ("prepare", "restore", "agent", "audit")
+ACTORS = ("operator", "test", "agent", "restore", "harness", "reviewer")
+
+
+def register(groups) -> None:
+    trace = groups.add_parser("trace", help="record a run: init, calls, results, evidence, reviews, validate")
+    sub = trace.add_subparsers(dest="command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    def command(name: str, handler, help_text: str, run_dir: bool = True):
+        parser = sub.add_parser(name, help=help_text, description=help_text)
+        if run_dir:
+            parser.add_argument("--run-dir", required=True, help="the run directory")
+        parser.set_defaults(handler=handler)
+        return parser
+
+    p = command("init", cmd_init, "open a new run directory (before the agent session starts)")
+    p.add_argument("--run-id", required=True)
+    task = p.add_mutually_exclusive_group(required=True)
+    task.add_argument("--task-file")
+    task.add_argument("--task-text")
+    p.add_argument("--harness", required=True)
+    p.add_argument("--model", required=True)
+    p.add_argument("--provider", required=True)
+    p.add_argument("--harness-version", required=True)
+    p.add_argument("--visible-root", action="append", default=[], help="a file or folder the agent can see (repeatable)")
+    p.add_argument("--exclude", action="append", default=[], help="glob of visible files to leave out (repeatable)")
+    p.add_argument("--note", action="append", default=[])
+    p.add_argument("--created-at", help="explicit creation time (recorded as explicit)")
+    p.add_argument("--experiment-id")
+    p.add_argument("--payload-mode", choices=("full", "preview"), default=None)
+    p.add_argument("--redact-key", action="append", default=[], help="extra key to redact (repeatable)")
+
+    p = command("call", cmd_call, "append one tool call")
+    p.add_argument("--call-id", required=True)
+    p.add_argument("--tool", required=True)
+    p.add_argument("--arguments", default="{}", help="JSON value")
+    p.add_argument("--phase", choices=PHASES, default="agent")
+    p.add_argument("--actor", choices=ACTORS, default="agent")
+    p.add_argument("--parent-id")
+    p.add_argument("--instance")
+    p.add_argument("--dimension")
+    p.add_argument("--tick", type=int)
+    p.add_argument("--at")
+    p.add_argument("--note")
+
+    p = command("result", cmd_result, "append the result of a call")
+    p.add_argument("--call-id", required=True)
+    p.add_argument("--status", choices=("ok", "error", "open"), required=True)
+    p.add_argument("--result", help="JSON value")
+    p.add_argument("--error")
+    p.add_argument("--duration-ms", type=float)
+    p.add_argument("--actor", choices=ACTORS, default="agent")
+    p.add_argument("--phase", choices=PHASES)
+    p.add_argument("--at")
+
+    p = command("phase", cmd_phase, "append a lifecycle transition")
+    p.add_argument("--phase", choices=PHASES, required=True)
+    p.add_argument("--actor", choices=ACTORS, required=True)
+    p.add_argument("--instance")
+    p.add_argument("--note")
+    p.add_argument("--evidence", action="append", default=[])
+
+    p = command("mark", cmd_mark, "append an annotating fact")
+    p.add_argument("--name", required=True)
+    p.add_argument("--data", help="JSON value")
+    p.add_argument("--actor", choices=ACTORS, default="operator")
+
+    p = command("record", cmd_record, "append any canonical record given as JSON")
+    p.add_argument("--json-text", required=True)
+
+    p = command("artifact", cmd_artifact, "copy self-written code or build output into artifacts/")
+    p.add_argument("--path", required=True)
+    p.add_argument("--label")
+    p.add_argument("--phase", choices=PHASES, default="agent")
+
+    p = command("evidence", cmd_evidence, "declare (and hash) an evidence file inside the run")
+    p.add_argument("--name", required=True, choices=("test_mod", "agent_logger", "answer", "oracle", "fixture", "restore", "preflight", "review"))
+    p.add_argument("--path", required=True, help="path relative to the run directory")
+    p.add_argument("--normalized", help="agent_logger only: the normalized view")
+
+    p = command("review", cmd_review, "append an explicit review resolution")
+    p.add_argument("--id", required=True)
+    p.add_argument("--status", choices=("resolved", "rejected", "pending"), required=True)
+    p.add_argument("--by", required=True)
+    p.add_argument("--note", default="")
+    p.add_argument("--evidence", action="append", default=[])
+    p.add_argument("--at")
+
+    p = command("decision", cmd_decision, "append an agent decision annotation")
+    p.add_argument("--summary", required=True)
+    p.add_argument("--call-id", help="the related tool call")
+    p.add_argument("--tag", action="append", default=[])
+    p.add_argument("--data", help="JSON object of further structured fields")
+
+    p = command("import-pi", cmd_import_pi, "import a pi session ($PI_SESSION_FILE by default)")
+    p.add_argument("--session", default=os.environ.get("PI_SESSION_FILE"))
+    p.add_argument("--phase", choices=PHASES, default="agent")
+
+    p = command("import", cmd_import, "import a harness session in a named format")
+    p.add_argument("--format", required=True)
+    p.add_argument("--session", required=True)
+    p.add_argument("--phase", choices=PHASES, default="agent")
+
+    p = command("validate", cmd_validate, "check the run's structure and integrity")
+    p.add_argument("--json", action="store_true")
+
+    command("seal", cmd_seal, "write the file manifest and anchor the hash chain")
+    command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
+
+
+def _recorder(args):
+    from pytest_coldstart.recorder import Recorder
+
+    return Recorder(args.run_dir)
+
+
+def _optional(args, *names: str) -> dict:
+    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
+
+
+def _print(record: dict) -> None:
+    sys.stdout.write(f"{record['record']} seq={record['seq']}\n")
+
+
+def cmd_init(args) -> int:
+    from pathlib import Path
+
+    from pytest_coldstart.errors import ColdstartError
+    from pytest_coldstart.recorder import default_logging, init_run
+
+    if args.task_file is not None:
+        try:
+            task_bytes = Path(args.task_file).read_bytes()
+        except OSError as exc:
+            raise ColdstartError(f"task file is unreadable ({exc.strerror or exc})", args.task_file) from None
+        source = Path(args.task_file).name
+    else:
+        task_bytes, source = args.task_text.encode("utf-8"), "inline"
+    logging = default_logging()
+    if args.payload_mode:
+        logging["payload_mode"] = args.payload_mode
+    if args.redact_key:
+        logging["redaction"]["keys"] = list(logging["redaction"]["keys"]) + list(args.redact_key)
+    recorder = init_run(
+        args.run_dir,
+        run_id=args.run_id,
+        task_bytes=task_bytes,
+        task_source=source,
+        harness={"name": args.harness, "model": args.model, "provider": args.provider, "version": args.harness_version},
+        visible_roots=args.visible_root,
+        excludes=args.exclude,
+        notes=args.note,
+        created_at=args.created_at,
+        experiment_id=args.experiment_id,
+        logging=logging,
+    )
+    manifest = recorder.manifest
+    sys.stdout.write(
+        f"run {manifest['run_id']} created at {manifest['created_at']}\n"
+        f"task sha256 {manifest['task']['sha256']}\nvisible files {manifest['visibility']['file_count']}\n"
+    )
+    return 0
+
+
+def cmd_call(args) -> int:
+    fields = {"record": "call", "call_id": args.call_id, "tool": args.tool, "arguments": parse_json_arg(args.arguments, "--arguments"), "phase": args.phase, "actor": args.actor}
+    fields.update(_optional(args, "parent_id", "instance", "dimension", "tick", "at", "note"))
+    _print(_recorder(args).append(fields))
+    return 0
+
+
+def cmd_result(args) -> int:
+    fields = {"record": "result", "call_id": args.call_id, "status": args.status, "actor": args.actor}
+    if args.result is not None:
+        try:
+            fields["result"] = json.loads(args.result)
+        except ValueError:
+            fields["result"] = {"text": args.result}  # protocol: non-JSON text is kept as text
+    fields.update(_optional(args, "error", "duration_ms", "phase", "at"))
+    _print(_recorder(args).append(fields))
+    return 0
+
+
+def cmd_phase(args) -> int:
+    fields = {"record": "phase", "phase": args.phase, "actor": args.actor, "evidence": args.evidence}
+    fields.update(_optional(args, "instance", "note"))
+    _print(_recorder(args).append(fields))
+    return 0
+
+
+def cmd_mark(args) -> int:
+    data = parse_json_arg(args.data, "--data") if args.data is not None else None
+    _print(_recorder(args).append({"record": "mark", "name": args.name, "actor": args.actor, "data": data}))
+    return 0
+
+
+def cmd_record(args) -> int:
+    _print(_recorder(args).append(parse_json_arg(args.json_text, "--json-text")))
+    return 0
+
+
+def cmd_artifact(args) -> int:
+    for entry in _recorder(args).artifact(args.path, args.label, phase=args.phase):
+        sys.stdout.write(f"artifact {entry['path']} sha256 {entry['sha256']}\n")
+    return 0
+
+
+def cmd_evidence(args) -> int:
+    declaration = _recorder(args).declare_evidence(args.name, args.path, normalized=args.normalized)
+    sys.stdout.write(f"evidence {args.name} {declaration['path']} sha256 {declaration['sha256']}\n")
+    return 0
+
+
+def cmd_review(args) -> int:
+    entry = _recorder(args).review(args.id, args.status, args.by, evidence=args.evidence, note=args.note, at=args.at)
+    sys.stdout.write(f"review {entry['id']} {entry['status']} seq={entry['seq']}\n")
+    return 0
+
+
+def cmd_decision(args) -> int:
+    from pytest_coldstart.errors import UsageError
+
+    data = parse_json_arg(args.data, "--data") if args.data is not None else {}
+    if not isinstance(data, dict):
+        raise UsageError("--data must be a JSON object")
+    fields = {"record": "decision", "actor": "agent", **data, "summary": args.summary, "tags": args.tag}
+    if args.call_id:
+        fields["related_call_id"] = args.call_id
+    _print(_recorder(args).append(fields))
+    return 0
+
+
+def cmd_import_pi(args) -> int:
+    args.format = "pi"
+    return cmd_import(args)
+
+
+def cmd_import(args) -> int:
+    from pytest_coldstart.errors import UsageError
+    from pytest_coldstart.importers.run import import_session
+
+    if not args.session:
+        raise UsageError("--session is required (or set $PI_SESSION_FILE)")
+    summary = import_session(args.run_dir, args.format, args.session, phase=args.phase)
+    sys.stdout.write(summary + "\n")
+    return 0
+
+
+def cmd_validate(args) -> int:
+    from pytest_coldstart.validate import validate_run
+
+    report = validate_run(args.run_dir)
+    if args.json:
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(report.to_text())
+    return 0 if report.valid else 1
+
+
+def cmd_seal(args) -> int:
+    from pytest_coldstart.seal import seal
+
+    sealed = seal(args.run_dir)
+    sys.stdout.write(f"sealed {len(sealed['files'])} files; trajectory {sealed['trajectory']['records']} records, head {sealed['trajectory']['head']}\n")
+    return 0
+
+
+def cmd_migrate(args) -> int:
+    from pytest_coldstart.migrate import migrate_run
+
+    sys.stdout.write(migrate_run(args.run_dir) + "\n")
+    return 0
+
+

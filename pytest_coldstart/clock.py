@@ -1,0 +1,84 @@
+"""Time: RFC 3339 UTC with milliseconds for writing, a lenient parser for reading.
+
+A ``Clock`` is injectable so that ``coldstart demo`` and tests can record byte-identical runs.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from datetime import datetime, timedelta, timezone
+
+
+def format_at(moment: datetime) -> str:
+    moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def parse_at(value: object) -> datetime | None:
+    """Parse an ISO-8601 string (no zone = UTC) or epoch seconds; None when unparseable.
+
+    Booleans are rejected (they are ints in Python); NaN/inf are rejected.
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        if not math.isfinite(value):
+            return None
+        try:
+            return datetime.fromtimestamp(value, tz=timezone.utc)
+        except (OverflowError, OSError, ValueError):
+            return None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if not text:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        number = None
+    if number is not None:
+        return parse_at(number)
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def is_timestamp(value: object) -> bool:
+    return parse_at(value) is not None
+
+
+class Clock:
+    """Wall clock (UTC) plus the system monotonic clock."""
+
+    def now(self) -> datetime:
+        return datetime.now(timezone.utc)
+
+    def monotonic_ns(self) -> int:
+        return time.monotonic_ns()
+
+
+class FixedClock(Clock):
+    """Deterministic clock: starts at ``start`` and advances ``step`` on every reading."""
+
+    def __init__(self, start: datetime, step: timedelta = timedelta(milliseconds=250)):
+        self._now = start.astimezone(timezone.utc)
+        self._step = step
+        self._mono = 0
+
+    def now(self) -> datetime:
+        current = self._now
+        self._now = current + self._step
+        return current
+
+    def monotonic_ns(self) -> int:
+        current = self._mono
+        self._mono += int(self._step.total_seconds() * 1e9)
+        return current

@@ -1,0 +1,216 @@
+"""JSON and JSONL input/output with the project's durability and error rules.
+
+Writing: documents are written atomically (temp file, fsync, rename, fsync the directory);
+lines are compact UTF-8. Reading: every failure becomes a ``ColdstartError`` naming the file
+(and line), never a traceback; JSONL is streamed line by line with a size bound.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.errors import ColdstartError, TornLineError
+
+#: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+def loads(text: str | bytes) -> Any:
+    """Strict JSON: no NaN/Infinity."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def dumps_line(value: Any) -> bytes:
+    """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def dumps_document(value: Any) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Key-sorted compact form: for digests of values (redaction, state hashes)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False).encode(
+        "utf-8"
+    )
+
+
+def fsync_directory(directory: str | Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_directory(path.parent)
+
+
+def write_json_atomic(path: str | Path, value: Any) -> None:
+    write_bytes_atomic(path, dumps_document(value))
+
+
+def read_json(path: str | Path, *, what: str | None = None) -> Any:
+    """Read one JSON document; any problem is a ColdstartError naming the file."""
+    label = what or str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise ColdstartError("file is missing", label) from None
+    except IsADirectoryError:
+        raise ColdstartError("is a directory, not a file", label) from None
+    except OSError as exc:
+        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+    return parse_json_bytes(data, label)
+
+
+def parse_json_bytes(data: bytes, label: str) -> Any:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ColdstartError(f"not UTF-8 (byte {exc.start})", label) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ColdstartError(f"malformed JSON ({_short_reason(exc)})", label) from None
+
+
+def read_json_object(path: str | Path, *, what: str | None = None) -> dict[str, Any]:
+    value = read_json(path, what=what)
+    if not isinstance(value, dict):
+        raise ColdstartError(f"expected a JSON object, got {type_name(value)}", what or str(path))
+    return value
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _short_reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    text = str(exc)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+@dataclass(frozen=True)
+class Line:
+    """One parsed JSONL line: 1-based ``number``, parsed ``value``, ``raw`` bytes without LF."""
+
+    number: int
+    value: Any
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    number: int
+    problem: str
+    raw: bytes = b""
+
+
+def iter_jsonl(
+    path: str | Path, *, what: str | None = None, strict: bool = True
+) -> Iterator[Line | LineProblem]:
+    """Stream a JSONL file.
+
+    With ``strict`` the first bad line raises ColdstartError (file:line: problem). Without it,
+    bad lines are yielded as ``LineProblem`` and reading continues. Blank lines are skipped.
+    A final line with no LF is a torn append: reported as such (TornLineError when strict).
+    """
+    label = what or str(path)
+    try:
+        handle = open(path, "rb")
+    except FileNotFoundError:
+        raise ColdstartError("file is missing", label) from None
+    except IsADirectoryError:
+        raise ColdstartError("is a directory, not a file", label) from None
+    except OSError as exc:
+        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+    with handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+                # Skip the rest of the oversized line without holding it in memory.
+                while True:
+                    more = handle.readline(MAX_LINE_BYTES)
+                    if not more or more.endswith(b"\n"):
+                        break
+                problem = LineProblem(number, f"line longer than {MAX_LINE_BYTES} bytes")
+                if strict:
+                    raise ColdstartError(problem.problem, label, number)
+                yield problem
+                continue
+            torn = not raw.endswith(b"\n")
+            body = raw.rstrip(b"\n").rstrip(b"\r")
+            if not body.strip():
+                if torn:
+                    return
+                continue
+            if torn:
+                problem = LineProblem(number, "torn final line (no newline): an append did not complete", body)
+                if strict:
+                    raise TornLineError(problem.problem, label, number)
+                yield problem
+                return
+            result = _parse_line(number, body)
+            if isinstance(result, LineProblem) and strict:
+                raise ColdstartError(result.problem, label, number)
+            yield result
+
+
+def _parse_line(number: int, body: bytes) -> Line | LineProblem:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return LineProblem(number, f"not UTF-8 (byte {exc.start})", body)
+    try:
+        value = loads(text)
+    except (ValueError, RecursionError) as exc:
+        return LineProblem(number, f"malformed JSON ({_short_reason(exc)})", body)
+    if not isinstance(value, dict):
+        return LineProblem(number, f"expected a JSON object, got {type_name(value)}", body)
+    return Line(number, value, body)

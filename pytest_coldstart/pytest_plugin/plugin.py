@@ -1,0 +1,1 @@
+"""Placeholder until the plugin lands (issue 4): registers nothing."""

@@ -1,0 +1,1 @@
+"""Placeholder until preflight pytest integration lands (issue 5): registers nothing."""
