@@ -77,8 +77,11 @@ def register(groups) -> None:
     p.add_argument("--data", help="JSON value")
     p.add_argument("--actor", choices=ACTORS, default="operator")
 
-    p = command("record", cmd_record, "append any canonical record given as JSON")
-    p.add_argument("--json-text", required=True)
+    p = command("record", cmd_record, "append canonical records given as JSON (one, or a JSONL stream)")
+    source = p.add_mutually_exclusive_group(required=True)
+    source.add_argument("--json-text", help="one record as JSON text")
+    source.add_argument("--json", dest="json_file", help="a file of records, one JSON object per line")
+    source.add_argument("--stdin", action="store_true", help="read records from standard input, one per line; each is appended (and acknowledged) as it arrives")
 
     p = command("artifact", cmd_artifact, "copy self-written code or build output into artifacts/")
     p.add_argument("--path", required=True)
@@ -207,7 +210,28 @@ def cmd_mark(args) -> int:
 
 
 def cmd_record(args) -> int:
-    _print(_recorder(args).append(parse_json_arg(args.json_text, "--json-text")))
+    recorder = _recorder(args)
+    if args.json_text is not None:
+        _print(recorder.append(parse_json_arg(args.json_text, "--json-text")))
+        return 0
+    return _record_stream(recorder, sys.stdin if args.stdin else open(args.json_file, encoding="utf-8"), "<stdin>" if args.stdin else args.json_file)
+
+
+def _record_stream(recorder, stream, label: str) -> int:
+    """Append one record per line; stop at the first bad line (earlier lines stay appended)."""
+    from pytest_coldstart.errors import ColdstartError, UsageError
+
+    with stream:
+        for number, line in enumerate(stream, start=1):
+            if not line.strip():
+                continue
+            try:
+                record = parse_json_arg(line, f"line {number}")
+                written = recorder.append(record)
+            except UsageError as exc:
+                raise ColdstartError(exc.problem, label, number) from None
+            _print(written)
+            sys.stdout.flush()
     return 0
 
 
