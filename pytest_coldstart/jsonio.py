@@ -185,7 +185,9 @@ def iter_jsonl(
                 yield problem
                 continue
             torn = not raw.endswith(b"\n")
-            body = raw.rstrip(b"\n").rstrip(b"\r")
+            # Only the LF goes: a CR stays in ``raw`` so the hash chain covers every byte
+            # (JSON parsing ignores it as whitespace).
+            body = raw if torn else raw[:-1]
             if not body.strip():
                 if torn:
                     return
