@@ -1,1 +1,162 @@
-"""Placeholder until the plugin lands (issue 4): registers nothing."""
+"""pytest11 entry point ``coldstart``: options, markers, collection of run directories, reports.
+
+Hooks here stay thin; the work lives in session (which runs, cached audits), collect/items
+(nodes), outcomes (status -> outcome), summary (terminal) and html (pytest-html extras).
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_coldstart.pytest_plugin import collect, markers, summary
+from pytest_coldstart.pytest_plugin.cache import AuditCache
+from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
+from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
+
+_SHARED_DIR = pytest.StashKey[str]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    """pytest_addoption: --coldstart-* options and coldstart_* ini keys."""
+    group = parser.getgroup("coldstart", "cold-start run auditing")
+    group.addoption(
+        "--coldstart-runs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="Collect every run directory (a folder holding run.json) below DIR; repeatable. "
+        "Write it as --coldstart-runs=DIR (the space form can move rootdir).",
+    )
+    group.addoption(
+        "--coldstart-cache-dir",
+        default=None,
+        metavar="DIR",
+        help="Where audit results are cached (default: the pytest cache, .pytest_cache)",
+    )
+    group.addoption(
+        "--coldstart-no-cache",
+        action="store_true",
+        default=False,
+        help="Keep audit results in memory only (xdist workers then audit every run themselves)",
+    )
+    parser.addini("coldstart_runs", "Run-directory roots collected like --coldstart-runs", type="paths", default=[])
+    parser.addini("coldstart_cache_dir", "Audit cache directory (like --coldstart-cache-dir)", default="")
+
+
+def _roots(config: pytest.Config) -> list[Path]:
+    invocation = config.invocation_params.dir
+    roots = [invocation / value for value in config.getoption("coldstart_runs") or []]
+    roots += [Path(p) for p in config.getini("coldstart_runs") or []]
+    resolved: list[Path] = []
+    for root in roots:
+        if not root.is_dir():
+            raise pytest.UsageError(f"--coldstart-runs: {root} is not a directory")
+        if root.resolve() not in resolved:
+            resolved.append(root.resolve())
+    return resolved
+
+
+def _cache_dir(config: pytest.Config) -> Path | None:
+    if config.getoption("coldstart_no_cache"):
+        return None
+    explicit = config.getoption("coldstart_cache_dir") or config.getini("coldstart_cache_dir")
+    if explicit:
+        return (config.invocation_params.dir / explicit).resolve()
+    cache = getattr(config, "cache", None)
+    if cache is not None:
+        return Path(cache.mkdir("coldstart"))
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput and workerinput.get("coldstart_cache_dir"):
+        return Path(workerinput["coldstart_cache_dir"])
+    return None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest_configure: register markers, build the session state, hook up pytest-html."""
+    markers.register(config)
+    targets = []
+    if config.args_source == pytest.Config.ArgsSource.ARGS:
+        targets = [(config.invocation_params.dir / arg.split("::", 1)[0]).resolve() for arg in config.args]
+    norecurse = list(config.getini("norecursedirs") or [])
+    config.stash[STASH] = ColdstartSession(_roots(config), targets, AuditCache(_cache_dir(config)), norecurse)
+    if config.pluginmanager.hasplugin("html"):
+        from pytest_coldstart.pytest_plugin.html import HtmlReporting
+
+        config.pluginmanager.register(HtmlReporting(), "coldstart-html")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """pytest_unconfigure: remove the xdist share directory this controller created."""
+    shared = config.stash.get(_SHARED_DIR, None)
+    if shared:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist pytest_configure_node: give every worker the same cache directory."""
+    state = node.config.stash.get(STASH, None)
+    if state is None or node.config.getoption("coldstart_no_cache"):
+        return
+    directory = state.cache.directory
+    if directory is None:
+        if _SHARED_DIR not in node.config.stash:
+            node.config.stash[_SHARED_DIR] = tempfile.mkdtemp(prefix="pytest-coldstart-")
+        directory = Path(node.config.stash[_SHARED_DIR])
+    node.workerinput["coldstart_cache_dir"] = str(directory)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str] | None:
+    """pytest_report_header: the run roots and where audits are cached."""
+    state = config.stash.get(STASH, None)
+    if state is None or not state.roots:
+        return None
+    where = state.cache.directory or "memory only"
+    return [f"coldstart: runs {', '.join(str(r) for r in state.roots)}; audit cache {where}"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection(session: pytest.Session) -> None:
+    """pytest_collection: collect the run roots when no path was given; xdist share-out."""
+    config = session.config
+    state = config.stash.get(STASH, None)
+    if state is None or not state.roots:
+        return
+    if config.args_source != pytest.Config.ArgsSource.ARGS:
+        config.args[:] = [str(root) for root in state.roots]
+    workerinput = getattr(config, "workerinput", None)
+    if not workerinput:
+        return
+    paths = [(config.invocation_params.dir / arg.split("::", 1)[0]) for arg in config.args]
+    runs = state.discover(paths)
+    lastfailed = _last_failed_runs(config)
+    if lastfailed is not None:
+        runs = [run for run in runs if run in lastfailed]
+    worker = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
+    state.share_out(runs, worker, int(workerinput.get("workercount", 1)))
+
+
+def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
+    """Under --lf, the run directories that hold last failures (None: no filtering)."""
+    plugin = config.pluginmanager.get_plugin("lfplugin")
+    if plugin is None or not config.getoption("lf", False) or not getattr(plugin, "lastfailed", None):
+        return None
+    return {(config.rootpath / nodeid.split("::", 1)[0]).resolve().parent for nodeid in plugin.lastfailed}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """pytest_collect_directory: claim run directories whole."""
+    return collect.claim(path, parent)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """pytest_terminal_summary: one row per run (controller only)."""
+    if not hasattr(config, "workerinput"):
+        summary.write(terminalreporter)

@@ -1,0 +1,88 @@
+"""Collectors: a run directory is claimed whole and yields one file node (``run.json``).
+
+``runs/r1/run.json::flag-machine_operated`` is the resulting node id: a File anchor is what
+makes node ids pasteable (a Directory node id with ``::`` is a usage error). Claiming the
+directory means pytest never walks into it, so agent-written ``test_*.py`` files in a run are
+never imported or executed. ``collect()`` never raises: a raise there aborts the session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_coldstart.layout import RUN_JSON
+from pytest_coldstart.pytest_plugin import markers
+from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items
+from pytest_coldstart.pytest_plugin.outcomes import one_line
+from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
+
+_SNIFF_BYTES = 1 << 20
+_V1_SCHEMA_PREFIX = "mc-agent-coldstart-run/"
+
+
+def looks_like_run(run_json: Path) -> bool:
+    """A coldstart manifest (any version)? Unrelated ``run.json`` files stay pytest's business."""
+    import json
+
+    try:
+        with open(run_json, "rb") as handle:
+            data = handle.read(_SNIFF_BYTES + 1)
+        if len(data) > _SNIFF_BYTES:
+            return False
+        document = json.loads(data)
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not isinstance(document, dict) or "run_id" not in document:
+        return False
+    schema = document.get("schema")
+    return "schemaVersion" in document or (isinstance(schema, str) and schema.startswith(_V1_SCHEMA_PREFIX))
+
+
+def claim(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """pytest_collect_directory: our node for run directories, None for everything else."""
+    if not (path / RUN_JSON).is_file():
+        return None
+    session = parent.config.stash.get(STASH, None)
+    if session is not None and session.wants(path):
+        return RunDirectory.from_parent(parent, path=path)
+    if looks_like_run(path / RUN_JSON):
+        # Not selected, but still claimed: a run's contents are evidence, never tests.
+        return RunDirectory.from_parent(parent, path=path)
+    return None
+
+
+class RunDirectory(pytest.Directory):
+    """A run directory; yields its ``run.json`` file node when the run is selected."""
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        session = self.config.stash.get(STASH, None)
+        if session is None or not session.wants(self.path):
+            return []
+        return [RunFile.from_parent(self, path=self.path / RUN_JSON)]
+
+
+class RunFile(pytest.File):
+    """``run.json``: audits the run (cached) and yields its items."""
+
+    def collect(self) -> list[ColdstartItem]:
+        session = self.config.stash[STASH]
+        run = session.load(self.path.parent)
+        try:
+            marker = markers.class_marker(run.report.get("failure_class")) if run.report else pytest.mark.infra_error
+            if marker is not None:
+                self.add_marker(marker)
+            return run_items(self, run)
+        except Exception as exc:  # noqa: BLE001 - a malformed report must not abort the session
+            broken = RunInfo(run.run_dir, None, f"the audit report could not be turned into items: {one_line(exc)}", run.key)
+            self.own_markers.clear()
+            self.add_marker(pytest.mark.infra_error)
+            return [
+                ValidateItem.from_parent(self, name="validate", run=broken),
+                AuditErrorItem.from_parent(self, name="audit", run=broken),
+            ]
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, 0, str(self.path.parent.name)

@@ -1,0 +1,169 @@
+"""The test items of one run: ``validate``, ``flag-<name>`` and ``review-<id>``.
+
+Names use only ``[A-Za-z0-9._-]``: brackets break ``--lf`` on pytest 9 (pytest#15045) and
+``::`` would break pasted node ids. The raw id travels in the JUnit properties.
+PENDING is a strict xfail raised through our own exception, so ``--runxfail`` turns it into
+an honest failure instead of a pass.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from pytest_coldstart.pytest_plugin import junit, markers
+from pytest_coldstart.pytest_plugin.outcomes import (
+    FAILED,
+    XFAILED,
+    CheckFailed,
+    PendingStatus,
+    Verdict,
+    flag_verdict,
+    latest_resolutions,
+    one_line,
+    review_verdict,
+    validate_verdict,
+)
+from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(prefix: str, raw: object) -> str:
+    text = _UNSAFE.sub("_", str(raw)).strip("_") or "unnamed"
+    return f"{prefix}-{text}"
+
+
+class ColdstartItem(pytest.Item):
+    """Base: holds the run, decides a Verdict, turns it into an outcome."""
+
+    kind = "check"
+
+    def __init__(self, *, run: RunInfo, check: str, **kwargs: Any):
+        super().__init__(**kwargs)
+        self.run = run
+        self.check = check
+        self.verdict: Verdict | None = None
+
+    def _label(self, verdict: Verdict, evidence: list[str]) -> None:
+        """Markers and JUnit properties, fixed at collection (``-m`` only sees these)."""
+        report = self.run.report or {}
+        self.verdict = verdict
+        self.add_marker(markers.item_marker(self.run.run_id, self.kind, self.check, verdict.status))
+        if verdict.outcome == XFAILED:
+            self.add_marker(pytest.mark.pending)
+        self.user_properties.extend(
+            junit.properties(
+                run_id=self.run.run_id,
+                kind=self.kind,
+                check=self.check,
+                status=verdict.status,
+                failure_class=report.get("failure_class") if self.run.report else "INFRA_ERROR",
+                overall=report.get("overall") if self.run.report else "FAIL",
+                evidence=evidence,
+            )
+        )
+
+    def decide(self) -> Verdict:
+        """The verdict at run time; decided at collection unless a subclass checks more."""
+        assert self.verdict is not None
+        return self.verdict
+
+    def runtest(self) -> None:
+        verdict = self.verdict = self.decide()
+        junit.replace(self.user_properties, "status", verdict.status)
+        if verdict.outcome == FAILED:
+            raise CheckFailed(verdict.text())
+        if verdict.outcome == XFAILED:
+            reason = one_line(verdict.reason, 500)
+            self.add_marker(pytest.mark.xfail(reason=reason, raises=PendingStatus, strict=True))
+            raise PendingStatus(verdict.text())
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, (CheckFailed, PendingStatus)):
+            return str(excinfo.value)
+        if isinstance(excinfo.value, pytest.xfail.Exception):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Any, int | None, str]:
+        return self.path, 0, f"{self.run.run_id}::{self.name}"
+
+
+class ValidateItem(ColdstartItem):
+    """Trace validation (validate_run) plus the audit's integrity and fixture findings."""
+
+    kind = "validate"
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(check="validate", **kwargs)
+        # At collection the marker carries the audit's view of integrity; runtest adds validate_run.
+        self._label(validate_verdict(self.run.report, [], True), [])
+
+    def decide(self) -> Verdict:
+        findings, available = self.config.stash[STASH].validation(self.run)
+        return validate_verdict(self.run.report, findings, available)
+
+
+class FlagItem(ColdstartItem):
+    kind = "flag"
+
+    def __init__(self, *, flag: dict[str, Any], **kwargs: Any):
+        super().__init__(check=str(flag.get("flag")), **kwargs)
+        self.flag = flag
+        evidence = flag.get("evidence") if isinstance(flag.get("evidence"), list) else []
+        self._label(flag_verdict(self.run.report or {}, flag), evidence)
+
+
+class ReviewItem(ColdstartItem):
+    kind = "review"
+
+    def __init__(self, *, flag: dict[str, Any], review: dict[str, Any], **kwargs: Any):
+        super().__init__(check=str(review.get("id")), **kwargs)
+        self.flag = flag
+        self.review = review
+        entry = latest_resolutions(flag).get(self.check) or {}
+        refs = entry.get("evidence") if isinstance(entry.get("evidence"), list) else []
+        self._label(review_verdict(self.run.report or {}, flag, review), refs)
+
+
+class AuditErrorItem(ColdstartItem):
+    """Stands for a run the audit could not process: fails, marked infra_error."""
+
+    kind = "audit"
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(check="audit", **kwargs)
+        reason = self.run.error or "the audit could not run"
+        self._label(Verdict("FAIL", FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
+
+
+def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
+    """All items of one run, in a deterministic order: validate, flags, reviews."""
+    items: list[ColdstartItem] = [ValidateItem.from_parent(parent, name="validate", run=run)]
+    report = run.report
+    if report is None:
+        items.append(AuditErrorItem.from_parent(parent, name="audit", run=run))
+        return items
+    flags = [f for f in report.get("flags") or [] if isinstance(f, dict)]
+    seen = {"validate", "audit"}
+    reviews: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for flag in flags:
+        name = safe_name("flag", flag.get("flag"))
+        if name not in seen:
+            seen.add(name)
+            items.append(FlagItem.from_parent(parent, name=name, run=run, flag=flag))
+        for review in flag.get("required_review") or []:
+            if isinstance(review, dict):
+                reviews.append((flag, review))
+    for flag, review in reviews:
+        name = safe_name("review", review.get("id"))
+        if name not in seen:
+            seen.add(name)
+            items.append(ReviewItem.from_parent(parent, name=name, run=run, flag=flag, review=review))
+    if not flags:
+        run.error = "the audit report lists no flags"
+        items.append(AuditErrorItem.from_parent(parent, name="audit", run=run))
+    return items

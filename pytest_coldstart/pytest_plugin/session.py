@@ -1,0 +1,168 @@
+"""Per-session state: which run directories to collect, and their audits (through the cache).
+
+Why the audit runs at collection: item names (``review-<id>``) depend on the reviews the audit
+requires, and xdist demands that every worker collect the same items. Auditing once per run
+per session is unavoidable anyway (the items report its result), so collection does it and the
+items reuse it. The on-disk cache turns the second worker's (and the next session's) audit
+into a digest computation plus one JSON read; ``share_out`` lets xdist workers split the
+audits of a cold cache between them instead of waiting on each other in lockstep.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.layout import RUN_JSON
+from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
+from pytest_coldstart.pytest_plugin.outcomes import one_line
+
+
+@dataclass
+class RunInfo:
+    """One run directory and its audit report (or why there is none)."""
+
+    run_dir: Path
+    report: dict[str, Any] | None
+    error: str | None
+    key: str | None
+
+    @property
+    def run_id(self) -> str:
+        if self.report is not None and isinstance(self.report.get("run_id"), str):
+            return self.report["run_id"]
+        return self.run_dir.name
+
+
+def _audit(run_dir: Path) -> dict[str, Any]:
+    from pytest_coldstart.audit import audit_run
+
+    report = audit_run(run_dir, write=False)
+    if not isinstance(report, dict):
+        raise TypeError(f"audit_run returned {type(report).__name__}, not a report")
+    return report
+
+
+def _digest(run_dir: Path) -> str:
+    from pytest_coldstart.audit import audit_inputs_digest
+
+    return str(audit_inputs_digest(run_dir))
+
+
+def _failure(exc: BaseException) -> str:
+    if isinstance(exc, ColdstartError):
+        return exc.one_line()
+    return one_line(f"{type(exc).__name__}: {exc}")
+
+
+class ColdstartSession:
+    """Stored in ``config.stash``; no module-level state (pytester runs share the module)."""
+
+    def __init__(self, roots: list[Path], targets: list[Path], cache: AuditCache, norecurse: list[str]):
+        self.roots = roots
+        self.targets = targets
+        self.cache = cache
+        self.norecurse = norecurse
+        self._runs: dict[Path, RunInfo] = {}
+
+    # -- which directories ---------------------------------------------------------------
+
+    def wants(self, run_dir: Path) -> bool:
+        """Collect this run: it lies under a --coldstart-runs root, or an argument points into it."""
+        run_dir = run_dir.resolve()
+        if any(run_dir == root or root in run_dir.parents for root in self.roots):
+            return True
+        return any(target == run_dir or run_dir in target.parents for target in self.targets)
+
+    def discover(self, paths: list[Path]) -> list[Path]:
+        """Run directories at or below ``paths`` (sorted, pruned like pytest's walk)."""
+        found: set[Path] = set()
+        for start in paths:
+            start = start.resolve()
+            owner = next((p for p in (start, *start.parents) if (p / RUN_JSON).is_file()), None)
+            if owner is not None:
+                found.add(owner)
+                continue
+            for folder, dirs, _files in os.walk(start):
+                here = Path(folder)
+                if (here / RUN_JSON).is_file():
+                    found.add(here)
+                    dirs[:] = []
+                    continue
+                dirs[:] = [d for d in dirs if not any(fnmatch.fnmatch(d, pat) for pat in self.norecurse)]
+        return sorted(run for run in found if self.wants(run))
+
+    # -- audits --------------------------------------------------------------------------
+
+    def _key(self, run_dir: Path) -> str | None:
+        try:
+            return entry_key(run_dir, _digest(run_dir))
+        except Exception:  # noqa: BLE001 - a run we cannot digest is audited uncached
+            return None
+
+    def load(self, run_dir: Path) -> RunInfo:
+        """The run's audit: memoised per session, shared through the cache. Never raises."""
+        run_dir = run_dir.resolve()
+        if run_dir in self._runs:
+            return self._runs[run_dir]
+        key = self._key(run_dir)
+        try:
+            if key is None:
+                report = _audit(run_dir)
+            else:
+                report = self.cache.get_or_compute("audit", key, lambda: _audit(run_dir))
+            info = RunInfo(run_dir, report, None, key)
+        except Exception as exc:  # noqa: BLE001 - a broken run must not abort collection
+            info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
+        self._runs[run_dir] = info
+        return info
+
+    def share_out(self, runs: list[Path], worker: int, workers: int) -> int:
+        """xdist: audit the cache misses this worker can lock, starting at its own offset."""
+        if not runs or workers < 2:
+            return 0
+        start = len(runs) * worker // workers
+        done = 0
+        for run_dir in runs[start:] + runs[:start]:
+            key = self._key(run_dir)
+            if key is None:
+                continue
+            try:
+                done += self.cache.compute_if_free("audit", key, lambda r=run_dir: _audit(r))
+            except Exception:  # noqa: BLE001 - load() reports it when the run is collected
+                continue
+        return done
+
+    def validation(self, info: RunInfo) -> tuple[list[str], bool]:
+        """validate_run findings as lines; (findings, available)."""
+        try:
+            from pytest_coldstart.validate import validate_run
+        except ImportError:
+            return [], False
+
+        def compute() -> dict[str, Any]:
+            result = validate_run(info.run_dir)
+            lines = []
+            for finding in getattr(result, "findings", None) or []:
+                where = str(getattr(finding, "file", "") or "")
+                if getattr(finding, "line", None) is not None:
+                    where = f"{where}:{finding.line}"
+                lines.append(one_line(f"{where}: {getattr(finding, 'problem', finding)}" if where else finding))
+            if not getattr(result, "valid", False) and not lines:
+                lines.append("validate reported the run invalid")
+            return {"findings": lines}
+
+        try:
+            value = compute() if info.key is None else self.cache.get_or_compute("validate", info.key, compute)
+        except Exception as exc:  # noqa: BLE001
+            return [f"validate could not run: {_failure(exc)}"], True
+        return [str(line) for line in value.get("findings") or []], True
+
+
+STASH = pytest.StashKey[ColdstartSession]()

@@ -1,0 +1,128 @@
+"""One SVG picture per run: agent calls, test-mod events and logger records on one axis.
+
+Drawn by us as a string (no JavaScript, no dependency), so it works inside pytest-html's
+self-contained report. The x axis is the audit's order, not a time scale: the audit orders by
+time, then tick, and never guesses across streams. Pairs it could not order are drawn with a
+dashed band and a "?" so the reader sees the gap instead of a made-up sequence.
+Every run-provided string is escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+LANES = (("agent", "agent calls", "#3465a4"), ("testmod", "test mod", "#4e9a06"), ("logger", "agent logger", "#c17d11"))
+MAX_EVENTS = 300
+STEP = 26
+LEFT = 110
+LANE_GAP = 46
+TOP = 30
+
+
+def _text(value: object, limit: int = 120) -> str:
+    text = "" if value is None else str(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return escape(text, quote=True)
+
+
+def _lane_of(stream: object) -> int | None:
+    for index, (name, _, _) in enumerate(LANES):
+        if stream == name or (name == "agent" and stream == "trajectory"):
+            return index
+    return None
+
+
+def _title(event: dict[str, Any]) -> str:
+    parts = [f"{event.get('ref')}", f"{event.get('label') or ''}"]
+    for key in ("at", "tick", "seq"):
+        if event.get(key) is not None:
+            parts.append(f"{key}={event.get(key)}")
+    return _text(" | ".join(parts), 400)
+
+
+def events_of(report: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in report.get("timeline") or [] if isinstance(e, dict) and _lane_of(e.get("stream")) is not None]
+
+
+def unknown_pairs(report: dict[str, Any]) -> list[tuple[str, str]]:
+    pairs = []
+    for pair in report.get("unknown_orderings") or []:
+        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(r, str) for r in pair):
+            pairs.append((pair[0], pair[1]))
+    return pairs
+
+
+def render_svg(report: dict[str, Any]) -> str:
+    """The run's timeline as an inline <svg> element (empty string when there is nothing to draw)."""
+    events = events_of(report)
+    if not events:
+        return ""
+    shown = events[:MAX_EVENTS]
+    position = {}
+    for index, event in enumerate(shown):
+        if isinstance(event.get("ref"), str):
+            position.setdefault(event["ref"], index)
+    width = LEFT + STEP * (len(shown) + 1)
+    height = TOP + LANE_GAP * len(LANES) + 30
+    lane_y = [TOP + LANE_GAP * i + 12 for i in range(len(LANES))]
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="coldstart-timeline" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="run timeline">',
+        f"<title>{_text(report.get('run_id'))} timeline</title>",
+    ]
+    for (name, label, colour), y in zip(LANES, lane_y):
+        out.append(f'<text x="4" y="{y + 4}" font-size="11" fill="{colour}">{label}</text>')
+        out.append(f'<line x1="{LEFT - 8}" y1="{y}" x2="{width - 4}" y2="{y}" stroke="#ddd"/>')
+    unknown = unknown_pairs(report)
+    for first, second in unknown:
+        if first not in position or second not in position:
+            continue
+        x1, x2 = sorted((LEFT + STEP * position[first], LEFT + STEP * position[second]))
+        y1 = lane_y[_lane_of(shown[position[first]].get("stream")) or 0]
+        y2 = lane_y[_lane_of(shown[position[second]].get("stream")) or 0]
+        title = _text(f"order unknown: {first} vs {second}", 400)
+        out.append(
+            f'<g class="unknown-ordering"><title>{title}</title>'
+            f'<rect x="{x1 - 9}" y="{TOP - 6}" width="{x2 - x1 + 18}" height="{LANE_GAP * len(LANES) - 10}" '
+            f'fill="#f5c211" fill-opacity="0.18" stroke="#e5a50a" stroke-dasharray="4 3"/>'
+            f'<line x1="{LEFT + STEP * position[first]}" y1="{y1}" x2="{LEFT + STEP * position[second]}" y2="{y2}" '
+            f'stroke="#e5a50a" stroke-width="2" stroke-dasharray="4 3"/>'
+            f'<text x="{(x1 + x2) // 2}" y="{TOP - 10}" font-size="13" text-anchor="middle" fill="#c64600">?</text></g>'
+        )
+    in_unknown = {ref for pair in unknown for ref in pair}
+    for index, event in enumerate(shown):
+        lane = _lane_of(event.get("stream")) or 0
+        x, y = LEFT + STEP * index, lane_y[lane]
+        colour = LANES[lane][2]
+        fill = "#fff" if event.get("ref") in in_unknown else colour
+        out.append(
+            f'<g class="event"><title>{_title(event)}</title>'
+            f'<circle cx="{x}" cy="{y}" r="6" fill="{fill}" stroke="{colour}" stroke-width="2"/>'
+            f'<text x="{x}" y="{height - 12}" font-size="9" text-anchor="middle" fill="#555">{index + 1}</text></g>'
+        )
+    axis_y = height - 26
+    out.append(f'<line x1="{LEFT - 8}" y1="{axis_y}" x2="{width - 4}" y2="{axis_y}" stroke="#888"/>')
+    out.append(f'<text x="4" y="{axis_y + 4}" font-size="10" fill="#555">order &#8594;</text>')
+    out.append("</svg>")
+    return "".join(out)
+
+
+def render_table(report: dict[str, Any]) -> str:
+    """The same events as an HTML table (what the picture's numbers refer to)."""
+    events = events_of(report)
+    if not events:
+        return "<p>No timeline events in this run.</p>"
+    partners: dict[str, list[str]] = {}
+    for first, second in unknown_pairs(report):
+        partners.setdefault(first, []).append(second)
+        partners.setdefault(second, []).append(first)
+    rows = ["<tr><th>#</th><th>stream</th><th>ref</th><th>label</th><th>at</th><th>tick</th><th>seq</th><th>order unknown vs</th></tr>"]
+    for index, event in enumerate(events[:MAX_EVENTS]):
+        cells = [str(index + 1), *(_text(event.get(k)) for k in ("stream", "ref", "label", "at", "tick", "seq"))]
+        cells.append(_text(", ".join(partners.get(event.get("ref"), [])), 400) if isinstance(event.get("ref"), str) else "")
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    more = len(events) - MAX_EVENTS
+    note = f"<p>{more} further events not drawn.</p>" if more > 0 else ""
+    return f'<table class="coldstart-timeline-events">{"".join(rows)}</table>{note}'
