@@ -12,13 +12,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import environment, jsonio, layout, visibility
+from pytest_coldstart import environment, jsonio, layout, logsettings, records, visibility
 from pytest_coldstart.clock import Clock, format_at, parse_at
 from pytest_coldstart.errors import ColdstartError, UsageError
 from pytest_coldstart.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.layout import RunDir
 from pytest_coldstart.paths import resolve_inside
-from pytest_coldstart.payloads import DEFAULT_SETTINGS, PayloadStore
+from pytest_coldstart.payloads import PayloadStore
 from pytest_coldstart.redaction import Redactor
 from pytest_coldstart.trajectory import Appender, lock_for, read_last_line
 from pytest_coldstart.versioning import CURRENT
@@ -28,7 +28,7 @@ TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part
 
 
 def default_logging() -> dict[str, Any]:
-    return {**DEFAULT_SETTINGS, "redaction": Redactor().settings()}
+    return logsettings.complete()
 
 
 def init_run(
@@ -63,6 +63,8 @@ def init_run(
         created = format_at(moment)
     else:
         created = format_at(clock.now())
+    logging = logsettings.complete(logging)  # checked (and the salt fingerprinted) before anything is written
+    notes = [Redactor.from_settings(logging).apply(note) for note in notes or []]
     rundir.root.mkdir(parents=True, exist_ok=True)
     for folder in (layout.IMPORTS, layout.ARTIFACTS):
         (rundir.root / folder).mkdir(exist_ok=True)
@@ -90,7 +92,7 @@ def init_run(
         "evidence": {"path": layout.EVIDENCE_JSON},
         "reviews": {"path": layout.REVIEWS},
         "clock": {"monotonic_origin_ns": clock.monotonic_ns(), "boot_id": environment.boot_id() if machine is None else None},
-        "logging": logging if logging is not None else default_logging(),
+        "logging": logging,
         "imports": [],
         "artifacts": [],
         "notes": list(notes or []),
@@ -172,28 +174,15 @@ class Recorder:
             if not isinstance(fields.get("tool"), str) or not fields["tool"].strip():
                 raise UsageError("a call needs a non-empty tool")
             fields.setdefault("arguments", {})
-            self._shrink(fields, "arguments")
         elif kind == "result":
             if fields.get("status") not in RESULT_STATUSES:
                 raise UsageError(f"result status must be one of {', '.join(RESULT_STATUSES)}")
-            if "result" in fields:
-                self._shrink(fields, "result")
         elif kind == "phase" and fields.get("phase") not in PHASES:
             raise UsageError(f"a phase record needs a phase (one of {', '.join(PHASES)})")
         elif kind == "mark" and (not isinstance(fields.get("name"), str) or not fields["name"].strip()):
             raise UsageError("a mark needs a non-empty name")
-        if "data" in fields:
-            fields["data"] = self.redactor.apply(fields["data"])
-        return fields
-
-    def _shrink(self, fields: dict[str, Any], key: str) -> None:
-        value = self.redactor.apply(fields[key])
-        inline, ref = self.payloads.shrink(value)
-        if ref is None:
-            fields[key] = inline
-        else:
-            fields[key] = None
-            fields[f"{key}_payload"] = ref
+        # Taxonomy shape, then redaction of every non-envelope field and the payload store.
+        return records.finish(fields, self.redactor, self.payloads)
 
     def call(self, call_id: str, tool: str, arguments: Any = None, *, phase: str = "agent", actor: str = "agent", **extra: Any) -> dict[str, Any]:
         return self.append({"record": "call", "call_id": call_id, "tool": tool, "arguments": {} if arguments is None else arguments, "phase": phase, "actor": actor, **extra})

@@ -1,13 +1,31 @@
-"""Recursive redaction of sensitive keys. A redacted value leaves its digest behind, so a
-withheld value can still be proven later by whoever holds it."""
+"""Redaction: what never reaches a run's files, and the digest it leaves behind.
+
+Three rules, applied recursively to every value a record carries (keys and strings included):
+
+- a **key denylist** (whole words: ``apiKey``, ``X-Api-Key`` and ``api_key`` all match ``api_key``;
+  ``keyboard`` never matches ``key``): the whole value under such a key is replaced;
+- **secret values inside strings**: the current values of environment variables named in the
+  settings, and regular expressions (a named group ``secret`` limits the replacement to it);
+- **identifier hashing** (optional): values under ``hash_keys`` (player/profile ids) become a
+  stable pseudonym, so runs can still be joined on them.
+
+A removed value leaves ``<redacted sha256:HEX>`` (``<hashed …>`` for identifiers): the digest of
+the value's canonical JSON, so whoever holds the value can prove it later. A plain digest of a
+low-entropy secret can be brute-forced; ``digest: hmac-sha256`` keys it with a salt read from an
+environment variable that is never written to the run (only a fingerprint of it is).
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import os
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from pytest_coldstart import jsonio
-from pytest_coldstart.hashing import sha256_bytes
+from pytest_coldstart.errors import ColdstartError, UsageError
 
 DEFAULT_DENYLIST = (
     "api_key",
@@ -24,12 +42,35 @@ DEFAULT_DENYLIST = (
     "auth_token",
     "authorization",
     "cookie",
+    "set_cookie",
     "private_key",
     "credential",
     "credentials",
+    "session_key",
 )
 
+#: Well-known credential shapes, redacted inside any string.
+DEFAULT_PATTERNS = (
+    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
+    r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}",
+    r"\bgh[pousr]_[A-Za-z0-9]{30,}",
+    r"\bgithub_pat_[A-Za-z0-9_]{30,}",
+    r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
+    r"\bAKIA[0-9A-Z]{16}\b",
+    r"\bAIza[0-9A-Za-z_-]{35}",
+    r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})",
+    r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
+    r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
+)
+
+DIGESTS = ("sha256", "hmac-sha256")
+#: Environment values shorter than this are not treated as secrets (they would match everywhere).
+MIN_SECRET_CHARS = 4
+DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed value"
+SCOPE = "every trajectory record field outside the envelope, run notes; task.md, visible files, artifacts and imported raw sessions are stored verbatim"
+
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+MARKER = re.compile(r"<(?:redacted|hashed) (?:sha256|hmac-sha256):[0-9a-f]{64}>")
 
 
 def key_words(key: str) -> list[str]:
@@ -37,46 +78,200 @@ def key_words(key: str) -> list[str]:
     return [w.lower() for w in _WORDS.findall(key)]
 
 
-def marker(value: Any) -> str:
-    return "<redacted sha256:" + sha256_bytes(jsonio.canonical_bytes(value)) + ">"
+def _terms(keys: Any, what: str) -> list[tuple[str, ...]]:
+    if not isinstance(keys, (list, tuple)) or not all(isinstance(k, str) for k in keys):
+        raise UsageError(f"redaction {what} must be a list of strings")
+    return [tuple(key_words(k)) for k in keys if key_words(k)]
+
+
+def _matches(words: list[str], terms: list[tuple[str, ...]]) -> bool:
+    for term in terms:
+        n = len(term)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i : i + n]) == term:
+                return True
+    return False
+
+
+def salt_fingerprint(salt: bytes) -> str:
+    return hmac.new(salt, b"pytest-coldstart redaction salt fingerprint", hashlib.sha256).hexdigest()[:16]
 
 
 class Redactor:
-    """Replaces the value of every key whose words contain a denylisted term (as whole words:
-    'key' never matches 'keyboard')."""
+    """Applies one run's redaction rules. ``paths`` collects JSON pointers of what it removed."""
 
-    def __init__(self, denylist: tuple[str, ...] | list[str] = DEFAULT_DENYLIST):
-        self.terms = [tuple(key_words(term)) for term in denylist if key_words(term)]
+    def __init__(
+        self,
+        denylist: tuple[str, ...] | list[str] = DEFAULT_DENYLIST,
+        *,
+        env: tuple[str, ...] | list[str] = (),
+        patterns: tuple[str, ...] | list[str] = DEFAULT_PATTERNS,
+        hash_keys: tuple[str, ...] | list[str] = (),
+        digest: str = "sha256",
+        salt_env: str | None = None,
+        environ: Mapping[str, str] | None = None,
+    ):
+        environ = os.environ if environ is None else environ
+        self.keys = list(denylist)
+        self.terms = _terms(self.keys, "keys")
+        self.hash_keys = list(hash_keys)
+        self.hash_terms = _terms(self.hash_keys, "hash_keys")
+        self.env = list(env)
+        _terms(self.env, "env")
+        self.patterns = list(patterns)
+        if digest not in DIGESTS:
+            raise ColdstartError(f"redaction digest {digest!r} is unknown (one of {', '.join(DIGESTS)}); refusing to record without it")
+        self.digest_name = digest
+        self.salt_env = salt_env
+        self.salt: bytes | None = None
+        if digest == "hmac-sha256":
+            value = environ.get(salt_env or "") if salt_env else None
+            if not value:
+                raise ColdstartError(f"redaction digest hmac-sha256 needs its salt in the environment variable {salt_env!r}, which is unset or empty")
+            self.salt = value.encode("utf-8")
+        self.rules = self._string_rules(environ)
         self.count = 0
+        self.paths: list[str] = []
+
+    def _string_rules(self, environ: Mapping[str, str]) -> list[re.Pattern[str]]:
+        values = sorted({environ.get(name, "") for name in self.env} - {""}, key=len, reverse=True)
+        values = [v for v in values if len(v) >= MIN_SECRET_CHARS]
+        rules = [re.compile("|".join(re.escape(v) for v in values))] if values else []
+        for pattern in self.patterns:
+            try:
+                rules.append(re.compile(pattern))
+            except re.error as exc:
+                raise UsageError(f"redaction pattern {pattern!r} is not a regular expression ({exc})") from None
+        return rules
 
     @classmethod
-    def from_settings(cls, settings: dict[str, Any] | None) -> Redactor:
+    def from_settings(cls, settings: dict[str, Any] | None, *, environ: Mapping[str, str] | None = None) -> Redactor:
+        """The redactor a run's ``logging`` settings describe (defaults for absent rules)."""
         rules = (settings or {}).get("redaction") or {}
-        keys = rules.get("keys")
-        return cls(tuple(keys) if isinstance(keys, list) else DEFAULT_DENYLIST)
+        if not isinstance(rules, dict):
+            raise ColdstartError("logging.redaction must be an object", "run.json")
+        digest = rules.get("digest", "sha256")
+        if isinstance(digest, str) and digest.startswith("sha256 of"):
+            digest = "sha256"  # the first recorder's wording
+        salt = rules.get("salt") if isinstance(rules.get("salt"), dict) else {}
+        redactor = cls(
+            tuple(rules["keys"]) if "keys" in rules else DEFAULT_DENYLIST,
+            env=tuple(rules.get("env") or ()),
+            patterns=tuple(rules["patterns"]) if "patterns" in rules else DEFAULT_PATTERNS,
+            hash_keys=tuple(rules.get("hash_keys") or ()),
+            digest=digest,
+            salt_env=salt.get("env"),
+            environ=environ,
+        )
+        expected = salt.get("fingerprint")
+        if redactor.salt is not None and expected and salt_fingerprint(redactor.salt) != expected:
+            raise ColdstartError(f"the salt in ${salt.get('env')} is not the one this run was opened with (fingerprint differs)", "run.json")
+        return redactor
+
+    # -- digests -----------------------------------------------------------------------------
+
+    def digest(self, value: Any) -> str:
+        data = jsonio.canonical_bytes(value)
+        if self.salt is not None:
+            return hmac.new(self.salt, data, hashlib.sha256).hexdigest()
+        return hashlib.sha256(data).hexdigest()
+
+    def marker(self, value: Any, kind: str = "redacted") -> str:
+        return f"<{kind} {self.digest_name}:{self.digest(value)}>"
+
+    # -- applying ----------------------------------------------------------------------------
 
     def is_sensitive(self, key: str) -> bool:
-        words = key_words(key)
-        for term in self.terms:
-            n = len(term)
-            for i in range(len(words) - n + 1):
-                if tuple(words[i : i + n]) == term:
-                    return True
-        return False
+        return _matches(key_words(key), self.terms)
 
-    def apply(self, value: Any) -> Any:
+    def is_identifier(self, key: str) -> bool:
+        return bool(self.hash_terms) and _matches(key_words(key), self.hash_terms)
+
+    def apply(self, value: Any, path: str = "") -> Any:
+        """A redacted copy of ``value``; the input is never modified."""
         if isinstance(value, dict):
-            out = {}
+            out: dict[Any, Any] = {}
             for key, item in value.items():
+                name = self.scrub(key, path) if isinstance(key, str) else key
+                where = f"{path}/{_pointer(name)}"
                 if isinstance(key, str) and self.is_sensitive(key) and item is not None:
-                    self.count += 1
-                    out[key] = marker(item)
+                    out[name] = self._removed(item, where, "redacted")
+                elif isinstance(key, str) and self.is_identifier(key) and item is not None and not _is_marker(item):
+                    out[name] = self._removed(item, where, "hashed")
                 else:
-                    out[key] = self.apply(item)
+                    out[name] = self.apply(item, where)
             return out
         if isinstance(value, list):
-            return [self.apply(item) for item in value]
+            return [self.apply(item, f"{path}/{i}") for i, item in enumerate(value)]
+        if isinstance(value, str):
+            return self.scrub(value, path)
         return value
 
+    def _removed(self, item: Any, where: str, kind: str) -> str:
+        if _is_marker(item):
+            return item  # already redacted upstream: keep its digest
+        self.count += 1
+        self.paths.append(where)
+        return self.marker(item, kind)
+
+    def scrub(self, text: str, path: str = "") -> str:
+        """Replace secret values and pattern matches inside one string (markers are kept)."""
+        changed = False
+        for rule in self.rules:
+            if not rule.search(text):
+                continue
+            pieces = MARKER.split(text)
+            markers = MARKER.findall(text)
+            out = []
+            for i, piece in enumerate(pieces):
+                out.append(rule.sub(self._replace, piece))
+                if i < len(markers):
+                    out.append(markers[i])
+            new = "".join(out)
+            changed = changed or new != text
+            text = new
+        if changed:
+            self.count += 1
+            self.paths.append(path or "/")
+        return text
+
+    def _replace(self, match: re.Match[str]) -> str:
+        if "secret" in match.re.groupindex and match.group("secret") is not None:
+            start, end = match.span("secret")
+            whole_start = match.start()
+            secret = match.group("secret")
+            return match.group(0)[: start - whole_start] + self.marker(secret) + match.group(0)[end - whole_start :]
+        return self.marker(match.group(0))
+
+    def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
+        """Redact every field of a record except ``skip`` (the envelope); return it and the paths."""
+        self.paths = []
+        out = {key: (value if key in skip else self.apply(value, "/" + _pointer(key))) for key, value in fields.items()}
+        return out, list(self.paths)
+
     def settings(self) -> dict[str, Any]:
-        return {"keys": [" ".join(t).replace(" ", "_") for t in self.terms], "digest": "sha256 of canonical JSON"}
+        """The rules as recorded in run.json ``logging.redaction`` (names, never values)."""
+        return {
+            "keys": list(self.keys),
+            "hash_keys": list(self.hash_keys),
+            "env": list(self.env),
+            "patterns": list(self.patterns),
+            "min_secret_chars": MIN_SECRET_CHARS,
+            "digest": self.digest_name,
+            "digest_input": DIGEST_INPUT,
+            "salt": None if self.salt is None else {"env": self.salt_env, "fingerprint": salt_fingerprint(self.salt)},
+            "scope": SCOPE,
+        }
+
+
+def _pointer(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")
+
+
+def _is_marker(value: Any) -> bool:
+    return isinstance(value, str) and MARKER.fullmatch(value) is not None
+
+
+def marker(value: Any) -> str:
+    """The default (unsalted sha256) marker of a value."""
+    return "<redacted sha256:" + hashlib.sha256(jsonio.canonical_bytes(value)).hexdigest() + ">"

@@ -41,6 +41,11 @@ def register(groups) -> None:
     p.add_argument("--experiment-id")
     p.add_argument("--payload-mode", choices=("full", "preview"), default=None)
     p.add_argument("--redact-key", action="append", default=[], help="extra key to redact (repeatable)")
+    p.add_argument("--compression", choices=("none", "gzip"), default=None, help="compression of stored payloads")
+    p.add_argument("--redact-env", action="append", default=[], metavar="NAME", help="redact the value of $NAME inside any string (repeatable)")
+    p.add_argument("--redact-pattern", action="append", default=[], metavar="REGEX", help="redact matches inside any string (repeatable)")
+    p.add_argument("--hash-key", action="append", default=[], metavar="KEY", help="replace values under KEY (e.g. player_id) by a stable hash")
+    p.add_argument("--redaction-salt-env", metavar="NAME", help="key redaction digests with HMAC using the salt in $NAME (never recorded)")
 
     p = command("call", cmd_call, "append one tool call")
     p.add_argument("--call-id", required=True)
@@ -105,6 +110,15 @@ def register(groups) -> None:
     p.add_argument("--summary", required=True)
     p.add_argument("--call-id", help="the related tool call")
     p.add_argument("--tag", action="append", default=[])
+    p.add_argument("--event", choices=("decision", "reflection", "plan_update"), help="default: decision")
+    p.add_argument("--intended-tool", help="the next tool/action the agent intends to use")
+    p.add_argument("--target", help="target entity/card/node/file")
+    p.add_argument("--alternative", action="append", default=[], help="an alternative considered (repeatable)")
+    p.add_argument("--confidence", type=float, help="agent-supplied confidence in [0, 1]")
+    p.add_argument("--score", type=float, help="agent-supplied score")
+    p.add_argument("--state-hash", help="state_hash of the state the decision was made on")
+    p.add_argument("--action-id", help="the action the decision led to")
+    p.add_argument("--rationale", help="optional short rationale (never required)")
     p.add_argument("--data", help="JSON object of further structured fields")
 
     p = command("import-pi", cmd_import_pi, "import a pi session ($PI_SESSION_FILE by default)")
@@ -140,8 +154,9 @@ def _print(record: dict) -> None:
 def cmd_init(args) -> int:
     from pathlib import Path
 
+    from pytest_coldstart import logsettings
     from pytest_coldstart.errors import ColdstartError
-    from pytest_coldstart.recorder import default_logging, init_run
+    from pytest_coldstart.recorder import init_run
 
     if args.task_file is not None:
         try:
@@ -151,11 +166,16 @@ def cmd_init(args) -> int:
         source = Path(args.task_file).name
     else:
         task_bytes, source = args.task_text.encode("utf-8"), "inline"
-    logging = default_logging()
-    if args.payload_mode:
-        logging["payload_mode"] = args.payload_mode
-    if args.redact_key:
-        logging["redaction"]["keys"] = list(logging["redaction"]["keys"]) + list(args.redact_key)
+    logging = logsettings.with_rules(
+        None,
+        payload_mode=args.payload_mode,
+        compression=args.compression,
+        extra_keys=args.redact_key,
+        env=args.redact_env,
+        patterns=args.redact_pattern,
+        hash_keys=args.hash_key,
+        salt_env=args.redaction_salt_env,
+    )
     recorder = init_run(
         args.run_dir,
         run_id=args.run_id,
@@ -259,9 +279,14 @@ def cmd_decision(args) -> int:
     data = parse_json_arg(args.data, "--data") if args.data is not None else {}
     if not isinstance(data, dict):
         raise UsageError("--data must be a JSON object")
-    fields = {"record": "decision", "actor": "agent", **data, "summary": args.summary, "tags": args.tag}
-    if args.call_id:
-        fields["related_call_id"] = args.call_id
+    fields = {"record": "decision", "actor": "agent", **data, "summary": args.summary}
+    fields["tags"] = list(data.get("tags") or []) + args.tag if isinstance(data.get("tags") or [], list) else data["tags"]
+    if args.alternative:
+        fields["alternatives"] = list(data.get("alternatives") or []) + args.alternative
+    options = {"call_id": "related_call_id", "event": "event", "intended_tool": "intended_tool", "target": "target",
+               "confidence": "confidence", "score": "score", "state_hash": "related_state_hash",
+               "action_id": "related_action_id", "rationale": "rationale"}
+    fields.update({field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None})
     _print(_recorder(args).append(fields))
     return 0
 
