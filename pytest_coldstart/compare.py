@@ -127,7 +127,8 @@ def groups_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         failed = [r for r in rows if _group_key(r) == key and r["error"] is not None]
         outcomes: dict[str, int] = {}
         for r in members:
-            outcomes[str(r["outcome"])] = outcomes.get(str(r["outcome"]), 0) + 1
+            label = r["outcome"] or "unaudited"
+            outcomes[label] = outcomes.get(label, 0) + 1
         durations = [r["duration_s"] for r in members if isinstance(r["duration_s"], (int, float))]
         out.append({
             "harness": key[0] or None,

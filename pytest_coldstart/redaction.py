@@ -69,6 +69,7 @@ MIN_SECRET_CHARS = 4
 DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed value"
 SCOPE = "every trajectory record field outside the envelope, run notes; task.md, visible files, artifacts and imported raw sessions are stored verbatim"
 
+_SCALARS = (bool, int, float)
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 MARKER = re.compile(r"<(?:redacted|hashed) (?:sha256|hmac-sha256):[0-9a-f]{64}>")
 
@@ -130,6 +131,8 @@ class Redactor:
                 raise ColdstartError(f"redaction digest hmac-sha256 needs its salt in the environment variable {salt_env!r}, which is unset or empty")
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
+        self.quick = _combined(self.rules)
+        self._keys: dict[str, str | None] = {}
         self.count = 0
         self.paths: list[str] = []
 
@@ -181,41 +184,72 @@ class Redactor:
 
     # -- applying ----------------------------------------------------------------------------
 
+    def key_kind(self, key: str) -> str | None:
+        """'redacted', 'hashed' or None for a key (cached: keys repeat across records)."""
+        kind = self._keys.get(key, "")
+        if kind == "":
+            words = key_words(key)
+            kind = "redacted" if _matches(words, self.terms) else "hashed" if self.hash_terms and _matches(words, self.hash_terms) else None
+            if len(self._keys) < 65536:
+                self._keys[key] = kind
+        return kind
+
     def is_sensitive(self, key: str) -> bool:
-        return _matches(key_words(key), self.terms)
+        return self.key_kind(key) == "redacted"
 
     def is_identifier(self, key: str) -> bool:
-        return bool(self.hash_terms) and _matches(key_words(key), self.hash_terms)
+        return self.key_kind(key) == "hashed"
 
     def apply(self, value: Any, path: str = "") -> Any:
         """A redacted copy of ``value``; the input is never modified."""
+        return self._walk(value, [path] if path else [])
+
+    def _walk(self, value: Any, stack: list[str]) -> Any:
+        # ``stack`` holds the JSON-pointer parts; a pointer string is built only when needed.
+        if value.__class__ is str:
+            return self._scrub(value, stack)
+        if value.__class__ in _SCALARS or value is None:
+            return value
         if isinstance(value, dict):
             out: dict[Any, Any] = {}
             for key, item in value.items():
-                name = self.scrub(key, path) if isinstance(key, str) else key
-                where = f"{path}/{_pointer(name)}"
-                if isinstance(key, str) and self.is_sensitive(key) and item is not None:
-                    out[name] = self._removed(item, where, "redacted")
-                elif isinstance(key, str) and self.is_identifier(key) and item is not None and not _is_marker(item):
-                    out[name] = self._removed(item, where, "hashed")
+                if not isinstance(key, str):
+                    out[key] = self._walk(item, stack)
+                    continue
+                name = self._scrub(key, stack)
+                kind = self.key_kind(key) if item is not None else None
+                stack.append(_pointer(name))
+                if kind is None or (kind == "hashed" and _is_marker(item)):
+                    out[name] = self._walk(item, stack)
                 else:
-                    out[name] = self.apply(item, where)
+                    out[name] = self._removed(item, stack, kind)
+                stack.pop()
             return out
         if isinstance(value, list):
-            return [self.apply(item, f"{path}/{i}") for i, item in enumerate(value)]
-        if isinstance(value, str):
-            return self.scrub(value, path)
+            out_list = []
+            for i, item in enumerate(value):
+                stack.append(str(i))
+                out_list.append(self._walk(item, stack))
+                stack.pop()
+            return out_list
+        if isinstance(value, str):  # a str subclass
+            return self._scrub(str(value), stack)
         return value
 
-    def _removed(self, item: Any, where: str, kind: str) -> str:
+    def _removed(self, item: Any, stack: list[str], kind: str) -> str:
         if _is_marker(item):
             return item  # already redacted upstream: keep its digest
         self.count += 1
-        self.paths.append(where)
+        self.paths.append(_join(stack))
         return self.marker(item, kind)
 
     def scrub(self, text: str, path: str = "") -> str:
         """Replace secret values and pattern matches inside one string (markers are kept)."""
+        return self._scrub(text, [path] if path else [])
+
+    def _scrub(self, text: str, stack: list[str]) -> str:
+        if self.quick is not None and not self.quick.search(text):
+            return text  # the common case: one combined search, no match
         changed = False
         for rule in self.rules:
             if not rule.search(text):
@@ -232,7 +266,7 @@ class Redactor:
             text = new
         if changed:
             self.count += 1
-            self.paths.append(path or "/")
+            self.paths.append(_join(stack))
         return text
 
     def _replace(self, match: re.Match[str]) -> str:
@@ -246,7 +280,18 @@ class Redactor:
     def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
         """Redact every field of a record except ``skip`` (the envelope); return it and the paths."""
         self.paths = []
-        out = {key: (value if key in skip else self.apply(value, "/" + _pointer(key))) for key, value in fields.items()}
+        out = {}
+        for key, value in fields.items():
+            if value is None or key in skip:
+                out[key] = value
+                continue
+            kind = self.key_kind(key)
+            if kind is not None and not (kind == "hashed" and _is_marker(value)):
+                out[key] = self._removed(value, [_pointer(key)], kind)
+            elif value.__class__ in _SCALARS:
+                out[key] = value
+            else:
+                out[key] = self._walk(value, [_pointer(key)])
         return out, list(self.paths)
 
     def settings(self) -> dict[str, Any]:
@@ -262,6 +307,28 @@ class Redactor:
             "salt": None if self.salt is None else {"env": self.salt_env, "fingerprint": salt_fingerprint(self.salt)},
             "scope": SCOPE,
         }
+
+
+def _combined(rules: list[re.Pattern[str]]) -> re.Pattern[str] | None:
+    """One alternation of every rule, used only as a fast "could anything match?" pre-check.
+    None (check rule by rule) when the rules cannot be combined (e.g. backreferences)."""
+    if not rules:
+        return re.compile(r"(?!)")
+    parts = []
+    for rule in rules:
+        source = re.sub(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>", "(?:", rule.pattern)
+        flags = re.match(r"^\(\?([aiLmsux]+)\)", source)
+        if flags:
+            source = f"(?{flags.group(1)}:{source[flags.end():]})"
+        parts.append(f"(?:{source})")
+    try:
+        return re.compile("|".join(parts))
+    except re.error:
+        return None
+
+
+def _join(stack: list[str]) -> str:
+    return "/" + "/".join(part.lstrip("/") if i == 0 else part for i, part in enumerate(stack)) if stack else "/"
 
 
 def _pointer(key: str) -> str:

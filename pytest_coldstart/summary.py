@@ -14,11 +14,11 @@ from typing import Any
 
 from pytest_coldstart import __version__, jsonio, layout, v1
 from pytest_coldstart.clock import parse_at
-from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.errors import ColdstartError, VersionError
 from pytest_coldstart.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.layout import RunDir
 from pytest_coldstart.payloads import encode
-from pytest_coldstart.versioning import CURRENT, version_of
+from pytest_coldstart.versioning import CURRENT, V1_SCHEMAS, incompatible, version_of
 
 #: Bytes per token of the token-cost proxy (a common rule of thumb for English text and JSON).
 BYTES_PER_TOKEN = 4
@@ -55,7 +55,7 @@ class _Tool:
         self.durations: list[float] = []
         self.sizes: list[int] = []
         self.repeated = 0
-        self.last_result: str | None = None
+        self.seen: set[str] = set()
 
     def to_json(self) -> dict[str, Any]:
         calls = sum(self.status.values())
@@ -149,9 +149,9 @@ class _Builder:
             size, digest = 0, None
         entry.sizes.append(size)
         self.sizes.append(size)
-        if digest is not None and digest == entry.last_result:
-            entry.repeated += 1
-        entry.last_result = digest
+        if digest is not None:
+            entry.repeated += digest in entry.seen
+            entry.seen.add(digest)
         if status != "open":
             self.last_result_at = r.get("at")
 
@@ -280,14 +280,23 @@ class _Builder:
         }
 
 
-def _records(rundir: RunDir):
-    """Trajectory records in the current shape (v1 lines through the translator); fail closed."""
+def _records(rundir: RunDir, version: int):
+    """Trajectory records in the current shape (a v1 run through the translator); a record of
+    another version fails closed (VersionError), as every reader does."""
     for item in jsonio.iter_jsonl(rundir.trajectory, what=layout.TRAJECTORY, strict=False):
         if isinstance(item, jsonio.LineProblem):
             yield item
             continue
-        version = version_of(item.value, "trajectory", f"{layout.TRAJECTORY}:{item.number}")
-        yield v1.trajectory_record_to_current(item.value) if version == 1 else item.value, item.raw
+        where = f"{layout.TRAJECTORY}:{item.number}"
+        value = item.value
+        if version == 2:
+            if value.get("schemaVersion") != CURRENT or isinstance(value.get("schemaVersion"), bool):
+                raise VersionError(incompatible("trajectory record", value.get("schemaVersion")) + " (in a version-2 run)", where)
+            yield value, item.raw
+        else:
+            if "schemaVersion" in value or value.get("schema", V1_SCHEMAS["trajectory"]) != V1_SCHEMAS["trajectory"]:
+                raise VersionError("record is not a version-1 record, but the run is version 1 (fail closed)", where)
+            yield v1.trajectory_record_to_current(value), item.raw
 
 
 def outcome(rundir: RunDir) -> dict[str, Any]:
@@ -313,10 +322,11 @@ def build(run_dir: str | Path) -> dict[str, Any]:
     """The summary document of one run (not written)."""
     rundir = RunDir(run_dir)
     rundir.require()
+    version = rundir.manifest_version()
     manifest = rundir.load_manifest()
     builder = _Builder()
     head = None
-    for item in _records(rundir):
+    for item in _records(rundir, version):
         if isinstance(item, jsonio.LineProblem):
             builder.problems += 1
             continue
