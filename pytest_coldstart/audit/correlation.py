@@ -1,0 +1,129 @@
+"""Correlation before any flag: run identity on every record, one experiment scope, the
+preflight contract, imports/artifacts re-hashed, and the oracle against the ejected carts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_coldstart.audit.evidence import Evidence
+from pytest_coldstart.audit.integrity import file_hash
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings
+from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.hashing import is_sha256, short
+from pytest_coldstart.layout import RunDir
+from pytest_coldstart.paths import resolve_inside
+
+SCOPED_TEST_EVENTS = ("instance_ready", "input_processed", "cart_ejected", "cart_removed", "end")
+LISTED = 20
+
+
+class RunIdCheck:
+    """Called for every record that carries a run id: another run's record is not evidence."""
+
+    def __init__(self, run_id: str, findings: Findings):
+        self.run_id = run_id
+        self.findings = findings
+        self.mismatches = 0
+
+    def __call__(self, where: str, value: Any) -> None:
+        if value is None or value == self.run_id:
+            return
+        self.mismatches += 1
+        if self.mismatches <= LISTED:
+            self.findings.infra(f"{where}: belongs to run {str(value)[:80]!r}, not {self.run_id!r} (another run's record is not evidence)")
+        elif self.mismatches == LISTED + 1:
+            self.findings.infra("more records from other runs are not listed")
+
+
+def check_scope(evidence: Evidence, findings: Findings) -> None:
+    """Test-mod events must not mix instances/dimensions; the logger must name the same ones."""
+    tests = [e for e in evidence.stream(TESTMOD) if e.name in SCOPED_TEST_EVENTS]
+    for key in ("instance", "dimension"):
+        values = sorted({str(e.get(key)) for e in tests if e.get(key) is not None})
+        if len(values) > 1:
+            findings.infra(f"test-mod events mix {key}s: {', '.join(values[:LISTED])}")
+            continue
+        if not values:
+            continue
+        outside = sorted({str(e.get(key)) for e in evidence.stream(LOGGER) if e.get(key) is not None} - set(values))
+        if outside:
+            findings.infra(f"agent logger events name {key}(s) outside the test-mod experiment ({values[0]}): {', '.join(outside[:LISTED])}")
+
+
+def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, hashes: dict[str, tuple[str, int]]) -> None:
+    """imports/ and artifacts/ entries re-hashed against run.json."""
+    for key in ("imports", "artifacts"):
+        entries = manifest.get(key) or []
+        if not isinstance(entries, list):
+            findings.infra(f"run.json: {key} must be a list")
+            continue
+        for number, entry in enumerate(entries, 1):
+            where = f"run.json {key}[{number}]"
+            if not isinstance(entry, dict):
+                findings.infra(f"{where}: must be an object")
+                continue
+            try:
+                path = resolve_inside(rundir.root, entry.get("path"), what=f"{where} path")
+            except ColdstartError as exc:
+                findings.infra(f"{exc.problem} (never read)")
+                continue
+            if not path.is_file():
+                findings.infra(f"{where}: {entry.get('path')} is missing")
+                continue
+            expected = entry.get("sha256")
+            if not is_sha256(expected):
+                findings.infra(f"{where}: {entry.get('path')} has no recorded sha256 to verify")
+                continue
+            actual, size = file_hash(rundir, path, hashes)
+            if actual != expected:
+                findings.infra(f"{where}: {entry.get('path')} hash changed (recorded {short(expected)}, actual {short(actual)})")
+            elif entry.get("size") is not None and entry.get("size") != size:
+                findings.infra(f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})")
+
+
+def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, findings: Findings) -> None:
+    """A declared preflight must describe this run's environment and have exercised a live lab."""
+    if preflight is None:
+        return
+    overall = str(preflight.get("overall", "")).upper()
+    if overall != "PASS":
+        findings.infra(f"preflight: overall is {preflight.get('overall')!r}, not PASS")
+        return
+    harness = manifest.get("harness") if isinstance(manifest.get("harness"), dict) else {}
+    declared = preflight.get("harness") if isinstance(preflight.get("harness"), dict) else {}
+    for key in ("name", "model", "provider"):
+        if harness.get(key) and declared.get(key) != harness.get(key):
+            findings.infra(f"preflight: harness {key} {declared.get(key)!r} does not match the run's {harness.get(key)!r}")
+    repo = manifest.get("repo") if isinstance(manifest.get("repo"), dict) else {}
+    environment = preflight.get("environment") if isinstance(preflight.get("environment"), dict) else {}
+    commit = environment.get("repo")
+    if isinstance(commit, dict):
+        commit = commit.get("commit")
+    if commit is None and isinstance(preflight.get("repo"), dict):
+        commit = preflight["repo"].get("commit")
+    if repo.get("commit") and commit != repo.get("commit"):
+        findings.infra(f"preflight: repo commit {str(commit)[:12]!r} does not match the run's {str(repo.get('commit'))[:12]!r}")
+    checks = {c.get("id"): c for c in preflight.get("checks") or [] if isinstance(c, dict)}
+    ports = checks.get("ports")
+    if ports is None or str(ports.get("status", "")).upper() != "PASS":
+        findings.infra(f"preflight: the ports check is {'absent' if ports is None else repr(ports.get('status'))}, not PASS")
+    lab = checks.get("lab_management")
+    versions = (lab or {}).get("versions") if isinstance((lab or {}).get("versions"), dict) else {}
+    if lab is None or str(lab.get("status", "")).upper() != "PASS":
+        findings.infra(f"preflight: lab_management is {'absent' if lab is None else repr(lab.get('status'))}, not a live PASS (SKIP never counts)")
+    elif not (versions.get("serverPort") and versions.get("rconPort")):
+        findings.infra("preflight: lab_management passed without recording the live server's ports (no server was started)")
+
+
+def check_oracle_covers_ejections(evidence: Evidence, findings: Findings) -> None:
+    oracle = evidence.documents.get("oracle")
+    if not isinstance(oracle, dict) or str(oracle.get("status", "")).strip().lower() != "verified":
+        return
+    carts = oracle.get("carts", oracle.get("ordered_items_by_cart"))
+    if not isinstance(carts, list):
+        return
+    known = {c["uuid"].strip().lower() for c in carts if isinstance(c, dict) and isinstance(c.get("uuid"), str)}
+    ejected = {e.get("uuid").strip().lower() for e in evidence.stream(TESTMOD) if e.name == "cart_ejected" and isinstance(e.get("uuid"), str)}
+    omitted = sorted(ejected - known)
+    if omitted:
+        findings.infra(f"the verified oracle omits ejected cart(s): {', '.join(omitted[:LISTED])}")

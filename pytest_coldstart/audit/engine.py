@@ -1,0 +1,163 @@
+"""``audit_run``: correlate, compute the five flags, apply reviews, classify, report.
+
+Bad run content never raises: it becomes INFRA_ERROR findings in the report. Order of work:
+manifest -> evidence (hash-checked streams and documents) -> one streaming pass over the
+trajectory (with the integrity checks) -> correlation -> flags -> reviews -> classification.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.audit import correlation, fixture, integrity
+from pytest_coldstart.audit.classify import classify
+from pytest_coldstart.audit.content import ContentMatcher
+from pytest_coldstart.audit.evidence import Evidence, load_evidence
+from pytest_coldstart.audit.flags import Context, compute_flags
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult, Findings
+from pytest_coldstart.audit.refs import RefIndex
+from pytest_coldstart.audit.report import build_report, write_report
+from pytest_coldstart.audit.reviews import apply_reviews, load_reviews
+from pytest_coldstart.audit.scan import Scanner, Trajectory
+from pytest_coldstart.errors import ColdstartError, UsageError
+from pytest_coldstart.layout import AUDIT_DIR, TRAJECTORY, RunDir
+from pytest_coldstart.vocabulary import EVIDENCE_NAMES, FLAGS
+
+
+def audit_run(run_dir: str | Path, *, answer: str | Path | None = None, oracle: str | Path | None = None,
+              write: bool = True, out: str | Path | None = None) -> dict[str, Any]:
+    """Audit one run directory and return the report (also written to ``out``/audit.json)."""
+    root = Path(run_dir)
+    try:
+        report = _audit(root, answer, oracle)
+    except Exception as exc:  # noqa: BLE001 - last guard: a bug must still yield a report
+        findings = Findings()
+        findings.infra(f"internal audit error (a bug in pytest-coldstart, please report it): {type(exc).__name__}: {exc}")
+        report = _empty_report(None, findings, "not audited: internal error")
+    if write:
+        write_report(report, output_dir(root, out))
+    return report
+
+
+def output_dir(root: Path, out: str | Path | None) -> Path:
+    """audit/ inside the run, or a directory outside it; never elsewhere inside the run."""
+    default = root / AUDIT_DIR
+    if out is None:
+        target = default
+    else:
+        target = Path(out)
+        real, run_real = os.path.realpath(target), os.path.realpath(root)
+        inside = real == run_real or real.startswith(run_real + os.sep)
+        audit_real = os.path.realpath(default)
+        if inside and not (real == audit_real or real.startswith(audit_real + os.sep)):
+            raise UsageError(f"--out {str(out)!r} is inside the run directory; only its audit/ folder may receive reports")
+    if target.is_symlink():
+        raise UsageError(f"--out {str(target)!r} is a symlink; refusing to write through it")
+    return target
+
+
+def _empty_report(run_id: str | None, findings: Findings, summary: str) -> dict[str, Any]:
+    flags = [FlagResult(name, summary=summary) for name in FLAGS]
+    overall, klass = classify(flags, findings)
+    return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings, inputs={},
+                        root=None, index=None, stream_files={}, documents={}, calls=[], events=[], unordered=[])
+
+
+def _overrides(root: Path, answer, oracle) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in (("answer", answer), ("oracle", oracle)):
+        if value is None:
+            continue
+        path = Path(value)
+        if path.is_absolute():
+            try:
+                path = Path(os.path.relpath(path, root))
+            except ValueError:
+                pass
+        out[name] = path.as_posix()
+    return out
+
+
+def _audit(root: Path, answer, oracle) -> dict[str, Any]:
+    findings = Findings()
+    rundir = RunDir(root)
+    if not root.is_dir():
+        findings.infra(f"{root}: the run directory does not exist")
+        return _empty_report(None, findings, "not audited: no run directory")
+    try:
+        manifest = rundir.load_manifest()
+    except ColdstartError as exc:
+        findings.infra(f"run.json: {exc.problem}")
+        return _empty_report(None, findings, "not audited: run.json is unusable")
+    run_id = manifest.get("run_id")
+    if not isinstance(run_id, str) or not run_id:
+        findings.infra("run.json: run_id must be a non-empty string")
+        return _empty_report(None, findings, "not audited: run.json has no run id")
+    version = 1 if manifest.get("translated_from") == 1 else 2
+    run_id_check = correlation.RunIdCheck(run_id, findings)
+    chain = _external_validation(root, findings, version, run_id)
+    evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check)
+    captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
+    logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
+    scanner = Scanner(rundir, run_id, version, findings, logger_names=evidence.logger_names,
+                      testmod_names=evidence.testmod_names, matcher=ContentMatcher(captures),
+                      payload_settings=logging, chain=chain, run_id_check=run_id_check)
+    trajectory = scanner.scan()
+    hashes: dict[str, tuple[str, int]] = {}
+    if trajectory.sha256:
+        hashes[TRAJECTORY] = (trajectory.sha256, trajectory.size)
+    if chain is not None:
+        for problem in chain.finish(manifest) + integrity.document_problems(rundir, manifest, hashes):
+            findings.infra(problem)
+    correlation.check_files(rundir, manifest, findings, hashes)
+    correlation.check_scope(evidence, findings)
+    correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
+    correlation.check_oracle_covers_ejections(evidence, findings)
+    fixture.check_fixture(evidence, findings)
+    index = RefIndex(call_lines=trajectory.call_lines, stream_seqs=evidence.seq_index, stream_lines=evidence.line_index,
+                     documents=evidence.documents, declared=set(evidence.declarations))
+    ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
+    flags = compute_flags(ctx)
+    apply_reviews(flags, load_reviews(evidence, run_id, findings), index, findings)
+    overall, klass = classify(flags, findings)
+    return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings,
+                        inputs=_inputs(evidence, trajectory), root=root, index=index, stream_files=_files(evidence),
+                        documents=evidence.documents, calls=trajectory.calls,
+                        events=evidence.stream(TESTMOD) + evidence.stream(LOGGER), unordered=ctx.unordered)
+
+
+def _external_validation(root: Path, findings: Findings, version: int, run_id: str) -> integrity.ChainCheck | None:
+    """Run ``validate_run`` when installed (its findings are infra errors); else the fallback."""
+    validator = integrity.external_validator()
+    if validator is None:
+        return integrity.ChainCheck(run_id, version)
+    try:
+        report = validator(root)
+    except ColdstartError as exc:
+        findings.infra(f"validate: {exc.one_line()}")
+        return None
+    for text in integrity.findings_of(report):
+        findings.infra(text)
+    return None
+
+
+def _files(evidence: Evidence) -> dict[str, str]:
+    files = dict(evidence.usable)
+    if "test_mod" in files:
+        files[TESTMOD] = files["test_mod"]
+    if "agent_logger" in files:
+        files[LOGGER] = files["agent_logger"]
+    return files
+
+
+def _inputs(evidence: Evidence, trajectory: Trajectory) -> dict[str, Any]:
+    inputs: dict[str, Any] = {"run": "run.json", "trajectory": f"{TRAJECTORY} ({trajectory.records} records)"}
+    for name in EVIDENCE_NAMES:
+        decl = evidence.declarations.get(name)
+        path = decl.get("path") if isinstance(decl, dict) else None
+        inputs[name] = path if isinstance(path, str) else None
+    if inputs.get("review") is None and evidence.review_file is not None:
+        inputs["review"] = evidence.review_file.name
+    return inputs

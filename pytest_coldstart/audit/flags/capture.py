@@ -1,0 +1,79 @@
+"""transient_outputs_captured: every ejected cart has a capture ordered after its ejection and
+before its removal (same instance/dimension), each carrying an items list."""
+
+from __future__ import annotations
+
+from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+
+EVIDENCE_PAIRS = 16
+
+
+def by_uuid(events: list[Event]) -> dict[str, list[Event]]:
+    groups: dict[str, list[Event]] = {}
+    for event in events:
+        uuid = event.get("uuid")
+        if isinstance(uuid, str) and uuid.strip():
+            groups.setdefault(uuid.strip().lower(), []).append(event)
+    return groups
+
+
+def evaluate(ctx: Context) -> FlagResult:
+    flag = FlagResult("transient_outputs_captured")
+    if testmod_missing(ctx, flag, "cart_ejected"):
+        return flag
+    ejected = ctx.events(TESTMOD, "cart_ejected")
+    if not ejected:
+        return flag.fail("the test mod recorded no cart_ejected event: nothing to capture", ["testmod:cart_ejected"])
+    if logger_missing(ctx, flag, "cart_observed"):
+        return flag
+    captures = by_uuid(ctx.events(LOGGER, "cart_observed"))
+    if not captures:
+        return flag.fail("the agent logger has no cart_observed record", ["logger:cart_observed"])
+    removals = by_uuid(ctx.events(TESTMOD, "cart_removed"))
+    ejections = by_uuid(ejected)
+    missing = [f"testmod:{e.ref.split(':', 1)[1]}:uuid" for e in ejected if not isinstance(e.get("uuid"), str) or not e.get("uuid").strip()]
+    unscoped, early, late, window, inventory, evidence = [], [], [], [], [], []
+    for uuid, group in ejections.items():
+        ejection = earliest(group)
+        if len(group) > 1:
+            ctx.findings.info(f"cart {uuid}: {len(group)} cart_ejected events; the earliest ({ejection.ref}) opens its window")
+        if uuid not in captures:
+            missing.append(f"logger:cart_observed:{uuid}")
+            continue
+        capture = earliest(captures[uuid])
+        evidence += [ejection.ref, capture.ref]
+        if scope_conflicts(capture, ejection):
+            unscoped.append(uuid)
+        removal = earliest(removals.get(uuid, []))
+        if removal is None:
+            window.append(uuid)
+        for bound, wrong, bucket in ((ejection, BEFORE, early), (removal, AFTER, late)):
+            if bound is None:
+                continue
+            if bound is removal and scope_conflicts(capture, removal):
+                unscoped.append(uuid)
+            order = compare(capture, bound)
+            if order == wrong:
+                bucket.append(uuid)
+            elif order == UNKNOWN:
+                window.append(uuid)
+                ctx.cannot_order(capture, bound)
+        if capture.get("items") is None:
+            inventory.append(uuid)
+    if missing:
+        return flag.fail(f"{len(missing)} ejected cart(s) have no capture by the agent logger", missing, evidence[: 2 * EVIDENCE_PAIRS])
+    if unscoped:
+        return flag.fail(f"captures and test-mod events disagree on instance/dimension for: {', '.join(sorted(set(unscoped)))}", ["trajectory:scope"], evidence[: 2 * EVIDENCE_PAIRS])
+    if early:
+        return flag.fail(f"cart(s) captured before they were ejected (not the transient output): {', '.join(early)}", [f"logger:cart_observed-after-ejection:{u}" for u in early], evidence[: 2 * EVIDENCE_PAIRS])
+    if late:
+        return flag.fail(f"cart(s) captured only after they were removed: {', '.join(late)}", [f"logger:cart_observed-before-removal:{u}" for u in late], evidence[: 2 * EVIDENCE_PAIRS])
+    count = sum(len(group) for group in captures.values())
+    flag.ok(f"{count} capture(s) cover {len(ejections)} ejected cart(s), each inside its ejection-removal window", evidence[: 2 * EVIDENCE_PAIRS])
+    if window:
+        require(flag, "transient_outputs_captured.window", ", ".join(dict.fromkeys(window)))
+    if inventory:
+        require(flag, "transient_outputs_captured.inventory", ", ".join(inventory))
+    return flag

@@ -1,0 +1,55 @@
+"""logger_armed_before_activation: a logger_armed record ordered before the first
+input_processed event (same instance/dimension), and an agent call (status ok) showing the
+logger being written, built or started before it was armed."""
+
+from __future__ import annotations
+
+from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+
+
+def evaluate(ctx: Context) -> FlagResult:
+    flag = FlagResult("logger_armed_before_activation")
+    if logger_missing(ctx, flag, "logger_armed") or testmod_missing(ctx, flag, "input_processed"):
+        return flag
+    armed = ctx.events(LOGGER, "logger_armed")
+    if not armed:
+        return flag.fail("the agent logger has no logger_armed record", ["logger:logger_armed"])
+    processed = ctx.events(TESTMOD, "input_processed")
+    if not processed:
+        return flag.fail("no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"])
+    first_armed, first_processed = earliest(armed), earliest(processed)
+    refs = [first_armed.ref, first_processed.ref]
+    conflicts = scope_conflicts(first_armed, first_processed)
+    if conflicts:
+        return flag.fail(f"logger_armed and the first input_processed disagree on {', '.join(conflicts)}", ["trajectory:scope"], refs)
+    order = compare(first_armed, first_processed)
+    if order == AFTER:
+        return flag.fail(f"logger_armed ({first_armed.ref}) is ordered after the first input_processed ({first_processed.ref}): the logger was late", ["logger:logger_armed-before-activation"], refs)
+    arm_calls = [c for c in ctx.calls if c.arm and c.status == "ok"]
+    if not arm_calls:
+        return flag.fail("no successful agent call shows the logger being written, built or started", ["trajectory:logger-arm-call"], refs)
+    before = [c for c in arm_calls if compare(c, first_armed) == BEFORE]
+    unknown = [c for c in arm_calls if compare(c, first_armed) == UNKNOWN]
+    if not before and not unknown:
+        return flag.fail("every agent call that writes, builds or starts the logger postdates the logger_armed record", ["trajectory:logger-arm-call"], refs + [arm_calls[0].ref])
+    witness = before[-1] if before else unknown[-1]
+    how = _how(first_armed, first_processed, order)
+    flag.ok(f"logger_armed {how} the first input_processed; agent call {witness.call_id} writes/builds/starts the logger", refs + [witness.ref])
+    if order == UNKNOWN:
+        require(flag, "logger_armed_before_activation.ordering", f"{first_armed.ref} vs {first_processed.ref}")
+        ctx.cannot_order(first_armed, first_processed)
+    if not before:
+        require(flag, "logger_armed_before_activation.ordering", f"{witness.ref} vs {first_armed.ref}")
+        ctx.cannot_order(witness, first_armed)
+    require(flag, "logger_armed_before_activation.running")
+    return flag
+
+
+def _how(armed, processed, order: str) -> str:
+    if order != BEFORE:
+        return "cannot be ordered mechanically against"
+    if armed.at is not None and processed.at is not None and armed.at != processed.at:
+        return "is ordered (by time) before"
+    return f"is ordered (tick {armed.tick} < {processed.tick}) before"

@@ -1,0 +1,58 @@
+"""agent_read_log (R2): an agent call (status ok, after the last capture) whose arguments name
+the logger file AND whose result returns captured content. Content without the name, the
+name without content, a uuid alone, or an unknown order -> the linkage review. A read of the
+test mod's own file is test-side observation and never counts. A tool name alone never counts.
+"""
+
+from __future__ import annotations
+
+from pytest_coldstart.audit.flags import Context, logger_missing, require
+from pytest_coldstart.audit.model import LOGGER, FlagResult
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest  # noqa: F401
+
+def evaluate(ctx: Context) -> FlagResult:
+    flag = FlagResult("agent_read_log")
+    if logger_missing(ctx, flag, "cart_observed"):
+        return flag
+    captures = ctx.events(LOGGER, "cart_observed")
+    if not captures:
+        return flag.fail("the agent logger has no cart_observed record, so there is nothing to read back", ["logger:cart_observed"])
+    last = latest(captures)
+    strong, ambiguous, test_side = None, [], 0
+    for call in ctx.calls:
+        if call.status != "ok" or not (call.names_logger or call.content):
+            continue
+        if call.names_testmod and not call.names_logger:
+            test_side += 1
+            continue
+        order = compare(call, last)
+        if order == BEFORE:
+            continue
+        if call.names_logger and call.content == "items" and order == AFTER:
+            strong = strong or call
+            continue
+        if order == UNKNOWN:
+            ctx.cannot_order(call, last)
+        ambiguous.append((call, _reason(call, order)))
+    if test_side:
+        ctx.findings.info(f"agent_read_log: {test_side} agent call(s) read the test mod's own file; test-side observation does not count")
+    if strong is not None:
+        return flag.ok(f"agent call {strong.call_id} names the logger file and returns captured content after the last capture", [strong.ref, last.ref])
+    if ambiguous:
+        call, reason = ambiguous[0]
+        flag.ok(f"no unambiguous read; {len(ambiguous)} candidate(s), first {call.call_id}: {reason}", [call.ref, last.ref])
+        require(flag, "agent_read_log.linkage", f"{call.ref} ({reason})")
+        return flag
+    return flag.fail(
+        "no agent call after the last capture reads the logger and returns its captured content; test-side observation does not count",
+        ["trajectory:read-logger"], [last.ref],
+    )
+
+def _reason(call, order: str) -> str:
+    if order == UNKNOWN:
+        return "its order against the last capture is unknown"
+    if not call.names_logger:
+        return "it returns captured content without naming the logger file"
+    if call.content == "uuid":
+        return "it names the logger but returns a captured uuid without its items"
+    return "it names the logger file but returns no captured content"

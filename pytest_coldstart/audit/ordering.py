@@ -1,0 +1,72 @@
+"""Ruling R1: how two records are ordered, and when the audit must admit it cannot tell.
+
+Time decides first (both parseable and different), then the game tick (both integers and
+different). A ``seq`` tie-break is used only inside one stream: a trajectory seq is the
+recorder's counter while test-mod and logger seqs are per file, so records of different
+streams that share a time and tick are "unknown" - which becomes a required review, never a
+PASS and never a FAIL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol, TypeVar
+
+BEFORE, AFTER, UNKNOWN = "before", "after", "unknown"
+
+
+class Ordered(Protocol):
+    @property
+    def stream(self) -> str: ...
+
+    at: object
+    tick: int | None
+    seq: int | None
+    line: int
+
+
+T = TypeVar("T", bound=Ordered)
+
+
+def compare(a: Ordered, b: Ordered) -> str:
+    """Order of ``a`` relative to ``b``: BEFORE, AFTER or UNKNOWN."""
+    if a.at is not None and b.at is not None and a.at != b.at:
+        return BEFORE if a.at < b.at else AFTER
+    if a.tick is not None and b.tick is not None and a.tick != b.tick:
+        return BEFORE if a.tick < b.tick else AFTER
+    if a.stream == b.stream and a.seq is not None and b.seq is not None and a.seq != b.seq:
+        return BEFORE if a.seq < b.seq else AFTER
+    return UNKNOWN
+
+
+def _key(record: Ordered) -> tuple:
+    # Within one stream only: records without a time or tick sort last; file line breaks ties.
+    at = record.at
+    return (at is None, at.timestamp() if at is not None else 0.0, record.tick is None, record.tick or 0,
+            record.seq is None, record.seq or 0, record.line)
+
+
+def earliest(records: Iterable[T]) -> T | None:
+    """The first record of one stream (by time, tick, seq, then file line)."""
+    return min(records, key=_key, default=None)
+
+
+def latest(records: Iterable[T]) -> T | None:
+    return max(records, key=_key, default=None)
+
+
+def scope_conflicts(a: object, b: object) -> list[str]:
+    """Instance/dimension values present on both records that differ."""
+    problems = []
+    for key in ("instance", "dimension"):
+        left, right = _scope(a, key), _scope(b, key)
+        if left is not None and right is not None and str(left) != str(right):
+            problems.append(f"{key} {left!r} vs {right!r}")
+    return problems
+
+
+def _scope(record: object, key: str) -> object:
+    value = getattr(record, key, None)
+    if value is None and hasattr(record, "fields"):
+        value = record.fields.get(key)  # type: ignore[attr-defined]
+    return value

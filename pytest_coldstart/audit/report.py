@@ -1,0 +1,169 @@
+"""The audit report: audit.json (schemaVersion 2, DESIGN §2 keys plus ``refs``, ``timeline``
+and ``unknown_orderings``) and a readable audit.md. Deterministic: no wall-clock values."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart import __version__, jsonio
+from pytest_coldstart.audit.model import Call, Event, FlagResult, Findings
+from pytest_coldstart.audit.reader import line_at
+from pytest_coldstart.audit.refs import RefIndex
+from pytest_coldstart.clock import format_at
+from pytest_coldstart.layout import TRAJECTORY
+
+SCHEMA_VERSION = 2
+CUT = 300
+TIMELINE_CAP = 400
+IMPORTANT_EVENTS = ("input_processed", "cart_ejected", "cart_removed", "logger_armed", "cart_observed", "instance_ready")
+
+
+def cut(value: Any, depth: int = 0) -> Any:
+    """A copy safe to embed: long strings, lists and objects are shortened."""
+    if isinstance(value, str):
+        return value if len(value) <= CUT else value[:CUT] + f"... [{len(value) - CUT} more characters]"
+    if depth > 8:
+        return "..."
+    if isinstance(value, list):
+        out = [cut(v, depth + 1) for v in value[:50]]
+        return out + ([f"... [{len(value) - 50} more items]"] if len(value) > 50 else [])
+    if isinstance(value, dict):
+        items = list(value.items())
+        out = {str(k): cut(v, depth + 1) for k, v in items[:100]}
+        if len(items) > 100:
+            out["..."] = f"{len(items) - 100} more keys"
+        return out
+    return value
+
+
+def build_report(*, run_id: str | None, overall: str, failure_class: str | None, flags: list[FlagResult], findings: Findings,
+                 inputs: dict[str, Any], root: Path | None, index: RefIndex | None, stream_files: dict[str, str],
+                 documents: dict[str, Any], calls: list[Call], events: list[Event], unordered: list[list[str]]) -> dict[str, Any]:
+    flag_dicts = [flag.as_dict() for flag in flags]
+    cited: list[str] = []
+    for flag in flag_dicts:
+        cited += flag["evidence"]
+        for resolution in flag["review_resolutions"]:
+            cited += [r for r in resolution.get("evidence") or [] if isinstance(r, str)]
+    cited += [ref for pair in unordered for ref in pair]
+    cited = list(dict.fromkeys(cited))
+    refs = {ref: describe(ref, root, index, stream_files, documents) for ref in cited}
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "run_id": run_id,
+        "overall": overall,
+        "failure_class": failure_class,
+        "flags": flag_dicts,
+        "required_reviews": [
+            {"id": item["id"], "flag": flag["flag"], "question": item["question"], "status": _review_status(flag, item["id"])}
+            for flag in flag_dicts for item in flag["required_review"]
+        ],
+        "infra_errors": findings.infra_errors,
+        "fixture_errors": findings.fixture_errors,
+        "pending_reasons": findings.pending_reasons,
+        "review_problems": findings.review_problems,
+        "information": findings.information,
+        "inputs": inputs,
+        "tool": {"name": "pytest-coldstart", "version": __version__},
+        "refs": refs,
+        "timeline": timeline(calls, events, set(cited)),
+        "unknown_orderings": unordered,
+    }
+
+
+def _review_status(flag: dict[str, Any], review_id: str) -> str:
+    for resolution in flag["review_resolutions"]:
+        if resolution["id"] == review_id:
+            if resolution["status"] == "resolved" and not resolution.get("refs_resolved"):
+                return "unresolved-refs"
+            return resolution["status"]
+    return "unresolved"
+
+
+def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: dict[str, str], documents: dict[str, Any]) -> dict[str, Any]:
+    prefix, _, suffix = ref.partition(":")
+    if prefix == "oracle" and suffix and index is not None and index.locate(suffix):
+        return describe(suffix, root, index, stream_files, documents)
+    located = index.locate(ref) if index is not None else None
+    if located is not None and root is not None:
+        stream, line, offset = located
+        file = TRAJECTORY if stream == "trajectory" else stream_files.get(stream)
+        record = line_at(root / file, offset) if file else None
+        return {"stream": stream, "file": file, "line": line, "record": cut(record)}
+    name = prefix if prefix in documents else None
+    if name is not None:
+        return {"stream": name, "file": stream_files.get(name), "line": None, "record": cut(documents[name])}
+    return {"stream": prefix or None, "file": None, "line": None, "record": None}
+
+
+def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[dict[str, Any]]:
+    entries = []
+    for call in calls:
+        tier = 0 if call.ref in cited else 2 if (call.arm or call.names_logger or call.content) else 3
+        entries.append((tier, _entry("agent", call.ref, f"{call.tool} {call.call_id}", call)))
+    for event in events:
+        label = event.name + (f" {event.get('uuid')}" if isinstance(event.get("uuid"), str) else "")
+        tier = 0 if event.ref in cited else 1 if event.name in IMPORTANT_EVENTS else 3
+        entries.append((tier, _entry(event.stream, event.ref, label, event)))
+    kept: list[dict[str, Any]] = []
+    for tier in (0, 1, 2, 3):
+        group = [entry for t, entry in entries if t == tier]
+        room = TIMELINE_CAP - len(kept)
+        if room <= 0:
+            break
+        if len(group) > room:
+            step = len(group) / room
+            group = [group[int(i * step)] for i in range(room)]
+        kept += group
+    kept.sort(key=lambda e: (e["at"] is None, e["at"] or "", e["tick"] is None, e["tick"] or 0, e["stream"], e["seq"] or 0, e["ref"]))
+    return kept
+
+
+def _entry(stream: str, ref: str, label: str, record: Any) -> dict[str, Any]:
+    return {"stream": stream, "ref": ref, "label": label[:120], "at": format_at(record.at) if record.at is not None else None,
+            "tick": record.tick, "seq": record.seq}
+
+
+# -- audit.md -----------------------------------------------------------------------------
+
+def _md(text: Any) -> str:
+    value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return value.replace("|", "\\|").replace("`", "'").replace("\r", " ").replace("\n", " ")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    lines = [f"# Cold-start audit - {_md(report.get('run_id'))}", ""]
+    klass = f" ({report['failure_class']})" if report.get("failure_class") else ""
+    lines += [f"- schemaVersion: {report['schemaVersion']}", f"- **overall: {report['overall']}{klass}**", ""]
+    lines += ["## Flags", "", "| flag | status | summary | evidence |", "| --- | --- | --- | --- |"]
+    for flag in report["flags"]:
+        evidence = "<br>".join(f"`{_md(ref)}`" for ref in flag["evidence"]) or "-"
+        lines.append(f"| {flag['flag']} | {flag['status']} | {_md(flag['summary'])} | {evidence} |")
+    lines += ["", "## Required reviews (each must be resolved before PASS)", ""]
+    reviews = report.get("required_reviews") or []
+    if not reviews:
+        lines.append("- none")
+    for item in reviews:
+        lines.append(f"- `{item['id']}` ({item['status']}): {_md(item['question'])}")
+        for flag in report["flags"]:
+            for res in flag["review_resolutions"]:
+                if res["id"] == item["id"]:
+                    lines.append(f"  - {res['status']} by {_md(res.get('by'))} at {_md(res.get('at'))}: {_md(res.get('note') or '')}")
+    for title, key in (("Infrastructure errors", "infra_errors"), ("Fixture errors", "fixture_errors"),
+                       ("Pending reasons", "pending_reasons"), ("Review problems", "review_problems"),
+                       ("Information", "information")):
+        lines += ["", f"## {title}", ""]
+        lines += [f"- {_md(text)}" for text in report.get(key) or []] or ["- none"]
+    if report.get("unknown_orderings"):
+        lines += ["", "## Orderings the audit could not decide", ""]
+        lines += [f"- `{_md(a)}` vs `{_md(b)}`" for a, b in report["unknown_orderings"]]
+    lines += ["", "## Inputs", ""]
+    lines += [f"- {name}: {_md(value) if value else '(none)'}" for name, value in (report.get("inputs") or {}).items()]
+    return "\n".join(lines) + "\n"
+
+
+def write_report(report: dict[str, Any], out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    jsonio.write_json_atomic(out / "audit.json", report)
+    jsonio.write_bytes_atomic(out / "audit.md", render_markdown(report).encode("utf-8"))

@@ -1,0 +1,124 @@
+"""Ruling R3: explicit review resolutions (reviews.jsonl).
+
+A line must be well-formed: ``resolved`` and ``rejected`` entries carry a non-blank ``by``
+and a parseable ``at``; ``resolved`` also a non-empty list of non-blank refs. A malformed
+line is an INFRA_ERROR and is ignored. The latest well-formed entry per id wins. A resolved
+entry counts only when every ref resolves against the run (else the flag stays PENDING and
+``review_problems`` says why); it restores the flag's mechanical outcome and never turns a
+mechanical FAIL into PASS. ``rejected`` fails the flag.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.audit.evidence import Evidence, check_hash
+from pytest_coldstart.audit.model import FlagResult, Findings
+from pytest_coldstart.audit.reader import HashedLines
+from pytest_coldstart.audit.refs import RefIndex
+from pytest_coldstart.clock import parse_at
+from pytest_coldstart.vocabulary import REVIEW_IDS, REVIEW_STATUSES
+
+
+def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[str, dict[str, Any]]:
+    """Latest well-formed entry per review id, each with its file ``line``."""
+    path: Path | None = evidence.review_file
+    if path is None:
+        return {}
+    label = path.name if evidence.review_declaration is None else f"evidence review ({path.name})"
+    latest: dict[str, dict[str, Any]] = {}
+    history: dict[str, list[str]] = {}
+    lines = HashedLines(path)
+    try:
+        for line in lines:
+            where = f"{label}:{line.number}"
+            if line.problem:
+                findings.infra(f"{where}: {line.problem}")
+                continue
+            problem = entry_problem(line.value, run_id)
+            if problem:
+                findings.infra(f"{where}: {problem}")
+                continue
+            entry = dict(line.value, line=line.number)
+            latest[entry["id"]] = entry
+            history.setdefault(entry["id"], []).append(entry["status"])
+    except OSError as exc:
+        findings.infra(f"{label}: unreadable ({exc.strerror or exc})")
+        return {}
+    if evidence.review_declaration is not None:
+        if not check_hash(findings, evidence.version, "review", evidence.review_declaration, lines.sha256 or "", lines.size):
+            return {}
+    for review_id, statuses in history.items():
+        if "rejected" in statuses[:-1] and statuses[-1] != "rejected":
+            findings.info(f"review {review_id}: an earlier rejection was superseded by a later {statuses[-1]} entry (latest entry wins)")
+    return latest
+
+
+def entry_problem(entry: dict[str, Any], run_id: str) -> str | None:
+    version = entry.get("schemaVersion")
+    if version is not None and (isinstance(version, bool) or version not in (1, 2)):
+        return f"schemaVersion {version!r} is not a version this build reads"
+    review_id = entry.get("id")
+    if not isinstance(review_id, str) or not review_id.strip():
+        return "review entry without an id"
+    status = entry.get("status")
+    if status not in REVIEW_STATUSES:
+        return f"review {review_id}: status {status!r} is not one of {', '.join(REVIEW_STATUSES)}"
+    if "run_id" in entry and entry["run_id"] != run_id:
+        return f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
+    if status in ("resolved", "rejected"):
+        by = entry.get("by")
+        if not isinstance(by, str) or not by.strip():
+            return f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
+        if parse_at(entry.get("at")) is None or not isinstance(entry.get("at"), str):
+            return f"review {review_id}: at {str(entry.get('at'))[:40]!r} is not a timestamp"
+    evidence = entry.get("evidence", [])
+    if not isinstance(evidence, list):
+        return f"review {review_id}: evidence must be a list of refs"
+    if status == "resolved":
+        if not evidence:
+            return f"review {review_id}: a resolved entry needs at least one evidence ref"
+        if any(not isinstance(ref, str) or not ref.strip() for ref in evidence):
+            return f"review {review_id}: evidence refs must be non-blank strings"
+    if "note" in entry and entry["note"] is not None and not isinstance(entry["note"], str):
+        return f"review {review_id}: note must be a string"
+    return None
+
+
+def apply_reviews(flags: list[FlagResult], latest: dict[str, dict[str, Any]], index: RefIndex, findings: Findings) -> None:
+    required = {item["id"] for flag in flags for item in flag.required_review}
+    for review_id, entry in sorted(latest.items()):
+        if review_id not in REVIEW_IDS:
+            findings.review(f"review {review_id}: not a required-review id of this protocol revision (ignored)")
+        elif review_id not in required and entry["status"] != "pending":
+            findings.info(f"review {review_id}: {entry['status']}, but this audit does not require it")
+    for flag in flags:
+        rejected, unresolved = [], []
+        for item in flag.required_review:
+            entry = latest.get(item["id"])
+            if entry is None or entry["status"] == "pending":
+                unresolved.append(item["id"])
+                continue
+            refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
+            problems = [r.problem for r in refs if r.problem]
+            resolution = {key: entry.get(key) for key in ("id", "status", "by", "at", "note", "evidence")}
+            resolution["line"] = entry["line"]
+            resolution["refs_resolved"] = not problems
+            flag.review_resolutions.append(resolution)
+            if entry["status"] == "rejected":
+                rejected.append(item["id"])
+            elif problems:
+                unresolved.append(item["id"])
+                findings.review(f"review {item['id']} (line {entry['line']}): " + "; ".join(problems))
+        if rejected:
+            flag.status = "FAIL"
+            flag.summary = f"review(s) rejected: {', '.join(rejected)} (the reviewer judged the evidence insufficient)"
+            flag.missing = list(dict.fromkeys(flag.missing + rejected))
+        elif unresolved:
+            flag.missing = list(dict.fromkeys(flag.missing + unresolved))
+            if flag.status == "PASS":
+                flag.status = "PENDING"
+                flag.summary = f"mechanically satisfied but awaiting explicit review: {', '.join(unresolved)} ({flag.summary})"
+            elif flag.status == "PENDING":
+                flag.summary = f"{flag.summary}; also awaiting review: {', '.join(unresolved)}"

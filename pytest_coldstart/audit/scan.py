@@ -1,0 +1,183 @@
+"""One streaming pass over trajectory.jsonl.
+
+Keeps only compact ``Call`` summaries (the full records stay on disk and are re-read by
+offset for the report), judges each agent call's arguments and result while streaming, loads
+stored payloads when their content is needed (a missing or altered payload is an infra
+error), and feeds the integrity check when the validate module is not installed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_coldstart.audit import content
+from pytest_coldstart.audit.integrity import ChainCheck
+from pytest_coldstart.audit.model import Call, Findings
+from pytest_coldstart.audit.reader import HashedLines
+from pytest_coldstart.clock import parse_at
+from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.hashing import sha256_bytes
+from pytest_coldstart.layout import PAYLOADS, TRAJECTORY, RunDir
+from pytest_coldstart.paths import resolve_inside
+from pytest_coldstart.payloads import PayloadStore
+from pytest_coldstart.versioning import READABLE
+
+NON_AGENT_PHASES = ("prepare", "restore", "audit")
+
+
+@dataclass
+class Trajectory:
+    calls: list[Call] = field(default_factory=list)  # agent calls, file order
+    call_lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # every call id -> (line, offset)
+    records: int = 0
+    sha256: str | None = None
+    size: int = 0
+    agent_phase_seen: bool = False
+    excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
+
+
+class Scanner:
+    def __init__(self, rundir: RunDir, run_id: str, version: int, findings: Findings, *, logger_names: set[str],
+                 testmod_names: set[str], matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None,
+                 chain: ChainCheck | None, run_id_check):
+        self.rundir = rundir
+        self.run_id = run_id
+        self.version = version
+        self.findings = findings
+        self.logger_names = logger_names
+        self.testmod_names = testmod_names
+        self.matcher = matcher
+        self.store = PayloadStore(rundir, payload_settings or {})
+        self.chain = chain
+        self.run_id_check = run_id_check
+        self.verified_payloads: set[str] = set()
+
+    def scan(self) -> Trajectory:
+        out = Trajectory()
+        path = self.rundir.trajectory
+        if not path.is_file() or path.is_symlink():
+            self.findings.infra(f"{TRAJECTORY}: missing (or not a regular file)")
+            return out
+        lines = HashedLines(path)
+        pending: dict[str, Call] = {}
+        outside: list[Call] = []
+        lifecycle: str | None = None
+        try:
+            for line in lines:
+                out.records += 1
+                if self.chain is not None:
+                    self.chain.feed(line)
+                if line.problem:
+                    if self.chain is None:
+                        self.findings.infra(f"{TRAJECTORY}:{line.number}: {line.problem}")
+                    continue
+                record = line.value
+                version = record.get("schemaVersion")
+                if version is not None and (isinstance(version, bool) or version not in READABLE):
+                    self.findings.infra(f"{TRAJECTORY}:{line.number}: schemaVersion {version!r} is not a version this build reads")
+                    continue
+                if "run_id" in record:
+                    self.run_id_check(f"{TRAJECTORY}:{line.number}", record.get("run_id"))
+                kind = record.get("record")
+                if kind == "phase" and isinstance(record.get("phase"), str):
+                    lifecycle = record["phase"]
+                    out.agent_phase_seen = out.agent_phase_seen or lifecycle == "agent"
+                elif kind == "call":
+                    call = self._call(record, line.number, line.offset, lifecycle, out)
+                    if call is not None:
+                        pending[call.call_id] = call
+                        if lifecycle in NON_AGENT_PHASES:
+                            outside.append(call)
+                elif kind == "result":
+                    self._result(record, pending)
+        except OSError as exc:
+            self.findings.infra(f"{TRAJECTORY}: unreadable ({exc.strerror or exc})")
+        out.sha256, out.size = lines.sha256, lines.size
+        if out.agent_phase_seen and outside:
+            # The run records its lifecycle: a call "by the agent" inside a prepare/restore
+            # window is not agent work, whatever its actor field claims.
+            dropped = {id(c) for c in outside}
+            out.calls = [c for c in out.calls if id(c) not in dropped]
+            out.excluded["inside a prepare/restore/audit window"] = len(outside)
+        for reason, count in sorted(out.excluded.items()):
+            self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
+        return out
+
+    def _call(self, record: dict[str, Any], number: int, offset: int, lifecycle: str | None, out: Trajectory) -> Call | None:
+        call_id = record.get("call_id")
+        if not isinstance(call_id, str) or not call_id:
+            return None
+        out.call_lines.setdefault(call_id, (number, offset))
+        counted = record.get("actor") == "agent" and record.get("phase") == "agent" and record.get("branch") != "abandoned"
+        if not counted and isinstance(record.get("arguments_payload"), dict):
+            self._payload(record["arguments_payload"], number, parse=False)
+        if record.get("actor") != "agent":
+            return None
+        if record.get("phase") != "agent":
+            out.excluded["phase is not 'agent'"] = out.excluded.get("phase is not 'agent'", 0) + 1
+            return None
+        if record.get("branch") == "abandoned":
+            out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
+            return None
+        tick = record.get("tick")
+        tool = record.get("tool") if isinstance(record.get("tool"), str) else ""
+        call = Call(
+            call_id=call_id, tool=tool, line=number, offset=offset,
+            seq=record.get("seq") if isinstance(record.get("seq"), int) and not isinstance(record.get("seq"), bool) else None,
+            at=parse_at(record.get("at")), tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
+            phase=record.get("phase"), actor=record.get("actor"),
+            instance=_text(record.get("instance")), dimension=_text(record.get("dimension")), agent=True,
+            at_text=record.get("at") if isinstance(record.get("at"), str) else None,
+        )
+        arguments = self._value(record, "arguments", number)
+        text = content.text_of(arguments)
+        call.names_logger = content.names(text, self.logger_names)
+        call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
+        call.arm = content.arms(tool, text, self.logger_names)
+        out.calls.append(call)
+        return call
+
+    def _result(self, record: dict[str, Any], pending: dict[str, Call]) -> None:
+        call = pending.pop(record.get("call_id"), None) if isinstance(record.get("call_id"), str) else None
+        if call is None:
+            for key in ("result",):
+                if isinstance(record.get(f"{key}_payload"), dict):
+                    self._payload(record[f"{key}_payload"], None, parse=False)
+            return
+        call.status = record.get("status") if isinstance(record.get("status"), str) else None
+        if call.status != "ok":
+            return
+        value = self._value(record, "result", None)
+        call.content, call.content_uuid = self.matcher.judge(content.text_of(value))
+
+    def _value(self, record: dict[str, Any], key: str, number: int | None) -> Any:
+        ref = record.get(f"{key}_payload")
+        if isinstance(ref, dict) and record.get(key) is None:
+            return self._payload(ref, number, parse=True)
+        return record.get(key)
+
+    def _payload(self, ref: dict[str, Any], number: int | None, *, parse: bool) -> Any:
+        digest = ref.get("sha256")
+        if ref.get("stored") is False:
+            return ref.get("preview")
+        label = f"{PAYLOADS}/{digest}"
+        try:
+            if parse:
+                return self.store.load(ref)
+            if digest not in self.verified_payloads:
+                path = resolve_inside(self.rundir.root, label, what="payload")
+                if sha256_bytes(path.read_bytes()) != digest:
+                    raise ColdstartError("payload bytes do not match their hash", label)
+                self.verified_payloads.add(digest)
+        except ColdstartError as exc:
+            self.findings.infra(f"payload {exc.one_line()}")
+        except OSError:
+            self.findings.infra(f"payload {label}: missing from the store")
+        return None
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    return str(value) if isinstance(value, (str, int)) else None
