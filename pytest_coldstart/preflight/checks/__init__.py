@@ -1,0 +1,1 @@
+"""The built-in preflight checks, one concern per module (``base`` holds the shared types)."""
