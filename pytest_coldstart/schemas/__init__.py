@@ -10,6 +10,7 @@ naming the JSON path. jsonschema is imported on first use only: the recorder's h
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,21 +20,31 @@ if TYPE_CHECKING:  # pragma: no cover
 
 HERE = Path(__file__).resolve().parent
 BASE_URI = "https://pytest-coldstart.dev/schemas/"
+#: The schemas this module's validate relies on (others may ship more <kind>.schema.json files).
 KINDS = ("run", "visibility", "evidence", "review", "trajectory-record", "validation", "common")
 #: Record types whose schema another module ships under records/ (validated when present).
-EXTENSION_RECORDS = ("decision", "error", "session", "state", "action")
+EXTENSION_RECORDS = ("note", "decision", "error", "session", "state", "action")
 MAX_MESSAGE = 200
+_NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 
 
 def path_of(kind: str) -> Path:
-    if "/" in kind:  # "records/decision"
-        folder, name = kind.split("/", 1)
-        if folder != "records" or not name.isidentifier():
-            raise KeyError(f"unknown schema {kind!r}")
-        return HERE / "records" / f"{name}.schema.json"
-    if kind not in KINDS:
-        raise KeyError(f"unknown schema {kind!r} (one of {', '.join(KINDS)})")
-    return HERE / f"{kind}.schema.json"
+    """``run`` -> run.schema.json; ``records/decision`` -> records/decision.schema.json."""
+    folder, _, name = kind.rpartition("/")
+    if folder not in ("", "records") or not _NAME.match(name):
+        raise KeyError(f"unknown schema {kind!r}")
+    path = HERE / folder / f"{name}.schema.json"
+    if not path.is_file() and not (folder == "records" and name in EXTENSION_RECORDS):
+        shipped = ", ".join(available())
+        raise KeyError(f"unknown schema {kind!r} (shipped: {shipped})")
+    return path
+
+
+def available() -> list[str]:
+    """Every shipped schema kind (top level and records/)."""
+    top = sorted(p.name[: -len(".schema.json")] for p in HERE.glob("*.schema.json"))
+    records = sorted("records/" + p.name[: -len(".schema.json")] for p in (HERE / "records").glob("*.schema.json"))
+    return top + records
 
 
 @lru_cache(maxsize=None)
@@ -57,13 +68,12 @@ def registry():
     from referencing.jsonschema import DRAFT202012
 
     resources = []
-    for kind in KINDS:
+    for kind in available():
         resources.append((BASE_URI + f"{kind}.schema.json", Resource.from_contents(load(kind), DRAFT202012)))
     for name in EXTENSION_RECORDS:
-        path = path_of(f"records/{name}")
-        # An absent record schema (not written yet) means: the envelope only.
-        contents = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-        resources.append((BASE_URI + f"records/{name}.schema.json", Resource.from_contents(contents, DRAFT202012)))
+        if not path_of(f"records/{name}").is_file():
+            # An absent record schema (not written yet) means: the envelope only.
+            resources.append((BASE_URI + f"records/{name}.schema.json", Resource.from_contents({}, DRAFT202012)))
     return Registry(retrieve=_refuse).with_resources(resources).crawl()
 
 
@@ -82,7 +92,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def _leaf(error):
+def leaf(error):
     """For anyOf/oneOf failures, the most relevant sub-error (its message names the real cause)."""
     from jsonschema.exceptions import best_match
 
@@ -100,22 +110,20 @@ def describe(error) -> str:
     """One short line: ``$.path.to.value: what is wrong``."""
     from pytest_coldstart.jsonio import type_name
 
-    leaf = _leaf(error)
-    where = leaf.json_path
-    if leaf.validator == "type":
-        expected = leaf.validator_value
+    cause = leaf(error)
+    where = cause.json_path
+    if cause.validator == "type":
+        expected = cause.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
-        return _clip(f"{where}: expected {expected}, got {type_name(leaf.instance)}")
-    if leaf.validator == "enum":
-        options = ", ".join(map(str, leaf.validator_value))
-        return _clip(f"{where}: {_repr(leaf.instance)} is not one of {options}")
-    if leaf.validator == "const":
-        return _clip(f"{where}: must be {json.dumps(leaf.validator_value)}, got {_repr(leaf.instance)}")
-    if leaf.validator == "pattern":
-        return _clip(f"{where}: {_repr(leaf.instance)} does not match {leaf.validator_value}")
-    if leaf.validator in ("required", "dependentRequired"):
-        return _clip(f"{where}: {leaf.message}")
-    return _clip(f"{where}: {leaf.message}")
+        return _clip(f"{where}: expected {expected}, got {type_name(cause.instance)}")
+    if cause.validator == "enum":
+        options = ", ".join(map(str, cause.validator_value))
+        return _clip(f"{where}: {_repr(cause.instance)} is not one of {options}")
+    if cause.validator == "const":
+        return _clip(f"{where}: must be {json.dumps(cause.validator_value)}, got {_repr(cause.instance)}")
+    if cause.validator == "pattern":
+        return _clip(f"{where}: {_repr(cause.instance)} does not match {cause.validator_value}")
+    return _clip(f"{where}: {cause.message}")
 
 
 def _repr(value: Any) -> str:

@@ -40,6 +40,9 @@ _TYPES: dict[str, Check] = {
 }
 
 
+_EXACT_NUMBERS = (int, float)
+
+
 def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
@@ -102,6 +105,8 @@ class Compiler:
             expected = schema["const"]
             if isinstance(expected, str):
                 checks.append(lambda v, e=expected: v == e and isinstance(v, str))
+            elif type(expected) in _EXACT_NUMBERS:
+                checks.append(lambda v, e=expected: type(v) in _EXACT_NUMBERS and v == e if type(v) is not bool else False)
             else:
                 checks.append(lambda v, e=expected: equal(v, e))
         if "enum" in schema:
@@ -117,33 +122,34 @@ class Compiler:
         return all_of(checks)
 
     def _object_checks(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
-        checks: list[Check] = []
-        if "required" in schema:
-            names = tuple(schema["required"])
-            if len(names) == 1:
-                checks.append(lambda v, n=names[0]: not isinstance(v, dict) or n in v)
-            else:
-                checks.append(lambda v: not isinstance(v, dict) or all(n in v for n in names))
+        """required, properties, additionalProperties and dependentRequired as one closure."""
+        wanted = frozenset(schema["required"]) if schema.get("required") else None
         properties = {k: self.compile(s, resolver) for k, s in (schema.get("properties") or {}).items()}
-        if properties:
-            items = tuple(properties.items())
+        items = tuple(properties.items())
+        extra = self.compile(schema["additionalProperties"], resolver) if "additionalProperties" in schema else None
+        known = frozenset(properties)
+        pairs = tuple((k, frozenset(needs)) for k, needs in (schema.get("dependentRequired") or {}).items())
+        if wanted is None and not items and extra is None and not pairs:
+            return []
 
-            def check_properties(v: Any) -> bool:
-                if isinstance(v, dict):
-                    for k, f in items:
-                        if k in v and not f(v[k]):
-                            return False
+        def check_object(v: Any) -> bool:
+            if not isinstance(v, dict):
                 return True
+            if wanted is not None and not v.keys() >= wanted:
+                return False
+            for k, f in items:
+                if k in v and not f(v[k]):
+                    return False
+            if extra is not None:
+                for k, x in v.items():
+                    if k not in known and not extra(x):
+                        return False
+            for k, needs in pairs:
+                if k in v and not v.keys() >= needs:
+                    return False
+            return True
 
-            checks.append(check_properties)
-        if "additionalProperties" in schema:
-            extra = self.compile(schema["additionalProperties"], resolver)
-            known = frozenset(properties)
-            checks.append(lambda v: not isinstance(v, dict) or all(extra(x) for k, x in v.items() if k not in known))
-        if "dependentRequired" in schema:
-            pairs = tuple((k, tuple(needs)) for k, needs in schema["dependentRequired"].items())
-            checks.append(lambda v: not isinstance(v, dict) or all(all(n in v for n in needs) for k, needs in pairs if k in v))
-        return checks
+        return [check_object]
 
     def _array_checks(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
         checks: list[Check] = []
@@ -172,10 +178,10 @@ class Compiler:
             checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
         if "minimum" in schema:
             low = schema["minimum"]
-            checks.append(lambda v: not _number(v) or v >= low)
+            checks.append(lambda v: v >= low if type(v) in _EXACT_NUMBERS else (not _number(v) or v >= low))
         if "maximum" in schema:
             high = schema["maximum"]
-            checks.append(lambda v: not _number(v) or v <= high)
+            checks.append(lambda v: v <= high if type(v) in _EXACT_NUMBERS else (not _number(v) or v <= high))
         return checks
 
     def _applicators(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
