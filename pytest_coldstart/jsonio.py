@@ -25,8 +25,13 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON constant {name}")
 
 
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def loads(text: str | bytes) -> Any:
     """Strict JSON: no NaN/Infinity."""
+    if isinstance(text, str):
+        return _STRICT.decode(text)  # one shared decoder: json.loads(**kw) builds one per call
     return json.loads(text, parse_constant=_reject_constant)
 
 
