@@ -1,0 +1,181 @@
+"""OpenAI Codex CLI rollouts (``~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``), envelope era.
+
+Format facts: research/harness-formats.md §3. Every line is ``{timestamp, type, payload}``; the
+first is ``session_meta``. Codex persists no error flag, so a result's status comes from the
+exit code printed in its output (``Process exited with code N``, ``Exit code: N`` or JSON
+``metadata.exit_code``); a call without output (interrupted turn, crash) stays ``open``. The
+bare pre-September-2025 layout has no per-line times and is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart import jsonio
+from pytest_coldstart.errors import VersionError
+from pytest_coldstart.importers import base
+from pytest_coldstart.importers.base import ImportedCall, ImportedEvent, ImportedResult, Walker, Where
+from pytest_coldstart.importers.events import orphan_events, scalars
+
+KNOWN_MAJORS = (0,)
+CALLS = ("function_call", "custom_tool_call", "local_shell_call")
+OUTPUTS = ("function_call_output", "custom_tool_call_output")
+EVENTS = {"turn_aborted": ("reason",), "thread_rolled_back": ("num_turns",), "context_compacted": ()}
+_EXIT = re.compile(r"^(?:Process exited with code|Exit code:)\s*(-?\d+)\s*$")
+_TIMEOUT = re.compile(r"^command timed out after \d+")
+
+
+def exit_code(output: str) -> tuple[int | None, bool]:
+    """(exit code or None, timed out) read from a Codex tool output's header lines."""
+    stripped = output.lstrip()
+    if stripped.startswith("{"):
+        try:
+            value = jsonio.loads(stripped)
+        except (ValueError, RecursionError):
+            value = None
+        if isinstance(value, dict) and isinstance(value.get("metadata"), dict):
+            code = value["metadata"].get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                return code, False
+    timed_out = False
+    for line in output.splitlines()[:12]:
+        if line.strip() == "Output:":
+            break  # the command's own output follows: never read codes from it
+        if _TIMEOUT.match(line):
+            timed_out = True
+        match = _EXIT.match(line)
+        if match:
+            return int(match.group(1)), timed_out
+    return None, timed_out
+
+
+class CodexImporter:
+    name = "codex"
+    version = "1.0.0"
+    format = "codex-rollout"
+    description = "OpenAI Codex CLI rollout JSONL (envelope format, CLI 0.x)"
+
+    def sniff(self, first: dict[str, Any]) -> bool:
+        return first.get("type") == "session_meta" and isinstance(first.get("payload"), dict)
+
+    def parse(self, path: Path) -> base.ImportedSession:
+        where = Where(path)
+        walk = _Walk(where)
+        meta: dict[str, Any] | None = None
+        times: list[str] = []
+        for item in base.read_lines(path):
+            where.line = item.number
+            value = item.value
+            if meta is None and "payload" not in value and ("instructions" in value or "record_type" in value):
+                raise VersionError(
+                    "bare Codex rollout (before September 2025, no per-line timestamps) is not supported",
+                    where.path,
+                    where.line,
+                )
+            kind = where.text(value.get("type"), "line type", empty=False)
+            payload = where.obj(value.get("payload"), "payload")
+            at = where.at(value.get("timestamp"))
+            times.append(at)
+            if meta is None:
+                if kind != "session_meta":
+                    raise where.fail("not a Codex rollout: line 1 must be a session_meta line")
+                meta = payload
+                _check_version(payload.get("cli_version"), where)
+                continue
+            walk.line(kind, payload, at, item.number)
+        if meta is None:
+            raise where.fail("empty rollout")
+        walk.finish()
+        return base.ImportedSession(
+            format_version=meta["cli_version"],
+            calls=walk.book.calls,
+            events=walk.events + orphan_events(walk.book),
+            session_id=meta.get("id") if isinstance(meta.get("id"), str) else None,
+            started_at=min(times),
+            ended_at=max(times),
+            lines=where.line,
+            counts={"renamed_ids": walk.book.renamed, **walk.counts},
+            metadata=scalars(meta, ("id", "cwd", "originator", "cli_version", "source", "model_provider")),
+        )
+
+
+def _check_version(version: Any, where: Where) -> None:
+    version = where.text(version, "session_meta cli_version", empty=False)
+    major = version.split(".", 1)[0]
+    if not major.isdigit() or int(major) not in KNOWN_MAJORS:
+        raise VersionError(
+            f"Codex CLI version {version!r} is not a known rollout format (this importer reads "
+            f"{', '.join(f'{m}.x' for m in KNOWN_MAJORS)}); refusing to guess",
+            where.path,
+            where.line,
+        )
+
+
+class _Walk(Walker):
+    def __init__(self, where: Where):
+        super().__init__(where, "session_meta_replays", "unknown_lines")
+        self.model: dict[str, Any] = {}
+        self.aborts: list[tuple[int, str]] = []
+
+    def line(self, kind: str, payload: dict[str, Any], at: str, line: int) -> None:
+        if kind == "response_item":
+            item = payload.get("type")
+            if item in CALLS:
+                self.call(item, payload, at, line)
+            elif item in OUTPUTS:
+                self.output(payload, at, line)
+        elif kind == "turn_context":
+            self.model = scalars(payload, ("model",))
+        elif kind == "event_msg" and payload.get("type") in EVENTS:
+            name = payload["type"]
+            self.events.append(ImportedEvent(f"codex.{name}", at, line, "harness", scalars(payload, EVENTS[name])))
+            if name == "turn_aborted":
+                self.aborts.append((line, str(payload.get("reason"))))
+        elif kind == "compacted":
+            self.events.append(ImportedEvent("codex.compacted", at, line, "harness", {}))
+        elif kind == "session_meta":
+            self.counts["session_meta_replays"] += 1  # a forked/sub-agent file replays its parent's
+        elif kind not in ("event_msg", "turn_context"):
+            self.counts["unknown_lines"] += 1
+
+    def call(self, item: str, payload: dict[str, Any], at: str, line: int) -> None:
+        raw_id = self.where.text(payload.get("call_id", ""), f"{item} call_id")
+        if item == "local_shell_call":
+            tool, arguments = "local_shell", payload.get("action", {})
+        else:
+            tool = self.where.text(payload.get("name"), f"{item} name", empty=False)
+            if item == "custom_tool_call":
+                arguments = {"input": self.where.text(payload.get("input", ""), "custom_tool_call input")}
+            else:
+                arguments = payload.get("arguments", {})
+                if isinstance(arguments, str):
+                    try:
+                        arguments = jsonio.loads(arguments)
+                    except (ValueError, RecursionError):
+                        pass  # not JSON: kept verbatim as the string the model emitted
+        self.book.add(raw_id, ImportedCall("", tool, arguments, at, line, None, dict(self.model)))
+
+    def output(self, payload: dict[str, Any], at: str, line: int) -> None:
+        raw_id = self.where.text(payload.get("call_id"), "output call_id")
+        text, others = base.join_text(payload.get("output"), self.where, "output")
+        code, timed_out = exit_code(text)
+        result = ImportedResult("error" if (code not in (None, 0) or timed_out) else "ok", at, line, text)
+        if others:
+            result.value["blocks"] = others
+        if code is not None:
+            result.fields["exit_code"] = code
+        if timed_out:
+            result.fields["timed_out"] = True
+        self.book.pair(raw_id, result)
+
+    def finish(self) -> None:
+        for call in self.book.calls:
+            if call.result is not None:
+                continue
+            abort = next((reason for line, reason in self.aborts if line > call.line), None)
+            if abort is not None:
+                call.result = ImportedResult(
+                    "open", None, None, fields={"note": f"no output: the turn was aborted ({abort})"}
+                )

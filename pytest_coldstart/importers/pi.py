@@ -1,0 +1,193 @@
+"""pi (``@mariozechner/pi-coding-agent``) session files, versions 1, 2 and 3.
+
+Format facts: research/harness-formats.md §1. The active branch is the last entry in file
+order plus its ``parentId`` chain (v1 files are linear). Calls on other branches really ran
+(``/tree`` never reverts files), so they are imported too, marked abandoned. Calls of an
+assistant message whose ``stopReason`` is ``error``/``aborted`` were never executed: they keep
+status ``open`` with ``executed: false`` unless a result exists after all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.errors import VersionError
+from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedResult, ImportedSession
+from pytest_coldstart.importers.base import Walker, Where, chain, join_text, read_lines
+from pytest_coldstart.importers.events import orphan_events, preview_of, scalars
+
+VERSIONS = (1, 2, 3)
+NOT_EXECUTED_STOPS = ("error", "aborted")
+SKIPPED_TEXT = "Skipped due to queued user message."
+#: entry types that become marks, with the scalar fields they keep
+MARKED = {
+    "model_change": ("provider", "modelId"),
+    "thinking_level_change": ("thinkingLevel",),
+    "compaction": ("firstKeptEntryId", "firstKeptEntryIndex", "tokensBefore", "fromHook"),
+    "branch_summary": ("fromId", "fromHook"),
+    "label": ("targetId", "label"),
+    "session_info": ("name",),
+}
+QUIET = ("custom", "custom_message")
+
+
+class PiImporter:
+    name = "pi"
+    version = "1.0.0"
+    format = "pi-session"
+    description = "pi coding-agent session JSONL (header version 1, 2 or 3)"
+
+    def sniff(self, first: dict[str, Any]) -> bool:
+        return first.get("type") == "session" and "payload" not in first
+
+    def parse(self, path: Path) -> ImportedSession:
+        where = Where(path)
+        header: dict[str, Any] | None = None
+        entries: list[tuple[int, dict[str, Any], str]] = []
+        for item in read_lines(path):
+            where.line = item.number
+            if header is None:
+                header = self._header(item.value, where)
+                continue
+            entries.append((item.number, item.value, self._time(item.value, where)))
+        if header is None:
+            raise where.fail("empty session file (no header line)")
+        version = header.get("version", 1)
+        where.line = 1
+        started = where.at(header.get("timestamp"), "header timestamp")
+        active = self._active(entries, where) if version >= 2 else None
+        parser = _Walk(where)
+        for line, entry, at in entries:
+            where.line = line
+            branch = None if active is None or entry.get("id") in active else ABANDONED
+            parser.entry(entry, at, line, branch)
+        times = [at for _, _, at in entries]
+        counts = {"entries": len(entries), "renamed_ids": parser.book.renamed, **parser.counts}
+        return ImportedSession(
+            format_version=version,
+            calls=parser.book.calls,
+            events=parser.events + orphan_events(parser.book),
+            session_id=header["id"],
+            started_at=min([started, *times]),
+            ended_at=max([started, *times]),
+            lines=where.line,
+            counts=counts,
+            metadata=scalars(header, ("id", "cwd", "parentSession", "branchedFrom")),
+        )
+
+    @staticmethod
+    def _header(value: dict[str, Any], where: Where) -> dict[str, Any]:
+        if value.get("type") != "session":
+            raise where.fail("not a pi session: line 1 must be the header {\"type\": \"session\", ...}")
+        version = value.get("version", 1)
+        if isinstance(version, bool) or version not in VERSIONS:
+            raise VersionError(
+                f"pi session version {version!r} is not supported (this importer reads versions "
+                f"{', '.join(map(str, VERSIONS))}); refusing to guess",
+                where.path,
+                where.line,
+            )
+        where.text(value.get("id"), "header id", empty=False)
+        return value
+
+    @staticmethod
+    def _time(entry: dict[str, Any], where: Where) -> str:
+        if type(entry.get("type")) is not str or not entry["type"]:
+            where.text(entry.get("type"), "entry type", empty=False)
+        if "timestamp" in entry:
+            return where.at(entry["timestamp"], "entry timestamp")
+        message = entry.get("message")
+        if isinstance(message, dict) and "timestamp" in message:  # some v1 writers
+            return where.epoch_ms(message["timestamp"], "message timestamp")
+        raise where.fail("entry has no timestamp")
+
+    @staticmethod
+    def _active(entries: list[tuple[int, dict[str, Any], str]], where: Where) -> set[str]:
+        """Ids on the path from the leaf (the last entry) to its root."""
+        parents: dict[str, str | None] = {}
+        first_line: dict[str, int] = {}
+        for line, entry, _ in entries:
+            entry_id, parent = entry.get("id"), entry.get("parentId")
+            if type(entry_id) is not str or not entry_id or (parent is not None and type(parent) is not str):
+                where.line = line
+                where.text(entry_id, "entry id (session version 2+)", empty=False)
+                where.opt_text(parent, "parentId")
+            if entry_id in parents:
+                where.line = line
+                raise where.fail(f"entry id {entry_id!r} repeats line {first_line[entry_id]}")
+            parents[entry_id] = parent
+            first_line[entry_id] = line
+        return chain(parents, entries[-1][1]["id"] if entries else None)
+
+
+class _Walk(Walker):
+    """Turns entries (in file order) into calls, results and events."""
+
+    def __init__(self, where: Where):
+        super().__init__(where, "messages", "unknown_entries", "bash_executions")
+
+    def entry(self, entry: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+        kind = entry["type"]
+        if kind == "message":
+            self.counts["messages"] += 1
+            self.message(self.where.obj(entry.get("message"), "message"), at, line, branch)
+        elif kind in MARKED:
+            data = scalars(entry, MARKED[kind])
+            if isinstance(entry.get("summary"), str):
+                data["summary_preview"] = preview_of(entry["summary"])
+            self.events.append(ImportedEvent(f"pi.{kind}", at, line, "harness", data, branch))
+        elif kind not in QUIET:
+            self.counts["unknown_entries"] += 1
+
+    def message(self, message: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+        role = message.get("role")
+        if role == "assistant":
+            self.assistant(message, at, line, branch)
+        elif role == "toolResult":
+            self.tool_result(message, at, line)
+        elif role == "bashExecution":
+            # The human's `!cmd`: an operator action, not a model call.
+            self.counts["bash_executions"] += 1
+            data = scalars(message, ("command", "exitCode", "cancelled", "truncated"))
+            if isinstance(message.get("output"), str):
+                data["output_preview"] = preview_of(message["output"])
+            self.events.append(ImportedEvent("pi.bash_execution", at, line, "operator", data, branch))
+
+    def assistant(self, message: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+        content = message.get("content")
+        if isinstance(content, str) or content is None:
+            return
+        if not isinstance(content, list):
+            raise self.where.fail("assistant content must be a list")
+        stop = message.get("stopReason")
+        context = scalars(message, ("model", "provider"))
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "toolCall":
+                continue
+            raw_id = self.where.text(block.get("id", ""), "toolCall id")
+            tool = self.where.text(block.get("name"), "toolCall name", empty=False)
+            call = ImportedCall("", tool, block.get("arguments", {}), at, line, branch, dict(context))
+            if stop in NOT_EXECUTED_STOPS:
+                call.fields["executed"] = False
+                call.result = ImportedResult(
+                    "open", None, None,
+                    fields={"executed": False, "note": f"never executed: the assistant message stopped with {stop!r}"},
+                )
+            self.book.add(raw_id, call)
+
+    def tool_result(self, message: dict[str, Any], at: str, line: int) -> None:
+        raw_id = self.where.text(message.get("toolCallId"), "toolResult toolCallId")
+        failed = self.where.flag(message.get("isError"), "toolResult isError")
+        text, others = join_text(message.get("content"), self.where, "toolResult content")
+        result = ImportedResult("error" if failed else "ok", at, line, text)
+        if others:
+            result.value["blocks"] = others
+        details = message.get("details")
+        if details not in (None, {}):
+            result.value["details"] = details
+        if failed and text == SKIPPED_TEXT:
+            result.fields.update(executed=False, note="not executed: pi skipped it because the user queued a message")
+        call = self.book.pair(raw_id, result)
+        if call is not None and call.fields.get("executed") is False:
+            call.fields.pop("executed")  # a result exists after all: it ran

@@ -1,0 +1,278 @@
+"""``coldstart trace import``: copy a harness session into the run, then translate the copy.
+
+Order of work (seed 000 §3, DESIGN §5):
+1. the raw bytes are copied to ``imports/<unique name>`` and hashed before anything parses
+   them (a second session with the same file name gets another name, never an overwrite);
+2. the copy is parsed completely; any problem deletes the copy again and nothing is written
+   (the error names the original file and line);
+3. under the run lock: a session already imported (same sha256) or a call id already in the
+   trajectory is refused; otherwise run.json ``imports`` gets the entry (atomic rewrite);
+4. records pass through the recorder's preparation (validation, redaction, payload store) and
+   are appended as one batch (one lock, one write, one fsync), keeping the session's own
+   times: an import is contiguous in the trajectory and never half-written by a failure.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import os
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart import jsonio, layout
+from pytest_coldstart.clock import Clock, format_at, parse_at
+from pytest_coldstart.errors import ColdstartError, UsageError
+from pytest_coldstart.hashing import BLOCK, short
+from pytest_coldstart.importers import records as record_builder
+from pytest_coldstart.importers import registry
+from pytest_coldstart.importers.base import ImportedSession, canonical_at, tally
+from pytest_coldstart.layout import RunDir
+from pytest_coldstart.paths import resolve_inside
+from pytest_coldstart.recorder import Recorder
+from pytest_coldstart.trajectory import CallIndex, lock_for, read_last_line
+from pytest_coldstart.vocabulary import PHASES
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def import_session(
+    run_dir: str | Path, format: str, session_path: str | Path, *, phase: str = "agent", clock: Clock | None = None
+) -> str:
+    """Import one session file into the run; returns a one-line summary."""
+    # Bulk work creates millions of acyclic objects: the cyclic GC would rescan them over and
+    # over (measured: a third of the time at 50,000 calls).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _import(run_dir, format, session_path, phase, clock)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: str, clock: Clock | None) -> str:
+    if phase not in PHASES:
+        raise UsageError(f"unknown phase {phase!r} (one of {', '.join(PHASES)})")
+    recorder = Recorder(run_dir, clock=clock)
+    if recorder.manifest.get("status") == "sealed":
+        raise ColdstartError("run is sealed; nothing more can be imported", recorder.rundir.run_json)
+    source = Path(session_path)
+    if not source.is_file():
+        raise ColdstartError("session file is missing or not a regular file", source)
+    importer = None if format == "auto" else registry.get(format)
+    relative, copy, digest, size = copy_in(recorder.rundir, source)
+    try:
+        if importer is None:
+            importer = registry.sniff(_first_object(copy, source))
+        session = _parse(importer, copy, source)
+        fields = record_builder.build(session, importer=importer, copy_path=relative, sha256=digest, phase=phase)
+        counts = {**tally(session.calls), "marks": len(session.events), "lines": session.lines, **session.counts}
+        counts["times_raised"] = sum(1 for record in fields if "source_at" in record)
+        entry = {
+            "source": str(source.resolve()),
+            "path": relative,
+            "sha256": digest,
+            "size": size,
+            "importer": importer.name,
+            "importer_version": str(importer.version),
+            "format": importer.format,
+            "format_version": session.format_version,
+            "records": len(fields),
+            "counts": counts,
+            "imported_at": format_at(recorder.clock.now()),
+            "session_started_at": session.started_at,
+            "session_ended_at": session.ended_at,
+            "phase": phase,
+        }
+        last_at = _reserve(recorder, entry, [c.call_id for c in session.calls], source)
+    except BaseException:
+        copy.unlink(missing_ok=True)
+        raise
+    _append(recorder, fields, entry, copy)
+    return _summary(importer, source, entry, counts, session, recorder.manifest, last_at)
+
+
+def copy_in(rundir: RunDir, source: Path) -> tuple[str, Path, str, int]:
+    """Copy ``source`` byte for byte to a new file in imports/; returns (relative, path, sha256, size)."""
+    folder = resolve_inside(rundir.root, layout.IMPORTS, what="imports folder")
+    folder.mkdir(exist_ok=True)
+    name = _UNSAFE.sub("_", source.name).lstrip(".")[-120:] or "session.jsonl"
+    stem, suffix = os.path.splitext(name)
+    number = 1
+    while True:
+        candidate = name if number == 1 else f"{stem}-{number}{suffix}"
+        try:
+            fd = os.open(folder / candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            break
+        except FileExistsError:
+            number += 1
+    target = folder / candidate
+    digest = hashlib.sha256()
+    size = 0
+    try:
+        with open(source, "rb") as reader, os.fdopen(fd, "wb") as writer:
+            while block := reader.read(BLOCK):
+                digest.update(block)
+                size += len(block)
+                writer.write(block)
+            writer.flush()
+            os.fsync(writer.fileno())
+    except OSError as exc:
+        target.unlink(missing_ok=True)
+        raise ColdstartError(f"cannot copy the session ({exc.strerror or exc})", source) from None
+    jsonio.fsync_directory(folder)
+    return f"{layout.IMPORTS}/{candidate}", target, digest.hexdigest(), size
+
+
+def _first_object(copy: Path, source: Path) -> dict[str, Any]:
+    try:
+        for line in jsonio.iter_jsonl(copy, strict=True):
+            return line.value
+    except ColdstartError as exc:
+        raise _renamed(exc, copy, source) from None
+    raise ColdstartError("empty session file", source)
+
+
+def _renamed(exc: ColdstartError, copy: Path, source: Path) -> ColdstartError:
+    """The same error, naming the file the user gave instead of the (deleted) copy."""
+    if exc.path in (str(copy), None):
+        renamed = type(exc)(f"{exc.problem} (nothing was imported)", source, exc.line)
+        return renamed
+    return exc
+
+
+def _parse(importer: Any, copy: Path, source: Path) -> ImportedSession:
+    try:
+        session = importer.parse(copy)
+    except ColdstartError as exc:
+        raise _renamed(exc, copy, source) from None
+    except RecursionError:
+        raise ColdstartError("session nests values too deeply (nothing was imported)", source) from None
+    if not isinstance(session, ImportedSession):
+        raise ColdstartError(f"importer {importer.name!r} returned {type(session).__name__}, not an ImportedSession")
+    _canonical_times(session, source)
+    return session
+
+
+def _canonical_times(session: ImportedSession, source: Path) -> None:
+    """Every time as ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (built-ins already comply; plugins may not)."""
+
+    def fix(value: Any, what: str) -> str:
+        text = canonical_at(value)
+        if text is None:
+            raise ColdstartError(f"importer gave {what} time {value!r:.60}, which is not ISO-8601 (nothing was imported)", source)
+        return text
+
+    session.started_at = fix(session.started_at, "the session start")
+    session.ended_at = fix(session.ended_at, "the session end")
+    for call in session.calls:
+        call.at = fix(call.at, f"call {call.call_id!r}")
+        if call.result is not None and call.result.at is not None:
+            call.result.at = fix(call.result.at, f"the result of {call.call_id!r}")
+    for event in session.events:
+        event.at = fix(event.at, f"mark {event.name!r}")
+
+
+def _reserve(recorder: Recorder, entry: dict[str, Any], call_ids: list[str], source: Path) -> str | None:
+    """Under the run lock: refuse a repeated session or a known call id, else list the import.
+    Returns the ``at`` of the trajectory's last record."""
+    rundir = recorder.rundir
+    with lock_for(rundir):
+        manifest = rundir.load_manifest()
+        if manifest.get("status") == "sealed":
+            raise ColdstartError("run is sealed; nothing more can be imported", rundir.run_json)
+        imports = manifest.setdefault("imports", [])
+        for previous in imports:
+            if isinstance(previous, dict) and previous.get("sha256") == entry["sha256"]:
+                raise ColdstartError(
+                    f"this session (sha256 {short(entry['sha256'])}) was already imported as "
+                    f"{previous.get('path')}; refusing to import it twice",
+                    source,
+                )
+        clash = known_call_ids(rundir, call_ids)
+        if clash:
+            raise ColdstartError(
+                f"{len(clash)} call id(s) of this session are already in the trajectory (e.g. {clash[0]!r}): "
+                "is it a fork or copy of a session imported before? nothing was imported",
+                source,
+            )
+        last = read_last_line(rundir.trajectory)  # a torn trajectory refuses the import here
+        imports.append(entry)
+        jsonio.write_json_atomic(rundir.run_json, manifest)
+    recorder.manifest = manifest
+    try:
+        value = jsonio.loads(last) if last else None
+    except ValueError:
+        return None
+    return value.get("at") if isinstance(value, dict) and isinstance(value.get("at"), str) else None
+
+
+def known_call_ids(rundir: RunDir, call_ids: list[str]) -> list[str]:
+    """Which of ``call_ids`` the trajectory already holds (one indexed query per 500 ids)."""
+    if not call_ids:
+        return []
+    index = CallIndex(rundir)
+    try:
+        index.catch_up()
+        found: list[str] = []
+        for start in range(0, len(call_ids), 500):
+            chunk = call_ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.extend(row[0] for row in index.db.execute(f"SELECT call_id FROM calls WHERE call_id IN ({marks})", chunk))
+        return found
+    except sqlite3.Error as exc:
+        raise ColdstartError(f"call index is unusable ({exc}); delete .coldstart/index.sqlite to rebuild it", rundir.root) from None
+    finally:
+        index.close()
+
+
+def _append(recorder: Recorder, fields: list[dict[str, Any]], entry: dict[str, Any], copy: Path) -> None:
+    try:
+        prepared = [recorder.prepare(item) for item in fields]
+    except (ColdstartError, RecursionError) as exc:
+        _unreserve(recorder, entry, copy)
+        problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
+        raise ColdstartError(f"a record could not be prepared ({problem}); nothing was imported", entry["source"]) from None
+    try:
+        # Call ids were checked against the index under the lock in _reserve; the index itself
+        # catches up from its last offset on the next checked append.
+        recorder.appender.append_many(prepared, check_calls=False)
+    except BaseException:
+        _unreserve(recorder, entry, copy)
+        raise
+
+
+def _unreserve(recorder: Recorder, entry: dict[str, Any], copy: Path) -> None:
+    def drop(manifest: dict[str, Any]) -> None:
+        manifest["imports"] = [e for e in manifest.get("imports", []) if not (isinstance(e, dict) and e.get("path") == entry["path"])]
+
+    recorder._update_manifest(drop)
+    copy.unlink(missing_ok=True)
+
+
+def _summary(
+    importer: Any, source: Path, entry: dict[str, Any], counts: dict[str, int], session: ImportedSession,
+    manifest: dict[str, Any], last_at: str | None,
+) -> str:
+    text = (
+        f"imported {importer.name} session {source.name} as {entry['path']} (sha256 {short(entry['sha256'])}, "
+        f"format version {session.format_version}): {counts['calls']} calls ({counts['ok']} ok, {counts['error']} error, "
+        f"{counts['open']} open; {counts['abandoned']} on abandoned branches), {entry['records']} records"
+    )
+    created = parse_at(manifest.get("created_at"))
+    started = parse_at(session.started_at)
+    if created is not None and started is not None and started < created:
+        text += (
+            f"; warning: the session started at {session.started_at}, before the run was created at "
+            f"{manifest.get('created_at')} (validate reports this: open the run before the session starts)"
+        )
+    latest = parse_at(last_at)
+    if latest is not None and started is not None and latest > started and (created is None or latest > created):
+        text += (
+            f"; warning: the trajectory already held records up to {last_at}, later than this session's start "
+            "(validate reports times that decrease: import a session as soon as it ends)"
+        )
+    return text
