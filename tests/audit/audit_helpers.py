@@ -1,0 +1,37 @@
+"""Helpers for the audit tests: build a run with the RunBuilder and audit it in one call."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.audit import audit_run
+from pytest_coldstart.scenarios import RunBuilder
+from pytest_coldstart.vocabulary import FLAGS
+
+
+def statuses(report: dict[str, Any]) -> dict[str, str]:
+    return {flag["flag"]: flag["status"] for flag in report["flags"]}
+
+
+def flag(report: dict[str, Any], name: str) -> dict[str, Any]:
+    return next(f for f in report["flags"] if f["flag"] == name)
+
+
+def required(report: dict[str, Any], name: str) -> list[str]:
+    return [item["id"] for item in flag(report, name)["required_review"]]
+
+
+def audit(builder: RunBuilder, **kwargs: Any) -> dict[str, Any]:
+    report = audit_run(builder.build(), write=False, **kwargs)
+    assert [f["flag"] for f in report["flags"]] == list(FLAGS)
+    assert not any("internal audit error" in text for text in report["infra_errors"]), report["infra_errors"]
+    return report
+
+
+def builder(tmp_path: Path, name: str = "run") -> RunBuilder:
+    return RunBuilder(tmp_path / name, run_id="test-run")
+
+
+def infra_mentions(report: dict[str, Any], *words: str) -> bool:
+    return any(all(w in text for w in words) for text in report["infra_errors"])
