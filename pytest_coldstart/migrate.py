@@ -127,8 +127,13 @@ def _migrate(rundir: RunDir, manifest: dict[str, Any], sources: dict[str, Path],
         for path in staged.values():
             path.unlink(missing_ok=True)
         raise
-    for name in [n for n in staged if n != layout.RUN_JSON] + [layout.RUN_JSON]:
-        os.replace(staged[name], root / name)  # run.json last: it says "version 2"
+    try:
+        for name in [n for n in staged if n != layout.RUN_JSON] + [layout.RUN_JSON]:
+            os.replace(staged[name], root / name)  # run.json last: it says "version 2"
+            del staged[name]
+    finally:
+        for path in staged.values():  # interrupted: a rerun resumes from originals/
+            path.unlink(missing_ok=True)
     jsonio.fsync_directory(root)
     for suffix in ("", "-wal", "-shm"):
         (rundir.state_dir / f"index.sqlite{suffix}").unlink(missing_ok=True)  # derived from the old bytes

@@ -144,15 +144,15 @@ class TrajectoryChecker:
                 )
 
     def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any]) -> None:
-        if not self.check(record):
-            self._schema_findings(number, record)
         kind = record.get("record")
+        if self.version < 2 and kind in _V2_ONLY:
+            self.add(number, f"record type {kind!r} does not exist in version 1", "record.unknown_type")
+        elif not self.check(record):
+            self._schema_findings(number, record)
         if self.records == 1 and kind != "header":
             self.add(number, f"the first record is {kind!r}, expected the header", "trajectory.header")
         elif self.records > 1 and kind == "header":
             self.add(number, "a second header record (only the first line is a header)", "trajectory.header")
-        if self.version < 2 and kind in _V2_ONLY:
-            self.add(number, f"record type {kind!r} does not exist in version 1", "record.unknown_type")
         run_id = record.get("run_id")
         if self.version < 2 and run_id is None:
             run_id = original.get("runId")
