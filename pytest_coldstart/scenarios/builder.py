@@ -124,6 +124,11 @@ class RunBuilder:
         self.reviews.append({"id": review_id, "status": status, "by": by, "at": at or story.at(45), "note": note, "evidence": evidence})
         return self
 
+    def raw_review(self, entry: dict[str, Any]) -> RunBuilder:
+        """Append a reviews.jsonl line as given, bypassing the recorder's checks (malformed entries)."""
+        line = jsonio.dumps_line({"schemaVersion": 2, **entry}) + b"\n"
+        return self.after_build(lambda root: (root / "reviews.jsonl").open("ab").write(line) and None)
+
     def filler(self, calls: int, result_bytes: int = 1024) -> RunBuilder:
         """Add ``calls`` ordinary agent calls (for size benchmarks) before the actuation."""
         self.filler_calls, self.filler_bytes = calls, result_bytes
