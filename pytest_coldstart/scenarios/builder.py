@@ -178,8 +178,8 @@ class RunBuilder:
         out = []
         for record in self.records:
             record = copy.deepcopy(record)
-            if record.get("result") == {"text": story.READ_LOGGER}:
-                record["result"] = {"text": read_text}
+            if isinstance(record.get("result"), dict) and record["result"].get("text") == story.READ_LOGGER:
+                record["result"]["text"] = read_text
             out.append(record)
             if record.get("call_id") == "c-start-logger" and record["record"] == "result":
                 out += self._filler(record["at"])
