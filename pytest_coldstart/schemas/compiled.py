@@ -310,5 +310,9 @@ def compile_schema(schema: dict[str, Any], registry: Any, base_uri: str) -> Chec
     """A predicate equal to ``Draft202012Validator(schema, registry=registry).is_valid``."""
     from jsonschema import Draft202012Validator
 
+    try:
+        registry.contents(base_uri)
+    except LookupError:  # a schema not in the registry yet: its own $refs resolve against it
+        registry = registry.with_resource(base_uri, _resource(schema))
     resolver = registry.resolver(base_uri=base_uri)
     return Compiler(Draft202012Validator).compile(schema, resolver)

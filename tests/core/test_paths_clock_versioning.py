@@ -1,0 +1,102 @@
+"""paths (containment), clock (format/parse), versioning (fail closed), hashing."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from pytest_coldstart import hashing
+from pytest_coldstart.clock import FixedClock, format_at, is_timestamp, parse_at
+from pytest_coldstart.errors import ContainmentError, VersionError
+from pytest_coldstart.paths import relative_posix, resolve_inside
+from pytest_coldstart.versioning import incompatible, version_of
+
+
+def test_resolve_inside_accepts_plain_relative_paths(tmp_path):
+    (tmp_path / "a").mkdir()
+    assert resolve_inside(tmp_path, "a/b.json") == tmp_path / "a" / "b.json"
+    assert resolve_inside(tmp_path, "./a\\b.json") == tmp_path / "a" / "b.json"
+    assert relative_posix(tmp_path, tmp_path / "a" / "b") == "a/b"
+
+
+@pytest.mark.parametrize(
+    "relative, words",
+    [("/etc/passwd", "absolute"), ("C:\\x", "absolute"), ("C:x", "absolute"), ("\\\\server\\share\\x", "absolute"), ("../x", "leaves the run"),
+     ("a/../../x", "leaves the run"), ("", "non-empty"), ("  ", "non-empty"), (None, "non-empty"), (5, "non-empty"), ("a\x00b", "NUL")],
+)
+def test_resolve_inside_refuses(tmp_path, relative, words):
+    with pytest.raises(ContainmentError) as caught:
+        resolve_inside(tmp_path, relative, what="evidence answer")
+    assert words in caught.value.problem and "evidence answer" in caught.value.problem or words == "NUL"
+
+
+def test_resolve_inside_refuses_symlinks_anywhere_on_the_way(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "f").write_text("x")
+    run = tmp_path / "run"
+    run.mkdir()
+    os.symlink(outside, run / "link")
+    os.symlink(outside / "f", run / "file")
+    for relative in ("link/f", "file"):
+        with pytest.raises(ContainmentError, match="symlink"):
+            resolve_inside(run, relative)
+
+
+def test_format_at_is_utc_with_milliseconds():
+    moment = datetime(2026, 9, 26, 8, 27, 17, 874999, tzinfo=timezone(timedelta(hours=2)))
+    assert format_at(moment) == "2026-09-26T06:27:17.874Z"
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [("2026-09-26T06:27:17.874Z", datetime(2026, 9, 26, 6, 27, 17, 874000, tzinfo=timezone.utc)),
+     ("2026-09-26T06:27:17", datetime(2026, 9, 26, 6, 27, 17, tzinfo=timezone.utc)),
+     ("2026-09-26T08:27:17+02:00", datetime(2026, 9, 26, 6, 27, 17, tzinfo=timezone.utc)),
+     (0, datetime(1970, 1, 1, tzinfo=timezone.utc)), ("1.5", datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=timezone.utc))],
+)
+def test_parse_at_accepts(value, expected):
+    assert parse_at(value) == expected
+
+
+@pytest.mark.parametrize("value", [None, True, False, "", "  ", "yesterday", "2026-13-01T00:00:00Z", float("nan"), float("inf"), [], {}, 1e30])
+def test_parse_at_rejects(value):
+    assert parse_at(value) is None and not is_timestamp(value)
+
+
+def test_fixed_clock_is_deterministic():
+    clock = FixedClock(datetime(2026, 1, 1, tzinfo=timezone.utc), step=timedelta(seconds=1))
+    assert [format_at(clock.now()) for _ in range(2)] == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z"]
+    assert [clock.monotonic_ns() for _ in range(2)] == [0, 1_000_000_000]
+
+
+def test_version_of_reads_1_and_2():
+    assert version_of({"schemaVersion": 2}, "run") == 2
+    assert version_of({"schema": "mc-agent-coldstart-run/1"}, "run") == 1
+    assert version_of({"id": "x"}, "review") == 1  # reference review lines carried no marker
+
+
+@pytest.mark.parametrize(
+    "document, words",
+    [({"schemaVersion": 3}, "schemaVersion 3"), ({"schemaVersion": "2"}, "schemaVersion '2'"), ({"schemaVersion": True}, "schemaVersion True"),
+     ({"schemaVersion": 2.0}, "schemaVersion 2.0"), ({"schema": "mc-agent-coldstart-run/2"}, "refusing to guess"), ({}, "no schemaVersion"), ([], "must be a JSON object")],
+)
+def test_version_of_fails_closed(document, words):
+    with pytest.raises(VersionError) as caught:
+        version_of(document, "run", "run.json")
+    assert words in caught.value.problem and caught.value.path == "run.json"
+
+
+def test_incompatible_message_says_what_to_do():
+    message = incompatible("run", 9)
+    assert "reads versions 1, 2 only" in message and "fail closed" in message and "upgrade" in message
+
+
+def test_hashing_streams_files(tmp_path):
+    path = tmp_path / "f"
+    path.write_bytes(b"x" * (hashing.BLOCK + 5))
+    digest, size = hashing.sha256_file(path)
+    assert size == hashing.BLOCK + 5 and digest == hashing.sha256_bytes(b"x" * (hashing.BLOCK + 5))
+    assert hashing.is_sha256(digest) and not hashing.is_sha256(digest.upper()) and hashing.short(digest) == digest[:12]
