@@ -178,10 +178,12 @@ def to_table(result: dict[str, Any]) -> str:
             cells = []
             for key, _, _ in COLUMNS:
                 cells.append(_percent(row[key]) if key in ("error_rate", "invalid_rate") else _cell(row[key]))
+            if row["failure_class"]:
+                cells[3] = f"{cells[3]} ({_cell(row['failure_class'])})"
             lines.append(cells)
         outcomes = ", ".join(f"{k} {v}" for k, v in group["outcomes"].items()) or "-"
         lines.append([
-            "", "", f"= {group['runs']} run(s)", outcomes, _cell(group["calls"]), "", _percent(group["error_rate"]),
+            "", "", f"= {group['runs']} run(s)" + (f", {group['unreadable']} unreadable" if group["unreadable"] else ""), outcomes, _cell(group["calls"]), "", _percent(group["error_rate"]),
             "", "", _cell(group["mean_duration_s"]), "", "", "", _cell(group["approx_tokens"]), "", _cell(group["decisions"]), "",
         ])
     widths = [len(h) for h in headings]

@@ -126,9 +126,18 @@ def generate(out: str | Path) -> dict[str, Any]:
             run_dir = build / name
             builder(run_dir, clock_for(index))
             overall = _audit(run_dir)
-            document = summary.write(run_dir)
+            try:
+                document = summary.write(run_dir)
+            except ColdstartError as exc:  # e.g. the unknown-version scenario: no summary, by design
+                document = None
+                problem = exc.one_line()
             shutil.rmtree(run_dir / layout.STATE_DIR, ignore_errors=True)
-            entries.append({"name": name, "kind": kind, "run_id": document["run_id"], "overall": overall, "calls": document["calls"]["total"], "records": document["records"]["total"]})
+            entry = {"name": name, "kind": kind, "overall": overall}
+            if document is not None:
+                entry.update(run_id=document["run_id"], calls=document["calls"]["total"], records=document["records"]["total"], summary=layout.SUMMARY_JSON)
+            else:
+                entry.update(run_id=None, calls=None, records=None, summary=None, missing_reason=f"no summary: {problem}")
+            entries.append(entry)
         trash = build / ".previous"
         trash.mkdir()
         for name in sorted(set(previous) | {e["name"] for e in entries}):

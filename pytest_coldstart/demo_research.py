@@ -116,7 +116,11 @@ def build(run_dir: str | Path, *, clock: Clock, model: str, payload_mode: str, c
             task_source="demo-task.md",
             harness={"name": "demo-harness", "version": "1.0", "model": model, "provider": "demo-provider"},
             experiment_id="demo-experiment",
-            notes=["deterministic research-grade sample bundle (coldstart demo)"],
+            notes=[
+                "deterministic research-grade sample bundle (coldstart demo): every record family, payload store, redaction",
+                "annotation-only: no test-mod, logger, answer or oracle evidence is declared, so the audit fails closed; "
+                "the 'passing' scenario is the audited PASS",
+            ],
             logging={"payload_mode": payload_mode, "compression": compression, "inline_max_bytes": 4096, "preview_chars": 400, "redaction": rules},
             clock=clock,
             **fixed(),

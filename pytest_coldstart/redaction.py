@@ -59,6 +59,8 @@ DEFAULT_PATTERNS = (
     r"\bAKIA[0-9A-Z]{16}\b",
     r"\bAIza[0-9A-Za-z_-]{35}",
     r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})",
+    r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@",
+    r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)",
     r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
     r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
 )

@@ -51,6 +51,7 @@ def _ms(start: Any, end: Any) -> float | None:
 
 class _Tool:
     def __init__(self) -> None:
+        self.calls = 0
         self.status: Counter[str] = Counter()
         self.durations: list[float] = []
         self.sizes: list[int] = []
@@ -58,13 +59,13 @@ class _Tool:
         self.seen: set[str] = set()
 
     def to_json(self) -> dict[str, Any]:
-        calls = sum(self.status.values())
+        calls = self.calls
         return {
             "calls": calls,
             "ok": self.status["ok"],
             "error": self.status["error"],
             "open": self.status["open"],
-            "missing_result": self.status["missing"],
+            "missing_result": calls - self.status["ok"] - self.status["error"] - self.status["open"],
             "error_rate": _rate(self.status["error"], calls, "calls")["value"],
             "duration_ms": _stats(self.durations),
             "response_bytes": sum(self.sizes),
@@ -111,8 +112,10 @@ class _Builder:
         call_id, tool = r.get("call_id"), r.get("tool")
         if not isinstance(call_id, str) or not isinstance(tool, str):
             return
+        if call_id in self.calls:
+            return  # a duplicate call id (validate reports it); counted once
         self.calls[call_id] = (tool, r.get("at"))
-        self.tools.setdefault(tool, _Tool())
+        self.tools.setdefault(tool, _Tool()).calls += 1
         if r.get("branch") == "abandoned":
             self.abandoned += 1
         if self.last_result_at is not None:
@@ -194,9 +197,8 @@ class _Builder:
     # -- the document ------------------------------------------------------------------------
 
     def calls_json(self) -> dict[str, Any]:
-        missing = len(self.calls) - len(self.answered)
         by_status = {k: self.status[k] for k in ("ok", "error", "open")}
-        by_status["missing"] = missing
+        by_status["missing"] = len(self.calls) - sum(by_status.values())  # no result, or no valid status
         return {
             "total": len(self.calls),
             "by_status": by_status,

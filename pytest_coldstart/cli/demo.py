@@ -22,6 +22,7 @@ def cmd_demo(args) -> int:
     index = generate(args.out)
     for run in index["runs"]:
         verdict = run["overall"] or "not audited"
-        sys.stdout.write(f"{run['name']}: {run['kind']}, {run['records']} records, {run['calls']} calls, audit {verdict}\n")
+        size = f"{run['records']} records, {run['calls']} calls" if run["records"] is not None else "no summary (unreadable by design)"
+        sys.stdout.write(f"{run['name']}: {run['kind']}, {size}, audit {verdict}\n")
     sys.stdout.write(f"{len(index['runs'])} runs written to {args.out}\n")
     return 0
