@@ -3,7 +3,8 @@ letting a test break any part of it in one line.
 
     run = RunBuilder(tmp_path / "run").passing().mutate_testmod(lambda ev: ev.pop(4)).build()
 
-Every ``mutate_*`` takes a function that edits the data in place or returns a replacement.
+Every ``mutate_*`` takes a function that edits the data in place or returns a replacement
+of the same type (a returned piece of the data, like ``list.pop``'s, is not a replacement).
 ``after_build`` edits bytes on disk after the declarations were hashed (tampering).
 Deterministic: the same steps give byte-identical files (fixed clock, machine and repo).
 """
@@ -32,8 +33,20 @@ BATCH = 5000
 
 
 def _apply(value: Any, change: Callable[[Any], Any]) -> Any:
+    """Run ``change``; a returned value of the same type replaces the data, unless it was a
+    piece of it (``lambda ev: ev.pop(3)`` edits in place, ``lambda ev: [...]`` replaces)."""
+    pieces = {id(piece) for piece in _walk(value)}
     returned = change(value)
-    return value if returned is None else returned
+    if returned is None or type(returned) is not type(value) or id(returned) in pieces:
+        return value
+    return returned
+
+
+def _walk(value: Any):
+    yield value
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        yield from _walk(child)
 
 
 class RunBuilder:

@@ -23,6 +23,7 @@ class Scenario:
     overall: str
     failure_class: str | None
     flags: dict[str, str]  # flag -> expected status
+    because: str = ""  # a phrase the report must contain (a flag summary or a finding): the reason
 
     @property
     def run_id(self) -> str:
@@ -61,40 +62,40 @@ def _tie(b: RunBuilder) -> RunBuilder:
 
 
 SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
-    Scenario("passing", "valid run, its three required reviews resolved", lambda b: b.passing(), P, None, _flags()),
+    Scenario("passing", "valid run, its three required reviews resolved", lambda b: b.passing(), P, None, _flags(), because='covers every oracle cart'),
     Scenario("pending_reviews", "mechanically fine, no review resolutions yet", lambda b: b.unreviewed(), W, None,
-             _flags(mo=W, la=W, ac=W)),
+             _flags(mo=W, la=W, ac=W), because='awaiting explicit review'),
     Scenario("attempts_without_processing", "the test mod saw input attempts but never processed one",
              lambda b: b.passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "input_processed"]), F, "AGENT_FAIL",
-             _flags(mo=F, la=F)),
-    Scenario("late_logger", "the logger was armed after the machine was actuated", _late_logger, F, "AGENT_FAIL", _flags(la=F)),
-    Scenario("capture_after_removal", "one cart was captured only after it was destroyed", _capture_after_removal, F, "AGENT_FAIL", _flags(to=F)),
+             _flags(mo=F, la=F), because='an attempt is never accepted as operation'),
+    Scenario("late_logger", "the logger was armed after the machine was actuated", _late_logger, F, "AGENT_FAIL", _flags(la=F), because='the logger was late'),
+    Scenario("capture_after_removal", "one cart was captured only after it was destroyed", _capture_after_removal, F, "AGENT_FAIL", _flags(to=F), because='captured only after they were removed'),
     Scenario("test_side_only_observation", "the agent never read its logger (it only peeked at the test mod's file)", _test_side_only,
-             F, "AGENT_FAIL", _flags(ar=F)),
+             F, "AGENT_FAIL", _flags(ar=F), because='test-side observation does not count'),
     Scenario("pending_oracle", "the oracle is not verified yet", lambda b: b.passing().mutate_oracle(lambda o: o.update(status="pending")),
-             W, None, _flags(ac=W)),
+             W, None, _flags(ac=W), because='the oracle is not verified'),
     Scenario("invalid_fixture", "the fixture report marks initialisation invalid",
-             lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)), F, "FIXTURE_INVALID", _flags()),
+             lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)), F, "FIXTURE_INVALID", _flags(), because='fixture (fixture/ready.json) is not valid'),
     Scenario("failed_restore", "the copy restoration did not verify",
-             lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")), F, "FIXTURE_INVALID", _flags()),
+             lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")), F, "FIXTURE_INVALID", _flags(), because='restore verification (restore/verify.json) did not pass'),
     Scenario("tampered_hashes", "the test-mod file changed after it was declared",
              lambda b: b.passing().tamper(story.TESTMOD_PATH, lambda data: data.replace(b'"tick":301', b'"tick":302')), F, "INFRA_ERROR",
-             _flags(mo=F, la=F, to=F, ac=W)),
+             _flags(mo=F, la=F, to=F, ac=W), because='evidence test_mod: sha256 mismatch'),
     Scenario("answer_mismatch", "the answer lists a cart's items in the wrong order",
-             lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()), F, "AGENT_FAIL", _flags(ac=F)),
+             lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()), F, "AGENT_FAIL", _flags(ac=F), because='differ from the oracle'),
     Scenario("omitted_cart", "the answer leaves out one of the oracle's carts",
-             lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()), F, "AGENT_FAIL", _flags(ac=F)),
+             lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()), F, "AGENT_FAIL", _flags(ac=F), because='the answer omits 1 oracle cart'),
     Scenario("cross_stream_tie", "logger_armed shares time and tick with input_processed (different streams): an ordering review",
-             _tie, W, None, _flags(la=W)),
+             _tie, W, None, _flags(la=W), because='logger_armed_before_activation.ordering'),
     Scenario("rejected_review", "the reviewer rejected the causality evidence",
              lambda b: b.passing().review("machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"], note="coincidental call"),
-             F, "AGENT_FAIL", _flags(mo=F)),
+             F, "AGENT_FAIL", _flags(mo=F), because='review(s) rejected: machine_operated.causality'),
     Scenario("unknown_version", "run.json carries a future schemaVersion",
              lambda b: b.passing().edit_json("run.json", lambda m: m.update(schemaVersion=3)), F, "INFRA_ERROR",
-             _flags(F, F, F, F, F)),
+             _flags(F, F, F, F, F), because='schemaVersion 3'),
     Scenario("path_escape", "the answer is declared outside the run directory",
              lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].update(path="../outside/answer.json")), F, "INFRA_ERROR",
-             _flags(ac=F)),
+             _flags(ac=F), because='leaves the run directory'),
 )}
 
 

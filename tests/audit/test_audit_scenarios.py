@@ -32,6 +32,9 @@ def test_scenario_outcome(tmp_path, name):
     report = audit_run(run)
     assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), report["infra_errors"]
     assert statuses(report) == scenario.flags
+    texts = [f["summary"] for f in report["flags"]] + report["infra_errors"] + report["fixture_errors"] + report["pending_reasons"]
+    texts += [r["id"] for r in report["required_reviews"]]
+    assert any(scenario.because in text for text in texts), (scenario.because, texts)
     assert report["run_id"] == (None if name == "unknown_version" else scenario.run_id)
     written = jsonio.read_json(run / "audit" / "audit.json")
     assert written == report
