@@ -197,7 +197,7 @@ class TrajectoryChecker:
             else:
                 if self._at is not None and moment < self._at[0]:
                     self.add(number, f"at {at} is earlier than line {self._at[1]} ({self._at[2]}): times must never decrease", "trajectory.at")
-                self._at = (max(moment, self._at[0]) if self._at else moment, number, str(at))
+                self._at = (moment, number, str(at))  # pairwise: one finding per step back
         mono = record.get("monotonic_ms")
         if self.version >= 2 and isinstance(mono, (int, float)) and not isinstance(mono, bool):
             if self._mono is not None and mono < self._mono[0]:
