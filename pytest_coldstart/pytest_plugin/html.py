@@ -78,7 +78,7 @@ def item_html(item: ColdstartItem) -> str:
             for r in flag.get("required_review") or []
             if isinstance(r, dict)
         )
-        facts = [("summary", _e(flag.get("summary"), 2000)), ("missing", _e(", ".join(map(str, flag.get("missing") or []))))]
+        facts = [("missing", _e(", ".join(map(str, flag.get("missing") or []))) or "-")]
         if required:
             facts.append(("required reviews", f"<ul>{required}</ul>"))
         parts.append(f'<table class="coldstart-evidence">{_rows(facts)}</table>')

@@ -26,7 +26,7 @@ from pytest_coldstart.pytest_plugin.outcomes import (
     review_verdict,
     validate_verdict,
 )
-from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
+from pytest_coldstart.pytest_plugin.session import RunInfo
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -89,22 +89,17 @@ class ColdstartItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, 0, f"{self.run.run_id}::{self.name}"
+        return self.path, 0, f"{one_line(self.run.run_id, 80)}::{self.name}"
 
 
 class ValidateItem(ColdstartItem):
-    """Trace validation (validate_run) plus the audit's integrity and fixture findings."""
+    """The run's integrity: validate_run's findings (the audit runs it) and fixture errors."""
 
     kind = "validate"
 
     def __init__(self, **kwargs: Any):
         super().__init__(check="validate", **kwargs)
-        # At collection the marker carries the audit's view of integrity; runtest adds validate_run.
-        self._label(validate_verdict(self.run.report, [], True), [])
-
-    def decide(self) -> Verdict:
-        findings, available = self.config.stash[STASH].validation(self.run)
-        return validate_verdict(self.run.report, findings, available)
+        self._label(validate_verdict(self.run.report), [])
 
 
 class FlagItem(ColdstartItem):
@@ -140,6 +135,15 @@ class AuditErrorItem(ColdstartItem):
         self._label(Verdict("FAIL", FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
 
 
+def _required_reviews(report: dict[str, Any], flags: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(flag, review) pairs in the audit's order; ``required_reviews`` carries each status."""
+    by_name = {flag.get("flag"): flag for flag in flags}
+    listed = report.get("required_reviews")
+    if isinstance(listed, list):
+        return [(by_name.get(r.get("flag")) or {}, r) for r in listed if isinstance(r, dict)]
+    return [(flag, r) for flag in flags for r in flag.get("required_review") or [] if isinstance(r, dict)]
+
+
 def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
     """All items of one run, in a deterministic order: validate, flags, reviews."""
     items: list[ColdstartItem] = [ValidateItem.from_parent(parent, name="validate", run=run)]
@@ -149,16 +153,12 @@ def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
         return items
     flags = [f for f in report.get("flags") or [] if isinstance(f, dict)]
     seen = {"validate", "audit"}
-    reviews: list[tuple[dict[str, Any], dict[str, Any]]] = []
     for flag in flags:
         name = safe_name("flag", flag.get("flag"))
         if name not in seen:
             seen.add(name)
             items.append(FlagItem.from_parent(parent, name=name, run=run, flag=flag))
-        for review in flag.get("required_review") or []:
-            if isinstance(review, dict):
-                reviews.append((flag, review))
-    for flag, review in reviews:
+    for flag, review in _required_reviews(report, flags):
         name = safe_name("review", review.get("id"))
         if name not in seen:
             seen.add(name)

@@ -9,11 +9,11 @@ escaped, never interpreted.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.clock import parse_at
 
 PASSED, FAILED, XFAILED = "passed", "failed", "xfailed"
 FLAG_OUTCOMES = {"PASS": PASSED, "FAIL": FAILED, "PENDING": XFAILED}
@@ -44,6 +44,8 @@ class Verdict:
 def clean(value: object, limit: int | None = None) -> str:
     """A one-terminal-safe rendering of run-provided text (control characters escaped)."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    if text.isprintable():  # fast path: nothing to escape
+        return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
     out = []
     for char in text:
         if char == "\n" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
@@ -125,7 +127,7 @@ def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:
     if outcome == XFAILED:
         reason = f"{name} PENDING: {summary or 'cannot be decided yet'}"
     elif status in FLAG_OUTCOMES:
-        reason = f"{name} {status}"
+        reason = f"{name} {status}: {summary}" if summary else f"{name} {status}"
     else:
         reason = f"{name}: the audit gave no usable status ({one_line(flag.get('status'))})"
     return Verdict(status, outcome, reason, details)
@@ -140,44 +142,30 @@ def latest_resolutions(flag: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return latest
 
 
-def malformed_reason(entry: dict[str, Any]) -> str | None:
-    """Why a review entry is malformed (R3), or None when it is well formed."""
-    status = entry.get("status")
-    if status not in ("resolved", "rejected", "pending"):
-        return f"unknown review status {one_line(status)}"
-    if status != "resolved":
-        return None
-    if not isinstance(entry.get("by"), str) or not entry["by"].strip():
-        return "a resolved review needs a reviewer (by)"
-    if parse_at(entry.get("at")) is None:
-        return "a resolved review needs a parseable time (at)"
-    evidence = entry.get("evidence")
-    if not isinstance(evidence, list) or not evidence or not all(isinstance(e, str) and e.strip() for e in evidence):
-        return "a resolved review needs a non-empty list of evidence refs"
-    return None
-
-
-def review_problems_for(report: dict[str, Any], review_id: str) -> list[str]:
-    found = []
-    for problem in report.get("review_problems") or []:
-        if isinstance(problem, dict):
-            if problem.get("id") == review_id:
-                found.append(describe(problem))
-        elif isinstance(problem, str) and review_id in problem:
-            found.append(one_line(problem))
-    return found
+def _mentions(text: object, review_id: str) -> bool:
+    """Does an audit finding name this review (``review <id>:`` / ``review <id> (line N)``)?"""
+    return isinstance(text, str) and re.search(rf"\breview {re.escape(review_id)}(?=[: (])", text) is not None
 
 
 def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[str, Any]) -> Verdict:
+    """resolved -> passed, rejected/malformed -> failed, pending/absent/unusable -> xfailed.
+
+    ``review`` is an entry of the report's ``required_reviews`` ({id, flag, question, status}).
+    The audit ignores a malformed reviews.jsonl line and reports it as an infra error naming
+    the review; that makes the item fail even when an earlier well-formed entry exists.
+    """
     review_id = review.get("id") if isinstance(review.get("id"), str) else ""
+    rid = one_line(review_id)
     question = one_line(review.get("question") or "", 400)
     entry = latest_resolutions(flag).get(review_id)
-    problems = review_problems_for(report, review_id)
+    malformed = [one_line(e) for e in report.get("infra_errors") or [] if _mentions(e, review_id)]
+    problems = [one_line(p) for p in report.get("review_problems") or [] if _mentions(p, review_id)]
     details = [f"question: {question}"] if question else []
     details.append(f"flag: {one_line(flag.get('flag'))} ({one_line(flag.get('status'))})")
     if entry is not None:
         details.append(
-            f"latest entry: status={one_line(entry.get('status'))} by={one_line(entry.get('by'))} at={one_line(entry.get('at'))}"
+            f"latest entry (line {one_line(entry.get('line'))}): status={one_line(entry.get('status'))} "
+            f"by={one_line(entry.get('by'))} at={one_line(entry.get('at'))}"
         )
         if entry.get("note"):
             details.append(f"note: {one_line(entry.get('note'), 600)}")
@@ -185,36 +173,38 @@ def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[st
         if refs:
             details.append("evidence:")
             details.extend(record_lines(report, refs))
+    details.extend(f"malformed: {m}" for m in malformed)
     details.extend(f"problem: {p}" for p in problems)
     details.append(run_line(report))
-    rid = one_line(review_id)
-    if entry is None:
-        return Verdict("absent", XFAILED, f"review {rid} has no entry: {question or 'awaiting a reviewer'}", details)
-    malformed = malformed_reason(entry)
+    status = review.get("status")
     if malformed:
-        return Verdict("malformed", FAILED, f"review {rid} is malformed: {malformed}", details)
-    status = entry["status"]
+        return Verdict("malformed", FAILED, f"review {rid} has a malformed entry: {malformed[0]}", details)
     if status == "rejected":
-        return Verdict("rejected", FAILED, f"review {rid} rejected by {one_line(entry.get('by'))}", details)
-    if status == "pending":
-        return Verdict("pending", XFAILED, f"review {rid} is pending: {question or 'awaiting a reviewer'}", details)
-    if problems:
-        # Well formed but its refs do not resolve: the flag stays PENDING (R3), so does the item.
-        return Verdict("unresolved", XFAILED, f"review {rid} resolved but not yet usable: {problems[0]}", details)
-    return Verdict("resolved", PASSED, f"review {rid} resolved by {one_line(entry.get('by'))}", details)
+        who = one_line((entry or {}).get("by"))
+        return Verdict("rejected", FAILED, f"review {rid} rejected by {who}", details)
+    if status == "resolved":
+        return Verdict("resolved", PASSED, f"review {rid} resolved by {one_line((entry or {}).get('by'))}", details)
+    if status == "unresolved-refs":
+        why = problems[0] if problems else "its evidence refs do not resolve"
+        return Verdict("unresolved-refs", XFAILED, f"review {rid} resolved but not usable yet: {why}", details)
+    if status in ("unresolved", "pending", None):
+        return Verdict("pending", XFAILED, f"review {rid} awaits a reviewer: {question or 'no entry yet'}", details)
+    return Verdict(one_line(status, 40), FAILED, f"review {rid}: the audit gave an unknown status {one_line(status)}", details)
 
 
-def validate_verdict(report: dict[str, Any] | None, findings: list[str], available: bool = True) -> Verdict:
-    """The run's integrity: trace validation findings plus the audit's infra/fixture errors."""
-    problems = [f"validate: {f}" for f in findings]
-    if not available:
-        problems.append("validate: pytest_coldstart.validate is not available in this installation")
+def validate_verdict(report: dict[str, Any] | None) -> Verdict:
+    """The run's integrity as the audit established it.
+
+    The audit runs ``validate_run`` itself (R12) and reports each of its findings as an infra
+    error prefixed ``validate:``; the item shows those, the audit's other integrity errors and
+    its fixture errors. Running validate_run a second time would double the cost per run.
+    """
     if report is None:
-        problems.append("the audit produced no report for this run")
-    else:
-        problems.extend(f"infra error: {describe(e)}" for e in report.get("infra_errors") or [])
-        problems.extend(f"fixture error: {describe(e)}" for e in report.get("fixture_errors") or [])
-    context = [run_line(report)] if report is not None else []
+        return Verdict("FAIL", FAILED, "run is not valid: the audit produced no report", [])
+    problems = [describe(e) for e in report.get("infra_errors") or []]
+    problems = [p if p.startswith("validate: ") else f"audit: {p}" for p in problems]
+    problems.extend(f"fixture: {describe(e)}" for e in report.get("fixture_errors") or [])
+    context = [run_line(report)]
     if problems:
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
         return Verdict("FAIL", FAILED, f"run is not valid ({count})", problems + context)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin import collect, markers, summary
 from pytest_coldstart.pytest_plugin.cache import AuditCache
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
@@ -85,7 +86,7 @@ def pytest_configure(config: pytest.Config) -> None:
         targets = [(config.invocation_params.dir / arg.split("::", 1)[0]).resolve() for arg in config.args]
     norecurse = list(config.getini("norecursedirs") or [])
     config.stash[STASH] = ColdstartSession(_roots(config), targets, AuditCache(_cache_dir(config)), norecurse)
-    if config.pluginmanager.hasplugin("html"):
+    if config.pluginmanager.hasplugin("html") and config.getoption("htmlpath", None):
         from pytest_coldstart.pytest_plugin.html import HtmlReporting
 
         config.pluginmanager.register(HtmlReporting(), "coldstart-html")
@@ -143,11 +144,14 @@ def pytest_collection(session: pytest.Session) -> None:
 
 
 def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
-    """Under --lf, the run directories that hold last failures (None: no filtering)."""
+    """Under --lf, the run directories holding last failures (None: do not filter)."""
     plugin = config.pluginmanager.get_plugin("lfplugin")
     if plugin is None or not config.getoption("lf", False) or not getattr(plugin, "lastfailed", None):
         return None
-    return {(config.rootpath / nodeid.split("::", 1)[0]).resolve().parent for nodeid in plugin.lastfailed}
+    paths = getattr(plugin, "_last_failed_paths", None)  # previously failed paths and parents
+    if not isinstance(paths, set):
+        return None
+    return {path.parent.resolve() for path in paths if path.name == RUN_JSON}
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -139,30 +139,5 @@ class ColdstartSession:
                 continue
         return done
 
-    def validation(self, info: RunInfo) -> tuple[list[str], bool]:
-        """validate_run findings as lines; (findings, available)."""
-        try:
-            from pytest_coldstart.validate import validate_run
-        except ImportError:
-            return [], False
-
-        def compute() -> dict[str, Any]:
-            result = validate_run(info.run_dir)
-            lines = []
-            for finding in getattr(result, "findings", None) or []:
-                where = str(getattr(finding, "file", "") or "")
-                if getattr(finding, "line", None) is not None:
-                    where = f"{where}:{finding.line}"
-                lines.append(one_line(f"{where}: {getattr(finding, 'problem', finding)}" if where else finding))
-            if not getattr(result, "valid", False) and not lines:
-                lines.append("validate reported the run invalid")
-            return {"findings": lines}
-
-        try:
-            value = compute() if info.key is None else self.cache.get_or_compute("validate", info.key, compute)
-        except Exception as exc:  # noqa: BLE001
-            return [f"validate could not run: {_failure(exc)}"], True
-        return [str(line) for line in value.get("findings") or []], True
-
 
 STASH = pytest.StashKey[ColdstartSession]()

@@ -17,7 +17,7 @@ MAX_EVENTS = 300
 STEP = 26
 LEFT = 110
 LANE_GAP = 46
-TOP = 30
+TOP = 36
 
 
 def _text(value: object, limit: int = 120) -> str:
@@ -105,6 +105,9 @@ def render_svg(report: dict[str, Any]) -> str:
     axis_y = height - 26
     out.append(f'<line x1="{LEFT - 8}" y1="{axis_y}" x2="{width - 4}" y2="{axis_y}" stroke="#888"/>')
     out.append(f'<text x="4" y="{axis_y + 4}" font-size="10" fill="#555">order &#8594;</text>')
+    if unknown:
+        legend = "hollow markers in a dashed band: the audit could not order them (a review decides)"
+        out.append(f'<text x="{LEFT}" y="11" font-size="10" fill="#c64600">{legend}</text>')
     out.append("</svg>")
     return "".join(out)
 
