@@ -54,7 +54,7 @@ class ClaudeCodeImporter:
                     duplicates += 1  # a resumed session repeats earlier lines
                     continue
                 seen.add(uuid)
-            at = where.at(value["timestamp"]) if kind in TIMED or "timestamp" in value else None
+            at = where.at(value.get("timestamp")) if kind in TIMED or "timestamp" in value else None
             if kind in CONVERSATION and uuid is None:
                 raise where.fail(f"{kind} line has no uuid")
             if cli_version is None and "version" in value:

@@ -128,7 +128,7 @@ class _Walk(Walker):
                 self.output(payload, at, line)
         elif kind == "turn_context":
             self.model = scalars(payload, ("model",))
-        elif kind == "event_msg" and payload.get("type") in EVENTS:
+        elif kind == "event_msg" and isinstance(payload.get("type"), str) and payload["type"] in EVENTS:
             name = payload["type"]
             self.events.append(ImportedEvent(f"codex.{name}", at, line, "harness", scalars(payload, EVENTS[name])))
             if name == "turn_aborted":

@@ -26,7 +26,7 @@ def build(session: ImportedSession, *, importer: Any, copy_path: str, sha256: st
     source = f"import:{importer.name}"
     ended = session.ended_at
     first = session.calls[0].fields if session.calls else {}
-    usual = {key: first.get(key) for key in CONTEXT}  # said once, in the start record
+    usual = {key: first[key] for key in CONTEXT if isinstance(first.get(key), str)}  # said once, in the start record
     keyed: list[tuple[tuple[float, int, int], dict[str, Any]]] = []
     for index, call in enumerate(session.calls):
         record = {
@@ -71,7 +71,7 @@ def build(session: ImportedSession, *, importer: Any, copy_path: str, sha256: st
         "record": "session", "event": "start", "actor": "harness", "phase": phase, "at": session.started_at,
         "source": source, "source_path": copy_path, "sha256": sha256, "session_id": session.session_id,
         "format": importer.format, "format_version": session.format_version,
-        **{k: v for k, v in usual.items() if v is not None},
+        **usual,
     }
     end = {
         "record": "session", "event": "end", "actor": "harness", "phase": phase, "at": ended, "source": source,

@@ -1,0 +1,73 @@
+"""Builders for the importer tests: fresh runs, sample sessions, reading what an import wrote."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.recorder import init_run
+
+SAMPLES = {
+    "pi-v3-basic": "pi",
+    "pi-v3-branched": "pi",
+    "pi-v1-legacy": "pi",
+    "claude-code-basic": "claude-code",
+    "codex-rollout-basic": "codex",
+}
+#: before every sample session (they are all in 2026)
+CREATED = "2025-12-01T00:00:00.000Z"
+HARNESS = {"name": "pi", "version": "0.73.1", "model": "m", "provider": "p"}
+
+
+def new_run(path: Path, created_at: str = CREATED) -> Path:
+    init_run(path, run_id=path.name, task_bytes=b"task", task_source="inline", harness=HARNESS, created_at=created_at)
+    return path
+
+
+def records(run: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (run / "trajectory.jsonl").read_text("utf-8").splitlines()]
+
+
+def manifest(run: Path) -> dict[str, Any]:
+    return json.loads((run / "run.json").read_text("utf-8"))
+
+
+def snapshot(run: Path) -> dict[str, str]:
+    """sha256 of every file of the run except the derived private state (.coldstart/)."""
+    found = {}
+    for path in sorted(run.rglob("*")):
+        if path.is_file() and ".coldstart" not in path.relative_to(run).parts:
+            found[path.relative_to(run).as_posix()] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def calls_by_id(run: Path) -> dict[str, dict[str, Any]]:
+    """call_id -> {"call": record, "result": record} of everything imported."""
+    out: dict[str, dict[str, Any]] = {}
+    for record in records(run):
+        if record["record"] in ("call", "result"):
+            out.setdefault(record["call_id"], {})[record["record"]] = record
+    return out
+
+
+def write_lines(path: Path, lines: list[Any]) -> Path:
+    """Write JSON values (or raw strings/bytes, verbatim) one per line."""
+    with open(path, "wb") as out:
+        for line in lines:
+            if isinstance(line, bytes):
+                out.write(line + b"\n")
+            elif isinstance(line, str):
+                out.write(line.encode("utf-8") + b"\n")
+            else:
+                out.write(json.dumps(line).encode("utf-8") + b"\n")
+    return path
+
+
+def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    merged = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, env=merged, timeout=120)
