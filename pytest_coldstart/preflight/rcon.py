@@ -95,17 +95,15 @@ class RconClient:
     def login(self, password: str) -> None:
         request_id = next(self._ids)
         self._send(request_id, SERVERDATA_AUTH, password.encode("utf-8"))
-        while True:
-            packet = self._receive()
-            if packet.type == SERVERDATA_RESPONSE_VALUE and packet.request_id == request_id:
-                continue  # Source servers: an empty value precedes the auth response
-            if packet.type != SERVERDATA_AUTH_RESPONSE:
-                raise RconError(f"expected an auth response, got packet type {packet.type}")
-            if packet.request_id == -1:
-                raise RconAuthError("the server refused the RCON password")
-            if packet.request_id != request_id:
-                raise RconError(f"auth response for request {packet.request_id}, expected {request_id}")
-            return
+        packet = self._receive()
+        if packet.type == SERVERDATA_RESPONSE_VALUE and packet.request_id == request_id and not packet.body:
+            packet = self._receive()  # Source servers: one empty value precedes the auth response
+        if packet.type != SERVERDATA_AUTH_RESPONSE:
+            raise RconError(f"expected an auth response, got packet type {packet.type}")
+        if packet.request_id == -1:
+            raise RconAuthError("the server refused the RCON password")
+        if packet.request_id != request_id:
+            raise RconError(f"auth response for request {packet.request_id}, expected {request_id}")
 
     def command(self, text: str) -> str:
         body = text.encode("utf-8")

@@ -113,7 +113,8 @@ class BridgeSmoke:
             return CheckResult.failed(f"smoke failed ({run.describe()})", evidence, **versions)
         if marker and marker not in run.output:
             return CheckResult.failed(f"smoke exited 0 but never printed {marker!r}", evidence, **versions)
-        left = [str(p) for p in (api, mod) if not wait_until(lambda p=p: port_state(p).free, 5.0)]
+        grace = min(5.0, config.timeout("smoke"))  # a smoke's children may take a moment to exit
+        left = [str(p) for p in (api, mod) if not wait_until(lambda p=p: port_state(p).free, grace)]
         if left:
             return CheckResult.failed(f"smoke passed but left port(s) {', '.join(left)} in use", evidence, **versions)
         return CheckResult.passed(f"smoke completed on api {api} / mod {mod}" + (f" and printed {marker!r}" if marker else ""), evidence, **versions)

@@ -129,7 +129,8 @@ class LabRun:
             self.step("stop", "stop_args", "lab_stop")
         except LabFailure as exc:
             return str(exc)
-        released = wait_until(lambda: not is_listening(self.host, self.rcon) and not is_listening(self.host, self.game), 10.0, 0.1)
+        grace = min(10.0, self.context.config.timeout("lab_stop"))
+        released = wait_until(lambda: not is_listening(self.host, self.rcon) and not is_listening(self.host, self.game), grace, 0.1)
         self.versions["stopped"] = released
         return None if released else f"the server still listens on {self.game}/{self.rcon} after stop"
 
