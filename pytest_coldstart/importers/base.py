@@ -175,6 +175,9 @@ def read_lines(path: str | Path):
         raise SessionFormatError(exc.problem, exc.path, exc.line) from None
 
 
+_TEXT_BLOCKS = ("text", "input_text", "output_text")
+
+
 def join_text(blocks: Any, where: Where, what: str) -> tuple[str, list[dict[str, Any]]]:
     """Concatenate the text blocks of a content list verbatim; summarise the other blocks.
 
@@ -190,10 +193,11 @@ def join_text(blocks: Any, where: Where, what: str) -> tuple[str, list[dict[str,
     parts: list[str] = []
     others: list[dict[str, Any]] = []
     for block in blocks:
-        block = where.obj(block, f"{what} block")
-        kind = block.get("type")
-        if kind in ("text", "input_text", "output_text"):
-            parts.append(where.text(block.get("text"), f"{what} text"))
+        if type(block) is not dict:
+            where.obj(block, f"{what} block")
+        if block.get("type") in _TEXT_BLOCKS:
+            text = block.get("text")
+            parts.append(text if type(text) is str else where.text(text, f"{what} text"))
         else:
             others.append(summarise_block(block))
     return "".join(parts), others

@@ -161,12 +161,14 @@ class _Walk(Walker):
         if not isinstance(content, list):
             raise self.where.fail("assistant content must be a list")
         stop = message.get("stopReason")
-        context = scalars(message, ("model", "provider"))
+        context = {key: message[key] for key in ("model", "provider") if type(message.get(key)) is str}
         for block in content:
-            if not isinstance(block, dict) or block.get("type") != "toolCall":
+            if type(block) is not dict or block.get("type") != "toolCall":
                 continue
-            raw_id = self.where.text(block.get("id", ""), "toolCall id")
-            tool = self.where.text(block.get("name"), "toolCall name", empty=False)
+            raw_id, tool = block.get("id", ""), block.get("name")
+            if type(raw_id) is not str or type(tool) is not str or not tool.strip():
+                self.where.text(raw_id, "toolCall id")
+                self.where.text(tool, "toolCall name", empty=False)
             call = ImportedCall("", tool, block.get("arguments", {}), at, line, branch, dict(context))
             if stop in NOT_EXECUTED_STOPS:
                 call.fields["executed"] = False
@@ -177,8 +179,10 @@ class _Walk(Walker):
             self.book.add(raw_id, call)
 
     def tool_result(self, message: dict[str, Any], at: str, line: int) -> None:
-        raw_id = self.where.text(message.get("toolCallId"), "toolResult toolCallId")
-        failed = self.where.flag(message.get("isError"), "toolResult isError")
+        raw_id, failed = message.get("toolCallId"), message.get("isError")
+        if type(raw_id) is not str or type(failed) is not bool:
+            raw_id = self.where.text(raw_id, "toolResult toolCallId")
+            failed = self.where.flag(failed, "toolResult isError")
         text, others = join_text(message.get("content"), self.where, "toolResult content")
         result = ImportedResult("error" if failed else "ok", at, line, text)
         if others:

@@ -5,8 +5,9 @@ line), so ``at`` is non-decreasing whenever the session's own times are (where t
 ``clamp`` raises the odd time and keeps the original in ``source_at``). Every call gets one
 result record: calls the session never answered get status ``open`` at the session's end.
 The session is bracketed by ``session`` start/end records naming the raw copy
-(``source_path``, ``sha256``); the records between them carry ``source`` ("import:<name>") and
-``source_line`` (1-based line in the raw copy). ``run.import_session`` appends them in one
+(``source_path``, ``sha256``); calls and marks carry ``source`` ("import:<name>"),
+``source_path`` and ``source_line`` (1-based line in the raw copy); a result carries its own
+``source_line`` and shares the rest with its call (each extra field costs redaction time). ``run.import_session`` appends them in one
 batch, so they are contiguous in the trajectory.
 """
 
@@ -31,7 +32,8 @@ def build(session: ImportedSession, *, importer: Any, copy_path: str, sha256: st
     for index, call in enumerate(session.calls):
         record = {
             "record": "call", "call_id": call.call_id, "tool": call.tool, "arguments": call.arguments,
-            "phase": phase, "actor": "agent", "at": call.at, "source": source, "source_line": call.line,
+            "phase": phase, "actor": "agent", "at": call.at, "source": source, "source_path": copy_path,
+            "source_line": call.line,
         }
         for key, value in call.fields.items():
             if key not in usual or value != usual[key]:
@@ -61,7 +63,7 @@ def build(session: ImportedSession, *, importer: Any, copy_path: str, sha256: st
     for index, event in enumerate(session.events):
         mark = {
             "record": "mark", "name": event.name, "actor": event.actor, "data": event.data, "phase": phase,
-            "at": event.at, "source": source, "source_line": event.line,
+            "at": event.at, "source": source, "source_path": copy_path, "source_line": event.line,
         }
         if event.branch == ABANDONED:
             mark["branch"] = ABANDONED

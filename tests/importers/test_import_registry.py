@@ -130,3 +130,32 @@ def test_two_importers_with_one_name_are_an_error(tmp_path: Path) -> None:
             registry.importers()
     finally:
         plugins.reset()
+
+
+def test_the_documented_plugin_example_works(tmp_path: Path) -> None:
+    """docs/importers.md's third-party example, executed as written and registered as a module."""
+    import re
+    import types
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "importers.md").read_text("utf-8")
+    source = re.search(r"```python\n(# my_harness/coldstart_plugin.py.*?)```", text, re.S).group(1)
+    module = types.ModuleType("my_harness_coldstart_plugin")
+    exec(compile(source, "docs/importers.md", "exec"), module.__dict__)
+    session = write_lines(tmp_path / "mine.jsonl", [
+        {"kind": "my-harness-session"},
+        {"kind": "tool", "id": "m1", "tool": "shell", "args": {"cmd": "make"}, "at": "2026-05-05T10:00:00Z",
+         "done_at": "2026-05-05T10:00:02.5Z", "output": "built"},
+        {"kind": "tool", "id": "m2", "tool": "shell", "at": "2026-05-05T10:00:03Z"},
+    ])
+    plugins.reset()
+    try:
+        plugins.manager().register(module, name="my-harness")
+        run = new_run(tmp_path / "run")
+        import_session(run, "auto", session)
+    finally:
+        plugins.reset()
+    got = calls_by_id(run)
+    assert got["m1"]["result"]["duration_ms"] == 2500 and got["m1"]["result"]["result"]["text"] == "built"
+    assert got["m2"]["result"]["status"] == "open"
+    assert manifest(run)["imports"][0]["importer"] == "my-harness"
+    assert validate_run(run).valid
