@@ -261,3 +261,35 @@ def test_times_out_of_file_order_are_raised_and_kept(tmp_path: Path) -> None:
     assert "duration_ms" not in result  # negative durations are not invented
     assert manifest(run)["imports"][0]["counts"]["times_raised"] == 1
     assert validate_run(run).valid
+
+
+def test_symlinked_imports_folder_is_refused(corpus: Path, tmp_path: Path) -> None:
+    run = new_run(tmp_path / "run")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (run / "imports").rmdir()
+    (run / "imports").symlink_to(outside)
+    with pytest.raises(ColdstartError, match="symlink"):
+        import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
+    assert list(outside.iterdir()) == [] and manifest(run)["imports"] == []
+
+
+def test_concurrent_imports_each_land_whole(corpus: Path, tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    run = new_run(tmp_path / "run")
+    jobs = [("pi", corpus / "pi-v3-basic.jsonl"), ("codex", corpus / "codex-rollout-basic.jsonl"),
+            ("claude-code", corpus / "claude-code-basic.jsonl"), ("pi", corpus / "pi-v1-legacy.jsonl")]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda job: import_session(run, *job), jobs))
+    entries = manifest(run)["imports"]
+    assert sorted(e["importer"] for e in entries) == ["claude-code", "codex", "pi", "pi"]
+    written = records(run)
+    assert len(written) == 2 + sum(e["records"] for e in entries)
+    for entry in entries:  # each import is one contiguous block between its session records
+        start, end = [i for i, r in enumerate(written) if r["record"] == "session" and r["source_path"] == entry["path"]]
+        assert end - start + 1 == entry["records"]
+        inside = written[start : end + 1]
+        assert all(r["source_path"] == entry["path"] for r in inside if r["record"] != "result")
+    codes = {f.code for f in validate_run(run).findings}
+    assert codes <= {"trajectory.at"}  # sessions from different months, appended in any order
