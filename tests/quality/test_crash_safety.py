@@ -35,6 +35,18 @@ def new_run(tmp_path: Path) -> Path:
     return run
 
 
+def count_lines(path: Path) -> int:
+    with open(path, "rb") as handle:
+        return sum(1 for _ in handle)
+
+
+def wait_for_lines(path: Path, at_least: int, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while count_lines(path) < at_least:
+        assert time.monotonic() < deadline, "writers made no progress"
+        time.sleep(0.05)
+
+
 def chain_problems(path: Path) -> list[str]:
     problems, prev, last_seq = [], None, 0
     for line in jsonio.iter_jsonl(path):
@@ -57,7 +69,9 @@ def test_sigkill_writers_mid_storm_lose_no_acknowledged_record(tmp_path):
             subprocess.Popen([sys.executable, "-c", WRITER, str(run), f"r{round_number}w{n}"], stdout=subprocess.PIPE, text=True)
             for n in range(4)
         ]
-        time.sleep(0.6 + rng.random() * 0.6)
+        # Kill at a random moment once the storm is really under way (load-independent).
+        wait_for_lines(run / "trajectory.jsonl", at_least=count_lines(run / "trajectory.jsonl") + 40)
+        time.sleep(rng.random() * 0.3)
         for writer in writers:
             os.kill(writer.pid, signal.SIGKILL)
         for writer in writers:
