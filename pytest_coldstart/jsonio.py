@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,6 +64,8 @@ def fsync_directory(directory: str | Path) -> None:
 
 
 def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    import tempfile  # lazily: it imports random, which the append path never needs
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)

@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import environment, jsonio, layout, logsettings, records, visibility
+from pytest_coldstart import jsonio, layout, logsettings, records
 from pytest_coldstart.clock import Clock, format_at, parse_at
 from pytest_coldstart.errors import ColdstartError, UsageError
 from pytest_coldstart.hashing import sha256_bytes, sha256_file, short
@@ -50,6 +50,8 @@ def init_run(
     tool: dict[str, Any] | None = None,
 ) -> Recorder:
     """Create a new run directory. Refuses an existing run (nothing is overwritten)."""
+    from pytest_coldstart import environment, visibility  # init only: appends never pay for them
+
     clock = clock or Clock()
     rundir = RunDir(run_dir)
     if not run_id or not isinstance(run_id, str) or any(c in run_id for c in "/\\\n\r\t"):

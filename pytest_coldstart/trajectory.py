@@ -16,22 +16,21 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock
-
 from pytest_coldstart import jsonio
 from pytest_coldstart.clock import Clock, format_at, parse_at
 from pytest_coldstart.errors import ColdstartError, TornLineError
 from pytest_coldstart.hashing import sha256_bytes
 from pytest_coldstart.layout import TRAJECTORY, RunDir
+from pytest_coldstart.runlock import RunLock
 from pytest_coldstart.versioning import CURRENT
 
 ENVELOPE = ("schemaVersion", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev")
 LOCK_TIMEOUT_S = 120
 
 
-def lock_for(rundir: RunDir) -> FileLock:
+def lock_for(rundir: RunDir) -> RunLock:
     rundir.state_dir.mkdir(exist_ok=True)
-    return FileLock(str(rundir.lock_path), timeout=LOCK_TIMEOUT_S)
+    return RunLock(rundir.lock_path, timeout=LOCK_TIMEOUT_S)
 
 
 def read_last_line(path: Path) -> bytes | None:

@@ -16,6 +16,15 @@ EXIT_INTERNAL = 70
 GROUPS = ("trace", "audit", "preflight", "demo", "compare")
 
 
+#: The command words of this invocation (set by build_parser; groups may build only what is asked).
+REQUESTED: list[str] = []
+
+
+def requested(position: int) -> str | None:
+    """The command word at ``position`` (0 = group, 1 = subcommand), if any."""
+    return REQUESTED[position] if len(REQUESTED) > position else None
+
+
 class UsageExit(Exception):
     pass
 
@@ -29,14 +38,20 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> Parser:
+def build_parser(argv: list[str] | None = None) -> Parser:
     from pytest_coldstart import __version__
 
     parser = Parser(prog="coldstart", description="Record, audit and compare auditable AI-agent runs.")
     parser.add_argument("--version", action="version", version=f"pytest-coldstart {__version__}")
     groups = parser.add_subparsers(dest="group", metavar="COMMAND", parser_class=Parser)
     groups.required = True
-    for name in GROUPS:
+    # Harnesses run `coldstart trace call` once per tool call: build only the group asked for
+    # (every group for `coldstart --help` or an unknown word, so usage errors list them all).
+    words = sys.argv[1:] if argv is None else argv
+    global REQUESTED
+    REQUESTED = list(words)
+    wanted = [words[0]] if words and words[0] in GROUPS else GROUPS
+    for name in wanted:
         try:
             module = importlib.import_module(f"pytest_coldstart.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -50,7 +65,7 @@ def build_parser() -> Parser:
 def main(argv: list[str] | None = None) -> int:
     from pytest_coldstart.errors import ColdstartError, UsageError
 
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)
     if handler is None:

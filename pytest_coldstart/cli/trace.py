@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from pytest_coldstart.cli.main import parse_json_arg
+from pytest_coldstart.cli.main import parse_json_arg, requested
 
 PHASES = ("prepare", "restore", "agent", "audit")
 ACTORS = ("operator", "test", "agent", "restore", "harness", "reviewer")
@@ -18,7 +18,13 @@ def register(groups) -> None:
     sub = trace.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
 
+    # A harness runs one subcommand per process: only its parser is built (argparse spends
+    # ~1 ms per parser in gettext lookups). Unknown words or --help build them all.
+    only = requested(1) if requested(0) == "trace" and requested(1) in COMMANDS else None
+
     def command(name: str, handler, help_text: str, run_dir: bool = True):
+        if only is not None and name != only:
+            return _Unused()
         parser = sub.add_parser(name, help=help_text, description=help_text)
         if run_dir:
             parser.add_argument("--run-dir", required=True, help="the run directory")
@@ -135,6 +141,19 @@ def register(groups) -> None:
 
     command("seal", cmd_seal, "write the file manifest and anchor the hash chain")
     command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
+
+
+COMMANDS = ("init", "call", "result", "phase", "mark", "record", "artifact", "evidence", "review", "decision", "import-pi", "import", "validate", "seal", "migrate")
+
+
+class _Unused:
+    """Stands in for the parser of a subcommand this process was not asked to run."""
+
+    def add_argument(self, *args, **kwargs) -> None:
+        return None
+
+    def add_mutually_exclusive_group(self, *args, **kwargs) -> _Unused:
+        return self
 
 
 def _recorder(args):

@@ -134,3 +134,16 @@ def test_validate_of_a_broken_run_exits_1_with_file_line_findings(session_run, t
     assert result.stdout.splitlines()[0].startswith("trajectory.jsonl:16: torn final line")
     result = cli("trace", "validate", "--run-dir", str(tmp_path / "missing"), "--json")
     assert result.returncode == 1 and json.loads(result.stdout)["findings"][0]["code"] == "run.missing"
+
+
+def test_only_the_requested_subcommand_parser_is_built_and_the_list_is_complete():
+    from pytest_coldstart.cli import main, trace
+
+    parser = main.build_parser(["trace"])
+    groups = parser._subparsers._group_actions[0].choices
+    subcommands = groups["trace"]._subparsers._group_actions[0].choices
+    assert list(subcommands) == list(trace.COMMANDS)
+    parser = main.build_parser(["trace", "call", "--run-dir", "x"])
+    assert list(parser._subparsers._group_actions[0].choices) == ["trace"]
+    built = parser._subparsers._group_actions[0].choices["trace"]._subparsers._group_actions[0].choices
+    assert list(built) == ["call"]

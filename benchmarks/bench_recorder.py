@@ -1,0 +1,154 @@
+"""Recorder and validate benchmark (issue 2). Prints, for this machine and this run:
+
+1. append throughput through the Python API (``Recorder.call``/``result``: one locked,
+   fsynced, hash-chained line each), and bulk ``append_many`` throughput for comparison;
+2. the median latency of one ``coldstart trace call`` process (the way harnesses call it, once
+   per tool call; goal <= 100 ms including process start), next to ``python -c pass`` as the
+   baseline measured in the same run, plus the process's CPU time (less sensitive to a busy
+   machine than wall time);
+3. ``validate`` time on 100k and 1M records, the ratio (10 = linear), and the floor: reading,
+   JSON-parsing and hashing every line once in the same process.
+
+Usage: python benchmarks/bench_recorder.py [--quick] [--keep DIR]
+(--quick: 20k/200k records and fewer repetitions; the ratio is still printed.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pytest_coldstart import jsonio
+from pytest_coldstart.recorder import Recorder, init_run
+from pytest_coldstart.validate import validate_run
+
+HARNESS = {"name": "bench", "version": "1", "model": "m", "provider": "p"}
+FIXED = {"machine": {"platform": "bench"}, "repo": {"root": "", "commit": "", "branch": "", "dirty_entries": 0}, "tool": {"name": "pytest-coldstart", "version": "bench", "commit": None}}
+
+
+def new_run(path: Path) -> Recorder:
+    return init_run(path, run_id=path.name, task_bytes=b"benchmark task\n", task_source="inline", harness=HARNESS, **FIXED)
+
+
+def api_throughput(root: Path, pairs: int) -> tuple[float, float]:
+    """(records/s one record per append, records/s with append_many batches of 1000)."""
+    recorder = new_run(root / "api")
+    start = time.perf_counter()
+    for i in range(pairs):
+        recorder.call(f"c{i}", "bash", {"command": f"echo {i}"})
+        recorder.result(f"c{i}", "ok", {"text": f"{i}\n"}, duration_ms=1.0)
+    single = 2 * pairs / (time.perf_counter() - start)
+    bulk = new_run(root / "bulk")
+    records = []
+    for i in range(20 * pairs):
+        records.append(bulk.prepare({"record": "call", "call_id": f"c{i}", "tool": "bash", "arguments": {"command": f"echo {i}"}}))
+        records.append(bulk.prepare({"record": "result", "call_id": f"c{i}", "status": "ok", "result": {"text": f"{i}\n"}}))
+    start = time.perf_counter()
+    for offset in range(0, len(records), 1000):
+        bulk.appender.append_many(records[offset : offset + 1000])
+    return single, len(records) / (time.perf_counter() - start)
+
+
+def _timed(command: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of the child) for one process."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"benchmark command failed: {' '.join(command)}: {process.stderr.read().decode()}")
+    process.stderr.close()
+    return wall, usage.ru_utime + usage.ru_stime
+
+
+def cli_latency(root: Path, repeat: int) -> dict[str, float]:
+    run = root / "cli"
+    new_run(run)
+    script = Path(sys.executable).with_name("coldstart")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_coldstart"]
+    base = [_timed([sys.executable, "-c", "pass"]) for _ in range(repeat)]
+    calls = [_timed([*command, "trace", "call", "--run-dir", str(run), "--call-id", f"c{i}", "--tool", "bash", "--arguments", '{"command": "ls"}']) for i in range(repeat)]
+    return {
+        "baseline_wall": statistics.median(w for w, _ in base),
+        "call_wall": statistics.median(w for w, _ in calls),
+        "call_wall_min": min(w for w, _ in calls),
+        "call_cpu": statistics.median(c for _, c in calls),
+    }
+
+
+def build_trajectory(path: Path, records: int) -> None:
+    """A run with ``records`` lines (call/result pairs after init), written in bulk."""
+    recorder = new_run(path)
+    batch = []
+    for i in range((records - 2) // 2):
+        batch.append(recorder.prepare({"record": "call", "call_id": f"call-{i:07d}", "tool": "bash", "arguments": {"command": f"grep -n pattern file_{i}.py"}, "phase": "agent", "actor": "agent"}))
+        batch.append(recorder.prepare({"record": "result", "call_id": f"call-{i:07d}", "status": "ok", "result": {"text": f"{i}: a matching line of output\n"}, "duration_ms": 12.5}))
+        if len(batch) >= 20000:
+            recorder.appender.append_many(batch, check_calls=False)
+            batch = []
+    if batch:
+        recorder.appender.append_many(batch, check_calls=False)
+
+
+def floor_seconds(path: Path) -> float:
+    start = time.perf_counter()
+    for line in jsonio.iter_jsonl(path / "trajectory.jsonl"):
+        hashlib.sha256(line.raw).hexdigest()
+    return time.perf_counter() - start
+
+
+def validate_seconds(path: Path) -> float:
+    start = time.perf_counter()
+    report = validate_run(path)
+    elapsed = time.perf_counter() - start
+    if not report.valid:
+        raise SystemExit("benchmark run is unexpectedly invalid:\n" + report.to_text())
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--keep", help="build the runs in this directory and keep them")
+    args = parser.parse_args()
+    small, large = (20_000, 200_000) if args.quick else (100_000, 1_000_000)
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-recorder-"))
+    root.mkdir(parents=True, exist_ok=True)
+    try:
+        single, bulk = api_throughput(root, 100 if args.quick else 250)
+        print(f"append, Python API, one fsynced record per call: {single:,.0f} records/s")
+        print(f"append, Python API, append_many (1000 per batch): {bulk:,.0f} records/s")
+        latency = cli_latency(root, 10 if args.quick else 30)
+        print(
+            f"`coldstart trace call` process: median {latency['call_wall'] * 1000:.1f} ms wall (min {latency['call_wall_min'] * 1000:.1f} ms), "
+            f"{latency['call_cpu'] * 1000:.1f} ms CPU; baseline `python -c pass` {latency['baseline_wall'] * 1000:.1f} ms; goal <= 100 ms"
+        )
+        times = {}
+        for count in (small, large):
+            path = root / f"validate-{count}"
+            build_trajectory(path, count)
+            size = (path / "trajectory.jsonl").stat().st_size
+            floor = floor_seconds(path)
+            times[count] = validate_seconds(path)
+            print(
+                f"validate {count:,} records ({size / 1e6:.0f} MB): {times[count]:.2f} s ({times[count] / count * 1e6:.1f} us/record); "
+                f"floor (read + parse + hash each line) {floor:.2f} s; validate/floor {times[count] / floor:.1f}x"
+            )
+            if not args.keep:
+                shutil.rmtree(path)
+        print(f"validate time ratio {large:,} / {small:,} records: {times[large] / times[small]:.1f} (10.0 = linear)")
+    finally:
+        if not args.keep:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
