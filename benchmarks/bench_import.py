@@ -69,6 +69,20 @@ def floor_seconds(path: Path) -> float:
     return time.perf_counter() - began
 
 
+def measure(work: Path, calls: int, run: Path) -> dict[str, float]:
+    session = work / f"session-{calls}.jsonl"
+    write_session(session, calls)
+    init_run(run, run_id="bench", task_bytes=b"bench", task_source="inline",
+             harness={"name": "pi", "version": "0", "model": "m", "provider": "p"},
+             created_at="2026-05-01T08:00:00Z")
+    floor = floor_seconds(session)
+    began, cpu = time.perf_counter(), time.process_time()
+    summary = import_session(run, "pi", session)
+    took, cpu = time.perf_counter() - began, time.process_time() - cpu
+    records = json.loads((run / "run.json").read_text())["imports"][0]["records"]
+    return {"records": records, "took": took, "cpu": cpu, "floor": floor, "mb": session.stat().st_size / 1e6, "summary": summary}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=50_000)
@@ -76,25 +90,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="bench-import-"))
     try:
-        session = work / "session.jsonl"
-        write_session(session, args.calls)
-        run = Path(args.keep) if args.keep else work / "run"
-        init_run(run, run_id="bench", task_bytes=b"bench", task_source="inline",
-                 harness={"name": "pi", "version": "0", "model": "m", "provider": "p"},
-                 created_at="2026-05-01T08:00:00Z")
-        floor = floor_seconds(session)
-        began, cpu = time.perf_counter(), time.process_time()
-        summary = import_session(run, "pi", session)
-        took, cpu = time.perf_counter() - began, time.process_time() - cpu
-        records = json.loads((run / "run.json").read_text())["imports"][0]["records"]
-        rate = records / took
-        print(summary)
-        print(f"session: {args.calls} calls, {session.stat().st_size / 1e6:.1f} MB")
-        print(f"floor (read + parse + hash the session once): {floor:.2f} s")
-        print(f"import: {records} records in {took:.2f} s = {rate:,.0f} records/s "
-              f"({took / floor:.1f}x the floor); goal >= {GOAL:,} records/s: {'MET' if rate >= GOAL else 'MISSED'}")
-        print(f"cpu time of this process: {cpu:.2f} s = {records / cpu:,.0f} records/s "
+        small = measure(work, max(1, args.calls // 10), work / "small")
+        big = measure(work, args.calls, Path(args.keep) if args.keep else work / "run")
+        rate, small_rate = big["records"] / big["took"], small["records"] / small["took"]
+        print(big["summary"])
+        print(f"session: {args.calls} calls, {big['mb']:.1f} MB")
+        print(f"floor (read + parse + hash the session once): {big['floor']:.2f} s")
+        print(f"import: {big['records']} records in {big['took']:.2f} s = {rate:,.0f} records/s "
+              f"({big['took'] / big['floor']:.1f}x the floor); goal >= {GOAL:,} records/s: {'MET' if rate >= GOAL else 'MISSED'}")
+        print(f"cpu time of this process: {big['cpu']:.2f} s = {big['records'] / big['cpu']:,.0f} records/s "
               "(wall time also counts other processes sharing the machine)")
+        print(f"linearity: {small_rate:,.0f} records/s at {small['records']} records, {rate:,.0f} at {big['records']} "
+              f"(ratio {rate / small_rate:.2f}; a quadratic importer falls towards 0.1)")
         return 0 if rate >= GOAL else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -91,8 +91,9 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     except BaseException:
         copy.unlink(missing_ok=True)
         raise
+    del session  # the records hold what is needed: free the parsed session before appending
     _append(recorder, fields, entry, copy)
-    return _summary(importer, source, entry, counts, session, recorder.manifest, last_at)
+    return _summary(importer, source, entry, recorder.manifest, last_at)
 
 
 def copy_in(rundir: RunDir, source: Path) -> tuple[str, Path, str, int]:
@@ -230,8 +231,11 @@ def known_call_ids(rundir: RunDir, call_ids: list[str]) -> list[str]:
 
 
 def _append(recorder: Recorder, fields: list[dict[str, Any]], entry: dict[str, Any], copy: Path) -> None:
+    """Prepare in place (the unprepared dicts are freed as it goes), then append as one batch."""
     try:
-        prepared = [recorder.prepare(item) for item in fields]
+        for index, item in enumerate(fields):
+            fields[index] = recorder.prepare(item)
+        prepared = fields
     except (ColdstartError, RecursionError) as exc:
         _unreserve(recorder, entry, copy)
         problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
@@ -253,20 +257,18 @@ def _unreserve(recorder: Recorder, entry: dict[str, Any], copy: Path) -> None:
     copy.unlink(missing_ok=True)
 
 
-def _summary(
-    importer: Any, source: Path, entry: dict[str, Any], counts: dict[str, int], session: ImportedSession,
-    manifest: dict[str, Any], last_at: str | None,
-) -> str:
+def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[str, Any], last_at: str | None) -> str:
+    counts = entry["counts"]
     text = (
         f"imported {importer.name} session {source.name} as {entry['path']} (sha256 {short(entry['sha256'])}, "
-        f"format version {session.format_version}): {counts['calls']} calls ({counts['ok']} ok, {counts['error']} error, "
+        f"format version {entry['format_version']}): {counts['calls']} calls ({counts['ok']} ok, {counts['error']} error, "
         f"{counts['open']} open; {counts['abandoned']} on abandoned branches), {entry['records']} records"
     )
     created = parse_at(manifest.get("created_at"))
-    started = parse_at(session.started_at)
+    started = parse_at(entry["session_started_at"])
     if created is not None and started is not None and started < created:
         text += (
-            f"; warning: the session started at {session.started_at}, before the run was created at "
+            f"; warning: the session started at {entry['session_started_at']}, before the run was created at "
             f"{manifest.get('created_at')} (validate reports this: open the run before the session starts)"
         )
     latest = parse_at(last_at)
