@@ -39,7 +39,7 @@ def text_of(value: Any) -> str:
 
 def names(text: str, basenames: Iterable[str]) -> bool:
     for base in basenames:
-        if base and re.search(rf"(?<![a-z0-9_.-]){re.escape(base)}(?![a-z0-9_])", text):
+        if base and base in text and re.search(rf"(?<![a-z0-9_.-]){re.escape(base)}(?![a-z0-9_])", text):
             return True
     return False
 
@@ -57,6 +57,10 @@ def arms(tool: str, text: str, logger_names: Iterable[str]) -> bool:
 class Capture:
     uuid: str | None
     items: list[Item] | None
+
+    def may_appear_in(self, text: str) -> bool:
+        """Cheap necessary condition (substring tests) before the exact regex match."""
+        return bool(self.items) and all(item.name.rpartition(":")[2] in text for item in self.items)
 
 
 class ContentMatcher:
@@ -82,10 +86,10 @@ class ContentMatcher:
             for index, (start, uuid) in enumerate(spots):
                 stop = spots[index + 1][0] if index + 1 < len(spots) else min(len(text), start + UUID_WINDOW)
                 for capture in self.captures:
-                    if capture.uuid == uuid and capture.items and items_in_order(capture.items, text, start, stop):
+                    if capture.uuid == uuid and capture.may_appear_in(text) and items_in_order(capture.items, text, start, stop):
                         return "items", uuid
                 found_uuid = found_uuid or uuid
         for capture in self.captures:
-            if capture.items and len(capture.items) >= 2 and items_in_order(capture.items, text):
+            if len(capture.items or ()) >= 2 and capture.may_appear_in(text) and items_in_order(capture.items, text):
                 return "items", capture.uuid
         return ("uuid", found_uuid) if found_uuid else (None, None)

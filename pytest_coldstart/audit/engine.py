@@ -11,12 +11,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity
+from pytest_coldstart.audit import correlation, fixture, integrity, parallel
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.content import ContentMatcher
 from pytest_coldstart.audit.evidence import Evidence, load_evidence
 from pytest_coldstart.audit.flags import Context, compute_flags
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult, Findings
+from pytest_coldstart.audit.ordering import latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews
@@ -97,20 +98,16 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
         return _empty_report(None, findings, "not audited: run.json has no run id")
     version = 1 if manifest.get("translated_from") == 1 else 2
     run_id_check = correlation.RunIdCheck(run_id, findings)
-    chain = _external_validation(root, findings, version, run_id)
     evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check)
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
     scanner = Scanner(rundir, run_id, version, findings, logger_names=evidence.logger_names,
                       testmod_names=evidence.testmod_names, matcher=ContentMatcher(captures),
-                      payload_settings=logging, chain=chain, run_id_check=run_id_check)
-    trajectory = scanner.scan()
+                      payload_settings=logging, run_id_check=run_id_check, last_capture=latest(captures))
+    trajectory = _scan_and_validate(root, scanner, findings)
     hashes: dict[str, tuple[str, int]] = {}
     if trajectory.sha256:
         hashes[TRAJECTORY] = (trajectory.sha256, trajectory.size)
-    if chain is not None:
-        for problem in chain.finish(manifest) + integrity.document_problems(rundir, manifest, hashes):
-            findings.infra(problem)
     correlation.check_files(rundir, manifest, findings, hashes)
     correlation.check_scope(evidence, findings)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
@@ -128,19 +125,32 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
                         events=evidence.stream(TESTMOD) + evidence.stream(LOGGER), unordered=ctx.unordered)
 
 
-def _external_validation(root: Path, findings: Findings, version: int, run_id: str) -> integrity.ChainCheck | None:
-    """Run ``validate_run`` when installed (its findings are infra errors); else the fallback."""
+def _scan_and_validate(root: Path, scanner: Scanner, findings: Findings) -> Trajectory:
+    """The audit's pass and validate's, at the same time (forked) for large runs.
+
+    Findings keep one order either way: the audit's own first, then validate's."""
     validator = integrity.external_validator()
-    if validator is None:
-        return integrity.ChainCheck(run_id, version)
+    own = Findings()
+    scanner.findings = scanner.run_id_check.findings = own
+    big = _size(root / TRAJECTORY) > parallel.PARALLEL_BYTES
+    background = parallel.Background(lambda: (scanner.scan(), own), fork=big)
     try:
-        report = validator(root)
+        texts = integrity.findings_of(validator(root))
     except ColdstartError as exc:
-        findings.infra(f"validate: {exc.one_line()}")
-        return None
-    for text in integrity.findings_of(report):
+        texts = [f"validate: {exc.one_line()}"]
+    trajectory, own = background.result()
+    scanner.findings = scanner.run_id_check.findings = findings
+    findings.merge(own)
+    for text in texts:
         findings.infra(text)
-    return None
+    return trajectory
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _files(evidence: Evidence) -> dict[str, str]:

@@ -136,3 +136,8 @@ class Findings:
 
     def info(self, text: str) -> None:
         self._add(self.information, text)
+
+    def merge(self, other: Findings) -> None:
+        for kind in ("infra_errors", "fixture_errors", "pending_reasons", "review_problems", "information"):
+            for text in getattr(other, kind):
+                self._add(getattr(self, kind), text)

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_coldstart import jsonio
 
@@ -19,8 +18,7 @@ from pytest_coldstart import jsonio
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class RawLine:
+class RawLine(NamedTuple):
     number: int
     offset: int
     raw: bytes  # without the line ending

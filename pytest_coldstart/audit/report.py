@@ -98,24 +98,25 @@ def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: 
 
 
 def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[dict[str, Any]]:
-    entries = []
+    """At most TIMELINE_CAP entries: cited refs first, then the protocol's key events, then
+    logger-related calls, then the rest (evenly thinned), in time order."""
+    tiers: list[list[tuple[str, str, str, Any]]] = [[], [], [], []]
     for call in calls:
         tier = 0 if call.ref in cited else 2 if (call.arm or call.names_logger or call.content) else 3
-        entries.append((tier, _entry("agent", call.ref, f"{call.tool} {call.call_id}", call)))
+        tiers[tier].append(("agent", call.ref, f"{call.tool} {call.call_id}", call))
     for event in events:
         label = event.name + (f" {event.get('uuid')}" if isinstance(event.get("uuid"), str) else "")
         tier = 0 if event.ref in cited else 1 if event.name in IMPORTANT_EVENTS else 3
-        entries.append((tier, _entry(event.stream, event.ref, label, event)))
+        tiers[tier].append((event.stream, event.ref, label, event))
     kept: list[dict[str, Any]] = []
-    for tier in (0, 1, 2, 3):
-        group = [entry for t, entry in entries if t == tier]
+    for group in tiers:
         room = TIMELINE_CAP - len(kept)
         if room <= 0:
             break
         if len(group) > room:
             step = len(group) / room
             group = [group[int(i * step)] for i in range(room)]
-        kept += group
+        kept += [_entry(*item) for item in group]
     kept.sort(key=lambda e: (e["at"] is None, e["at"] or "", e["tick"] is None, e["tick"] or 0, e["stream"], e["seq"] or 0, e["ref"]))
     return kept
 

@@ -3,7 +3,7 @@
 Keeps only compact ``Call`` summaries (the full records stay on disk and are re-read by
 offset for the report), judges each agent call's arguments and result while streaming, loads
 stored payloads when their content is needed (a missing or altered payload is an infra
-error), and feeds the integrity check when the validate module is not installed.
+error). Structural problems of the file itself are validate's to report.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_coldstart.audit import content
-from pytest_coldstart.audit.integrity import ChainCheck
-from pytest_coldstart.audit.model import Call, Findings
+from pytest_coldstart.audit.model import Call, Event, Findings
+from pytest_coldstart.audit.ordering import BEFORE, compare
 from pytest_coldstart.audit.reader import HashedLines
 from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError
@@ -40,7 +40,7 @@ class Trajectory:
 class Scanner:
     def __init__(self, rundir: RunDir, run_id: str, version: int, findings: Findings, *, logger_names: set[str],
                  testmod_names: set[str], matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None,
-                 chain: ChainCheck | None, run_id_check):
+                 run_id_check, last_capture: Event | None = None):
         self.rundir = rundir
         self.run_id = run_id
         self.version = version
@@ -49,8 +49,8 @@ class Scanner:
         self.testmod_names = testmod_names
         self.matcher = matcher
         self.store = PayloadStore(rundir, payload_settings or {})
-        self.chain = chain
         self.run_id_check = run_id_check
+        self.last_capture = last_capture
         self.verified_payloads: set[str] = set()
 
     def scan(self) -> Trajectory:
@@ -66,12 +66,8 @@ class Scanner:
         try:
             for line in lines:
                 out.records += 1
-                if self.chain is not None:
-                    self.chain.feed(line)
                 if line.problem:
-                    if self.chain is None:
-                        self.findings.infra(f"{TRAJECTORY}:{line.number}: {line.problem}")
-                    continue
+                    continue  # validate reports it (file:line: problem)
                 record = line.value
                 version = record.get("schemaVersion")
                 if version is not None and (isinstance(version, bool) or version not in READABLE):
@@ -84,7 +80,7 @@ class Scanner:
                     lifecycle = record["phase"]
                     out.agent_phase_seen = out.agent_phase_seen or lifecycle == "agent"
                 elif kind == "call":
-                    call = self._call(record, line.number, line.offset, lifecycle, out)
+                    call = self._call(record, line.number, line.offset, lifecycle, out, line.raw)
                     if call is not None:
                         pending[call.call_id] = call
                         if lifecycle in NON_AGENT_PHASES:
@@ -104,7 +100,7 @@ class Scanner:
             self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
         return out
 
-    def _call(self, record: dict[str, Any], number: int, offset: int, lifecycle: str | None, out: Trajectory) -> Call | None:
+    def _call(self, record: dict[str, Any], number: int, offset: int, lifecycle: str | None, out: Trajectory, raw: bytes) -> Call | None:
         call_id = record.get("call_id")
         if not isinstance(call_id, str) or not call_id:
             return None
@@ -130,13 +126,24 @@ class Scanner:
             instance=_text(record.get("instance")), dimension=_text(record.get("dimension")), agent=True,
             at_text=record.get("at") if isinstance(record.get("at"), str) else None,
         )
-        arguments = self._value(record, "arguments", number)
-        text = content.text_of(arguments)
-        call.names_logger = content.names(text, self.logger_names)
-        call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
-        call.arm = content.arms(tool, text, self.logger_names)
+        if self._may_name(raw.lower()) or isinstance(record.get("arguments_payload"), dict):
+            text = content.text_of(self._value(record, "arguments", number))
+            call.names_logger = content.names(text, self.logger_names)
+            call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
+            call.arm = content.arms(tool, text, self.logger_names)
         out.calls.append(call)
         return call
+
+    def _may_name(self, raw: bytes) -> bool:
+        """Cheap necessary condition on the raw line: without "logger" or a declared file name
+        in it, the arguments can neither name the logger nor show it being armed."""
+        return b"logger" in raw or any(name in raw for name in self._name_bytes)
+
+    @property
+    def _name_bytes(self) -> list[bytes]:
+        if not hasattr(self, "_names_cache"):
+            self._names_cache = [n.encode("utf-8", "replace") for n in self.logger_names | self.testmod_names]
+        return self._names_cache
 
     def _result(self, record: dict[str, Any], pending: dict[str, Call]) -> None:
         call = pending.pop(record.get("call_id"), None) if isinstance(record.get("call_id"), str) else None
@@ -147,6 +154,12 @@ class Scanner:
             return
         call.status = record.get("status") if isinstance(record.get("status"), str) else None
         if call.status != "ok":
+            return
+        if self.last_capture is None or compare(call, self.last_capture) == BEFORE:
+            # Only a read after the last capture can read the captures back: skip the search,
+            # but still verify a stored payload's bytes.
+            if isinstance(record.get("result_payload"), dict):
+                self._payload(record["result_payload"], None, parse=False)
             return
         value = self._value(record, "result", None)
         call.content, call.content_uuid = self.matcher.judge(content.text_of(value))
