@@ -5,7 +5,7 @@
 2. the median latency of one ``coldstart trace call`` process (the way harnesses call it, once
    per tool call; goal <= 100 ms including process start), next to ``python -c pass`` as the
    baseline measured in the same run, plus the process's CPU time (less sensitive to a busy
-   machine than wall time);
+   machine than wall time), with and without a bytecode cache;
 3. ``validate`` time on 100k and 1M records, the ratio (10 = linear), and the floor: reading,
    JSON-parsing and hashing every line once in the same process.
 
@@ -57,10 +57,10 @@ def api_throughput(root: Path, pairs: int) -> tuple[float, float]:
     return single, len(records) / (time.perf_counter() - start)
 
 
-def _timed(command: list[str]) -> tuple[float, float]:
+def _timed(command: list[str], env: dict[str, str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) for one process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
@@ -70,17 +70,31 @@ def _timed(command: list[str]) -> tuple[float, float]:
 
 
 def cli_latency(root: Path, repeat: int) -> dict[str, float]:
+    """Medians over ``repeat`` processes. As installed (bytecode cached, in a private pycache
+    prefix so the checkout stays clean), and with PYTHONDONTWRITEBYTECODE=1 (every module
+    compiled from source in every process, as in some sandboxes)."""
     run = root / "cli"
     new_run(run)
     script = Path(sys.executable).with_name("coldstart")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_coldstart"]
-    base = [_timed([sys.executable, "-c", "pass"]) for _ in range(repeat)]
-    calls = [_timed([*command, "trace", "call", "--run-dir", str(run), "--call-id", f"c{i}", "--tool", "bash", "--arguments", '{"command": "ls"}']) for i in range(repeat)]
+    cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    cached["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+    uncached = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+
+    def call(name: str, env: dict[str, str]) -> tuple[float, float]:
+        return _timed([*command, "trace", "call", "--run-dir", str(run), "--call-id", name, "--tool", "bash", "--arguments", '{"command": "ls"}'], env)
+
+    call("warm-up", cached)  # writes the bytecode cache
+    base = [_timed([sys.executable, "-c", "pass"], cached) for _ in range(repeat)]
+    warm = [call(f"cached-{i}", cached) for i in range(repeat)]
+    cold = [call(f"uncached-{i}", uncached) for i in range(repeat)]
     return {
         "baseline_wall": statistics.median(w for w, _ in base),
-        "call_wall": statistics.median(w for w, _ in calls),
-        "call_wall_min": min(w for w, _ in calls),
-        "call_cpu": statistics.median(c for _, c in calls),
+        "call_wall": statistics.median(w for w, _ in warm),
+        "call_wall_min": min(w for w, _ in warm),
+        "call_cpu": statistics.median(c for _, c in warm),
+        "nocache_wall": statistics.median(w for w, _ in cold),
+        "nocache_cpu": statistics.median(c for _, c in cold),
     }
 
 
@@ -130,6 +144,10 @@ def main() -> None:
         print(
             f"`coldstart trace call` process: median {latency['call_wall'] * 1000:.1f} ms wall (min {latency['call_wall_min'] * 1000:.1f} ms), "
             f"{latency['call_cpu'] * 1000:.1f} ms CPU; baseline `python -c pass` {latency['baseline_wall'] * 1000:.1f} ms; goal <= 100 ms"
+        )
+        print(
+            f"  without a bytecode cache (PYTHONDONTWRITEBYTECODE=1): median {latency['nocache_wall'] * 1000:.1f} ms wall, "
+            f"{latency['nocache_cpu'] * 1000:.1f} ms CPU"
         )
         times = {}
         for count in (small, large):
