@@ -251,6 +251,9 @@ class Recorder:
 
     def declare_evidence(self, name: str, path: str, *, normalized: str | None = None) -> dict[str, Any]:
         """Declare an evidence file (relative to the run) in evidence.json, with its hash."""
+        if self.manifest.get("status") == "sealed":
+            # The seal covers evidence.json and every file: a later declaration would break it.
+            raise ColdstartError("run is sealed; declare evidence before `coldstart trace seal`", self.rundir.run_json)
         if name not in EVIDENCE_NAMES:
             raise UsageError(f"unknown evidence name {name!r} (one of {', '.join(EVIDENCE_NAMES)})")
         target = resolve_inside(self.rundir.root, path, what=f"evidence {name}")

@@ -162,6 +162,10 @@ def test_sealed_run_refuses_appends_but_takes_reviews(run):
         recorder(run).call("late", "bash")
     with pytest.raises(ColdstartError, match="already sealed"):
         seal(run)
+    (run / "answer.json").write_text("{}")
+    with pytest.raises(ColdstartError, match="declare evidence before"):
+        recorder(run).declare_evidence("answer", "answer.json")
+    (run / "answer.json").unlink()
     recorder(run).review("agent_read_log.linkage", "rejected", "bob", evidence=["trajectory:c0"])
     assert validate_run(run).valid
 
