@@ -37,7 +37,7 @@ class ImportedResult:
     at: str | None  # canonical time; None for open (the session's end is used)
     line: int | None
     text: str | None = None
-    #: extra keys of the result value (details, images, exit_code...), next to ``text``
+    #: extra keys of the result value (details, summarised non-text blocks), next to ``text``
     value: dict[str, Any] = field(default_factory=dict)
     #: extra record fields (exit_code, executed, note, error...)
     fields: dict[str, Any] = field(default_factory=dict)

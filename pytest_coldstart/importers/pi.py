@@ -79,9 +79,9 @@ class PiImporter:
     @staticmethod
     def _header(value: dict[str, Any], where: Where) -> dict[str, Any]:
         if value.get("type") != "session":
-            raise where.fail("not a pi session: line 1 must be the header {\"type\": \"session\", ...}")
+            raise where.fail("not a pi session: the first line must be the header {\"type\": \"session\", ...}")
         version = value.get("version", 1)
-        if isinstance(version, bool) or version not in VERSIONS:
+        if type(version) is not int or version not in VERSIONS:
             raise VersionError(
                 f"pi session version {version!r} is not supported (this importer reads versions "
                 f"{', '.join(map(str, VERSIONS))}); refusing to guess",

@@ -69,7 +69,8 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             importer = registry.sniff(_first_object(copy, source))
         session = _parse(importer, copy, source)
         fields = record_builder.build(session, importer=importer, copy_path=relative, sha256=digest, phase=phase)
-        counts = {**tally(session.calls), "marks": len(session.events), "lines": session.lines, **session.counts}
+        extra = {k: v for k, v in (session.counts or {}).items() if isinstance(k, str) and type(v) is int}
+        counts = {**extra, **tally(session.calls), "marks": len(session.events), "lines": session.lines}
         counts["times_raised"] = sum(1 for record in fields if "source_at" in record)
         entry = {
             "source": str(source.resolve()),
@@ -78,8 +79,8 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "size": size,
             "importer": importer.name,
             "importer_version": str(importer.version),
-            "format": importer.format,
-            "format_version": session.format_version,
+            "format": str(importer.format),
+            "format_version": session.format_version if type(session.format_version) in (int, str) else str(session.format_version),
             "records": len(fields),
             "counts": counts,
             "imported_at": format_at(recorder.clock.now()),
