@@ -19,7 +19,6 @@ wrong types, non-UTF-8 bytes, unknown versions, a torn final line ... each becom
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -219,7 +218,3 @@ def _review_entry(ctx: Context, relative: str, number: int, value: dict[str, Any
 def _label(entry: dict[str, Any]) -> str:
     value = entry.get("id")
     return repr(value) if isinstance(value, str) else "(no id)"
-
-
-def created_time(manifest: dict[str, Any]) -> datetime | None:
-    return parse_at(manifest.get("created_at"))
