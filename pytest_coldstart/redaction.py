@@ -21,8 +21,9 @@ import hashlib
 import hmac
 import os
 import re
+import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from pytest_coldstart import jsonio
 from pytest_coldstart.errors import ColdstartError, UsageError
@@ -49,21 +50,27 @@ DEFAULT_DENYLIST = (
     "session_key",
 )
 
-#: Well-known credential shapes, redacted inside any string.
-DEFAULT_PATTERNS = (
-    r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----",
-    r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}",
-    r"\bgh[pousr]_[A-Za-z0-9]{30,}",
-    r"\bgithub_pat_[A-Za-z0-9_]{30,}",
-    r"\bxox[abprs]-[A-Za-z0-9-]{10,}",
-    r"\bAKIA[0-9A-Z]{16}\b",
-    r"\bAIza[0-9A-Za-z_-]{35}",
-    r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})",
-    r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@",
-    r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)",
-    r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
-    r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
+#: Well-known credential shapes, redacted inside any string, each with the lowercase literals
+#: one of which must occur (after casefold) for it to match: a cheap pre-check before the regex.
+_DEFAULT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----", ("-----begin",)),
+    (r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}", ("sk-",)),
+    (r"\bgh[pousr]_[A-Za-z0-9]{30,}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (r"\bgithub_pat_[A-Za-z0-9_]{30,}", ("github_pat_",)),
+    (r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-")),
+    (r"\bAKIA[0-9A-Z]{16}\b", ("akia",)),
+    (r"\bAIza[0-9A-Za-z_-]{35}", ("aiza",)),
+    (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
+    (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
+    (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
+    (r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})", ("authorization",)),
+    (
+        r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
+        ("api", "secret", "token", "passw", "credential"),
+    ),
 )
+DEFAULT_PATTERNS = tuple(pattern for pattern, _ in _DEFAULT_RULES)
+TRIGGERS = dict(_DEFAULT_RULES)
 
 DIGESTS = ("sha256", "hmac-sha256")
 #: Environment values shorter than this are not treated as secrets (they would match everywhere).
@@ -72,6 +79,13 @@ DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed valu
 SCOPE = "every trajectory record field outside the envelope, run notes; task.md, visible files, artifacts and imported raw sessions are stored verbatim"
 
 _SCALARS = (bool, int, float)
+
+
+class _Rule(NamedTuple):
+    regex: re.Pattern[str]
+    triggers: tuple[str, ...] | None  # None: no known literal, always search
+    literal: bool  # triggers are case-sensitive literals (environment values)
+
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 MARKER = re.compile(r"<(?:redacted|hashed) (?:sha256|hmac-sha256):[0-9a-f]{64}>")
 
@@ -133,18 +147,20 @@ class Redactor:
                 raise ColdstartError(f"redaction digest hmac-sha256 needs its salt in the environment variable {salt_env!r}, which is unset or empty")
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
-        self.quick = _combined(self.rules)
+        self.literals = tuple(t for rule in self.rules if rule.literal for t in rule.triggers or ())
+        patterns = [rule.triggers for rule in self.rules if not rule.literal]
+        self.fast = None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
         self._keys: dict[str, str | None] = {}
         self.count = 0
-        self.paths: list[str] = []
+        self._local = threading.local()  # one Recorder may be shared by threads: paths are per thread
 
-    def _string_rules(self, environ: Mapping[str, str]) -> list[re.Pattern[str]]:
+    def _string_rules(self, environ: Mapping[str, str]) -> list[_Rule]:
         values = sorted({environ.get(name, "") for name in self.env} - {""}, key=len, reverse=True)
         values = [v for v in values if len(v) >= MIN_SECRET_CHARS]
-        rules = [re.compile("|".join(re.escape(v) for v in values))] if values else []
+        rules = [_Rule(re.compile("|".join(re.escape(v) for v in values)), tuple(values), True)] if values else []
         for pattern in self.patterns:
             try:
-                rules.append(re.compile(pattern))
+                rules.append(_Rule(re.compile(pattern), TRIGGERS.get(pattern), False))
             except re.error as exc:
                 raise UsageError(f"redaction pattern {pattern!r} is not a regular expression ({exc})") from None
         return rules
@@ -185,6 +201,17 @@ class Redactor:
         return f"<{kind} {self.digest_name}:{self.digest(value)}>"
 
     # -- applying ----------------------------------------------------------------------------
+
+    @property
+    def paths(self) -> list[str]:
+        """JSON pointers of what the last ``apply``/``apply_record`` of this thread removed."""
+        if not hasattr(self._local, "paths"):
+            self._local.paths = []
+        return self._local.paths
+
+    @paths.setter
+    def paths(self, value: list[str]) -> None:
+        self._local.paths = value
 
     def key_kind(self, key: str) -> str | None:
         """'redacted', 'hashed' or None for a key (cached: keys repeat across records)."""
@@ -250,10 +277,21 @@ class Redactor:
         return self._scrub(text, [path] if path else [])
 
     def _scrub(self, text: str, stack: list[str]) -> str:
-        if self.quick is not None and not self.quick.search(text):
-            return text  # the common case: one combined search, no match
+        low: str | None = None
+        if self.fast is not None:  # every rule has literals: one quick look decides the common case
+            low = text.casefold()
+            if not any(t in low for t in self.fast) and not any(v in text for v in self.literals):
+                return text
         changed = False
-        for rule in self.rules:
+        for rule, triggers, literal in self.rules:
+            if triggers is not None:  # a literal that must occur: skip the regex when none does
+                if literal:
+                    hit = any(t in text for t in triggers)
+                else:
+                    low = text.casefold() if low is None else low
+                    hit = any(t in low for t in triggers)
+                if not hit:
+                    continue
             if not rule.search(text):
                 continue
             pieces = MARKER.split(text)
@@ -264,8 +302,8 @@ class Redactor:
                 if i < len(markers):
                     out.append(markers[i])
             new = "".join(out)
-            changed = changed or new != text
-            text = new
+            if new != text:
+                changed, text, low = True, new, None
         if changed:
             self.count += 1
             self.paths.append(_join(stack))
@@ -281,7 +319,7 @@ class Redactor:
 
     def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
         """Redact every field of a record except ``skip`` (the envelope); return it and the paths."""
-        self.paths = []
+        self.paths = paths = []
         out = {}
         for key, value in fields.items():
             if value is None or key in skip:
@@ -294,7 +332,7 @@ class Redactor:
                 out[key] = value
             else:
                 out[key] = self._walk(value, [_pointer(key)])
-        return out, list(self.paths)
+        return out, paths
 
     def settings(self) -> dict[str, Any]:
         """The rules as recorded in run.json ``logging.redaction`` (names, never values)."""
@@ -309,24 +347,6 @@ class Redactor:
             "salt": None if self.salt is None else {"env": self.salt_env, "fingerprint": salt_fingerprint(self.salt)},
             "scope": SCOPE,
         }
-
-
-def _combined(rules: list[re.Pattern[str]]) -> re.Pattern[str] | None:
-    """One alternation of every rule, used only as a fast "could anything match?" pre-check.
-    None (check rule by rule) when the rules cannot be combined (e.g. backreferences)."""
-    if not rules:
-        return re.compile(r"(?!)")
-    parts = []
-    for rule in rules:
-        source = re.sub(r"\(\?P<[A-Za-z_][A-Za-z0-9_]*>", "(?:", rule.pattern)
-        flags = re.match(r"^\(\?([aiLmsux]+)\)", source)
-        if flags:
-            source = f"(?{flags.group(1)}:{source[flags.end():]})"
-        parts.append(f"(?:{source})")
-    try:
-        return re.compile("|".join(parts))
-    except re.error:
-        return None
 
 
 def _join(stack: list[str]) -> str:

@@ -205,3 +205,37 @@ def test_secret_values_never_survive_inside_strings(document: Any, secret: str) 
     redactor = Redactor(env=["CRED"], environ={"CRED": secret})
     out = redactor.apply(planted)
     assert secret not in MARKER.sub("|", jsonio.canonical_bytes(out).decode())  # a digest may contain any hex run
+
+
+EXAMPLES = [
+    "-----BEGIN EC PRIVATE KEY-----\nabc\n-----END EC PRIVATE KEY-----",
+    "key sk-proj-abcdefghijklmnopqrstuv", "ghs_" + "b" * 36, "github_pat_" + "c" * 40, "xoxb-123456789012-abc",
+    "AKIAABCDEFGHIJKLMNOP", "AIza" + "d" * 35, "Bearer abcdefgh12345", "https://user:pw1234@example.org/x",
+    "curl --user bot:hunter22 x", "AUTHORIZATION = Basic dXNlcjpwdw==", "PASSWORD: hunter22", "Api-Key=abcd1234",
+]
+
+
+def test_every_default_pattern_has_a_literal_that_must_occur() -> None:
+    """The literal pre-check only skips a pattern when it cannot match: each example matches its
+    pattern, contains one of its literals, and is redacted by the default redactor."""
+    from pytest_coldstart.redaction import _DEFAULT_RULES
+
+    for pattern, triggers in _DEFAULT_RULES:
+        matching = [text for text in EXAMPLES if __import__("re").search(pattern, text)]
+        assert matching, pattern
+        for text in matching:
+            assert any(t in text.casefold() for t in triggers), (pattern, text)
+    redactor = Redactor()
+    for text in EXAMPLES:
+        assert "<redacted sha256:" in redactor.scrub(text), text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_literal_pre_check_never_skips_a_possible_match(data) -> None:
+    """Strings generated FROM each default pattern always contain one of its literals."""
+    from pytest_coldstart.redaction import _DEFAULT_RULES
+
+    pattern, triggers = data.draw(st.sampled_from(_DEFAULT_RULES))
+    text = data.draw(st.from_regex(pattern))
+    assert any(t in text.casefold() for t in triggers), (pattern, text)
