@@ -12,7 +12,6 @@ with the number of calls, not with the bytes).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import tempfile
 import time
@@ -20,7 +19,9 @@ import tracemalloc
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pytest_coldstart import jsonio, records, summary
+from bench_import import floor_seconds  # the same floor as the import benchmark (sibling script)
+
+from pytest_coldstart import records, summary
 from pytest_coldstart.clock import FixedClock
 from pytest_coldstart.demo import fixed
 from pytest_coldstart.recorder import init_run
@@ -47,16 +48,6 @@ def build(run: Path, calls: int) -> None:
             pending = []
     if pending:
         recorder.appender.append_many([recorder.prepare(f) for f in pending])
-
-
-def floor_seconds(path: Path) -> float:
-    start = time.perf_counter()
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for raw in handle:
-            digest.update(raw)
-            jsonio.loads(raw)
-    return time.perf_counter() - start
 
 
 def main() -> None:
