@@ -126,24 +126,21 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
 
 
 def _scan_and_validate(root: Path, scanner: Scanner, findings: Findings) -> Trajectory:
-    """The audit's pass and validate's, at the same time (forked) for large runs.
-
-    Findings keep one order either way: the audit's own first, then validate's."""
+    """The audit's own pass, with validate's pass at the same time (in a forked child) for
+    large runs. Findings keep one order either way: the audit's own first, then validate's."""
     validator = integrity.external_validator()
-    own = Findings()
-    scanner.findings = scanner.run_id_check.findings = own
-    big = _size(root / TRAJECTORY) > parallel.PARALLEL_BYTES
-    background = parallel.Background(lambda: (scanner.scan(), own), fork=big)
-    try:
-        texts = integrity.findings_of(validator(root))
-    except ColdstartError as exc:
-        texts = [f"validate: {exc.one_line()}"]
-    trajectory, own = background.result()
-    scanner.findings = scanner.run_id_check.findings = findings
-    findings.merge(own)
-    for text in texts:
+    background = parallel.Background(lambda: _validate(validator, root), fork=_size(root / TRAJECTORY) > parallel.PARALLEL_BYTES)
+    trajectory = scanner.scan()
+    for text in background.result():
         findings.infra(text)
     return trajectory
+
+
+def _validate(validator, root: Path) -> list[str]:
+    try:
+        return integrity.findings_of(validator(root))
+    except ColdstartError as exc:
+        return [f"validate: {exc.one_line()}"]
 
 
 def _size(path: Path) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 TESTMOD, LOGGER, TRAJECTORY = "testmod", "logger", "trajectory"
 
 
-@dataclass
+@dataclass(slots=True)
 class Event:
     """One projected record of an external stream (test mod or agent logger)."""
 
@@ -29,7 +29,7 @@ class Event:
         return self.fields.get(key, default)
 
 
-@dataclass
+@dataclass(slots=True)
 class Call:
     """A trajectory call reduced to what the flags need (the full record stays on disk)."""
 
@@ -136,8 +136,3 @@ class Findings:
 
     def info(self, text: str) -> None:
         self._add(self.information, text)
-
-    def merge(self, other: Findings) -> None:
-        for kind in ("infra_errors", "fixture_errors", "pending_reasons", "review_problems", "information"):
-            for text in getattr(other, kind):
-                self._add(getattr(self, kind), text)
