@@ -1,5 +1,6 @@
-"""Ruling R7: is the fixture (initialisation) and the restore faithful? Anything but an
-explicit ready/ok answer is FIXTURE_INVALID; an undeclared one keeps the run PENDING (R6)."""
+"""Rulings R6/R7 on the run's prerequisites: the test mod's log must be declared (else
+INFRA_ERROR); the fixture (initialisation) and the restore must be faithful - anything but an
+explicit ready/ok answer is FIXTURE_INVALID - and an undeclared one keeps the run PENDING."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ def _status(payload: dict[str, Any]) -> str | None:
 
 
 def check_fixture(evidence: Evidence, findings: Findings) -> None:
+    if not evidence.declared("test_mod"):
+        # R6: without the independent test mod's log nothing game-side can be judged.
+        findings.infra("no test-mod evidence is declared: the independent (game-side) record of the run is missing")
     if not evidence.declared("fixture"):
         findings.pending("no fixture evidence is declared: the run cannot be judged until initialisation is shown faithful")
     elif "fixture" in evidence.documents:

@@ -17,9 +17,7 @@ from pytest_coldstart.audit.ordering import BEFORE, compare
 from pytest_coldstart.audit.reader import HashedLines
 from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hashing import sha256_bytes
 from pytest_coldstart.layout import PAYLOADS, TRAJECTORY, RunDir
-from pytest_coldstart.paths import resolve_inside
 from pytest_coldstart.payloads import PayloadStore
 from pytest_coldstart.versioning import READABLE
 
@@ -51,7 +49,6 @@ class Scanner:
         self.store = PayloadStore(rundir, payload_settings or {})
         self.run_id_check = run_id_check
         self.last_capture = last_capture
-        self.verified_payloads: set[str] = set()
 
     def scan(self) -> Trajectory:
         out = Trajectory()
@@ -105,9 +102,6 @@ class Scanner:
         if not isinstance(call_id, str) or not call_id:
             return None
         out.call_lines.setdefault(call_id, (number, offset))
-        counted = record.get("actor") == "agent" and record.get("phase") == "agent" and record.get("branch") != "abandoned"
-        if not counted and isinstance(record.get("arguments_payload"), dict):
-            self._payload(record["arguments_payload"], number, parse=False)
         if record.get("actor") != "agent":
             return None
         if record.get("phase") != "agent":
@@ -148,19 +142,12 @@ class Scanner:
     def _result(self, record: dict[str, Any], pending: dict[str, Call]) -> None:
         call = pending.pop(record.get("call_id"), None) if isinstance(record.get("call_id"), str) else None
         if call is None:
-            for key in ("result",):
-                if isinstance(record.get(f"{key}_payload"), dict):
-                    self._payload(record[f"{key}_payload"], None, parse=False)
             return
         call.status = record.get("status") if isinstance(record.get("status"), str) else None
         if call.status != "ok":
             return
         if self.last_capture is None or compare(call, self.last_capture) == BEFORE:
-            # Only a read after the last capture can read the captures back: skip the search,
-            # but still verify a stored payload's bytes.
-            if isinstance(record.get("result_payload"), dict):
-                self._payload(record["result_payload"], None, parse=False)
-            return
+            return  # only a read after the last capture can read the captures back
         value = self._value(record, "result", None)
         call.content, call.content_uuid = self.matcher.judge(content.text_of(value))
 
@@ -171,22 +158,18 @@ class Scanner:
         return record.get(key)
 
     def _payload(self, ref: dict[str, Any], number: int | None, *, parse: bool) -> Any:
-        digest = ref.get("sha256")
+        """The value behind a payload ref, when its content is needed (validate verifies every
+        stored payload's bytes; a missing or altered one is an infra error either way)."""
+        if not parse:
+            return None
         if ref.get("stored") is False:
             return ref.get("preview")
-        label = f"{PAYLOADS}/{digest}"
         try:
-            if parse:
-                return self.store.load(ref)
-            if digest not in self.verified_payloads:
-                path = resolve_inside(self.rundir.root, label, what="payload")
-                if sha256_bytes(path.read_bytes()) != digest:
-                    raise ColdstartError("payload bytes do not match their hash", label)
-                self.verified_payloads.add(digest)
+            return self.store.load(ref)
         except ColdstartError as exc:
             self.findings.infra(f"payload {exc.one_line()}")
         except OSError:
-            self.findings.infra(f"payload {label}: missing from the store")
+            self.findings.infra(f"payload {PAYLOADS}/{ref.get('sha256')}: unreadable")
         return None
 
 

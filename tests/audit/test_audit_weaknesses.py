@@ -129,8 +129,8 @@ def test_09_missing_agent_output_is_the_agents_failure(tmp_path):
     report = audit(builder(tmp_path, "b").passing().undeclare("agent_logger"))
     assert report["failure_class"] == "AGENT_FAIL"
     assert [statuses(report)[f] for f in ("logger_armed_before_activation", "transient_outputs_captured", "agent_read_log")] == ["FAIL"] * 3
-    report = audit(builder(tmp_path, "c").passing().undeclare("test_mod"))
-    assert report["failure_class"] == "INFRA_ERROR" or statuses(report)["machine_operated"] == "FAIL"
+    report = audit(builder(tmp_path, "c").passing().undeclare("test_mod"))  # R6: the independent side is missing
+    assert report["failure_class"] == "INFRA_ERROR" and infra_mentions(report, "no test-mod evidence is declared")
 
 
 def test_10_duplicates_are_detected(tmp_path):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pytest_coldstart.audit.flags import Context, logger_missing, require
 from pytest_coldstart.audit.model import LOGGER, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest  # noqa: F401
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
 
 def evaluate(ctx: Context) -> FlagResult:
     flag = FlagResult("agent_read_log")
