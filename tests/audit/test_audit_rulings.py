@@ -193,3 +193,36 @@ def test_background_runs_in_a_child_when_forking_is_safe():
 
     parent = os.getpid()
     assert parallel.Background(boom, fork=True).result() == "recomputed in-process"
+
+
+def test_window_review_without_removal_evidence_or_with_a_tie(tmp_path):
+    b = builder(tmp_path, "a").passing()
+    removal = b.event("testmod", "cart_removed", 2)
+    b.mutate_testmod(lambda ev: ev.remove(removal))
+    report = audit(b)
+    assert statuses(report)["transient_outputs_captured"] == "PENDING"
+    assert required(report, "transient_outputs_captured") == ["transient_outputs_captured.window"]
+    assert story.CARTS[2]["uuid"] in flag(report, "transient_outputs_captured")["required_review"][0]["question"]
+
+    def tie(b):
+        ejection = b.event("testmod", "cart_ejected", 0)
+        b.event("logger", "cart_observed", 0).update(at=ejection["at"], tick=ejection["tick"])
+        return b
+
+    report = audit(tie(builder(tmp_path, "b").passing()))
+    assert required(report, "transient_outputs_captured") == ["transient_outputs_captured.window"]
+    assert ["logger:seq2", "testmod:seq6"] in report["unknown_orderings"]
+    reviewed = tie(builder(tmp_path, "c").passing()).review("transient_outputs_captured.window", evidence=["logger:seq2", "testmod:seq6"])
+    assert audit(reviewed)["overall"] == "PASS"
+
+
+def test_inventory_review_when_a_capture_has_no_items(tmp_path):
+    def no_items(b):
+        del b.event("logger", "cart_observed", 1)["items"]
+        return b
+
+    report = audit(no_items(builder(tmp_path, "a").passing()))
+    assert required(report, "transient_outputs_captured") == ["transient_outputs_captured.inventory"]
+    assert statuses(report)["transient_outputs_captured"] == "PENDING"
+    reviewed = no_items(builder(tmp_path, "b").passing()).review("transient_outputs_captured.inventory", evidence=["logger:seq3", "testmod:seq9"])
+    assert statuses(audit(reviewed))["transient_outputs_captured"] == "PASS"
