@@ -57,7 +57,7 @@ def _test_side_only(b: RunBuilder) -> RunBuilder:
 
 def _tie(b: RunBuilder) -> RunBuilder:
     processed = b.passing().event("testmod", "input_processed")
-    b.event("logger", "logger_armed").update(at=processed["at"], tick=processed["tick"], seq=0)
+    b.event("logger", "logger_armed").update(at=processed["at"], tick=processed["tick"])
     return b
 
 
