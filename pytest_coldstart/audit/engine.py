@@ -106,8 +106,6 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
                       payload_settings=logging, run_id_check=run_id_check, last_capture=latest(captures))
     trajectory = _scan_and_validate(root, scanner, findings)
     hashes: dict[str, tuple[str, int]] = {}
-    if trajectory.sha256:
-        hashes[TRAJECTORY] = (trajectory.sha256, trajectory.size)
     correlation.check_files(rundir, manifest, findings, hashes)
     correlation.check_scope(evidence, findings)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)

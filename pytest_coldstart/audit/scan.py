@@ -56,7 +56,7 @@ class Scanner:
         if not path.is_file() or path.is_symlink():
             self.findings.infra(f"{TRAJECTORY}: missing (or not a regular file)")
             return out
-        lines = HashedLines(path)
+        lines = HashedLines(path, hashed=False)  # validate checks its hash chain and seal
         pending: dict[str, Call] = {}
         outside: list[Call] = []
         lifecycle: str | None = None
