@@ -28,7 +28,6 @@ from pathlib import Path
 
 from pytest_coldstart import jsonio
 from pytest_coldstart.recorder import Recorder, init_run
-from pytest_coldstart.validate import validate_run
 
 HARNESS = {"name": "bench", "version": "1", "model": "m", "provider": "p"}
 FIXED = {"machine": {"platform": "bench"}, "repo": {"root": "", "commit": "", "branch": "", "dirty_entries": 0}, "tool": {"name": "pytest-coldstart", "version": "bench", "commit": None}}
@@ -119,13 +118,25 @@ def floor_seconds(path: Path) -> float:
     return time.perf_counter() - start
 
 
-def validate_seconds(path: Path) -> float:
-    start = time.perf_counter()
-    report = validate_run(path)
-    elapsed = time.perf_counter() - start
-    if not report.valid:
-        raise SystemExit("benchmark run is unexpectedly invalid:\n" + report.to_text())
-    return elapsed
+VALIDATE_CHILD = """
+import sys, time
+from pytest_coldstart.validate import validate_run
+start = time.perf_counter()
+report = validate_run(sys.argv[1])
+print(time.perf_counter() - start, report.valid)
+"""
+
+
+def validate_in_child(path: Path) -> tuple[float, float]:
+    """(seconds inside validate_run, peak RSS of the validating process in MB)."""
+    process = subprocess.Popen([sys.executable, "-c", VALIDATE_CHILD, str(path)], stdout=subprocess.PIPE, text=True)
+    out = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.stdout.close()
+    if os.waitstatus_to_exitcode(status) != 0 or not out.strip().endswith("True"):
+        raise SystemExit(f"validating {path} failed or found the benchmark run invalid: {out.strip()}")
+    seconds = out.split()[0]
+    return float(seconds), usage.ru_maxrss / 1024
 
 
 def main() -> None:
@@ -155,10 +166,10 @@ def main() -> None:
             build_trajectory(path, count)
             size = (path / "trajectory.jsonl").stat().st_size
             floor = floor_seconds(path)
-            times[count] = validate_seconds(path)
+            times[count], peak = validate_in_child(path)
             print(
-                f"validate {count:,} records ({size / 1e6:.0f} MB): {times[count]:.2f} s ({times[count] / count * 1e6:.1f} us/record); "
-                f"floor (read + parse + hash each line) {floor:.2f} s; validate/floor {times[count] / floor:.1f}x"
+                f"validate {count:,} records ({size / 1e6:.0f} MB): {times[count]:.2f} s ({times[count] / count * 1e6:.1f} us/record), "
+                f"peak RSS {peak:.0f} MB; floor (read + parse + hash each line) {floor:.2f} s; validate/floor {times[count] / floor:.1f}x"
             )
             if not args.keep:
                 shutil.rmtree(path)

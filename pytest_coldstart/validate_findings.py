@@ -16,6 +16,77 @@ from pytest_coldstart.versioning import CURRENT
 
 PER_CODE = 100
 
+#: Every code validate emits, with its meaning (docs and tools key on these).
+CODES: dict[str, str] = {
+    "run.missing": "the run directory does not exist (or is not a directory)",
+    "run.created_at": "run.json created_at is not a timestamp",
+    "run.location": "run.json moves a version-2 file away from its fixed name",
+    "document.missing": "a required document (run.json, visibility.json, evidence.json) is missing",
+    "document.malformed": "a document is unreadable, not UTF-8, not JSON, or not a JSON object",
+    "version.unknown": "an unknown or future schemaVersion / schema string: not interpreted (fail closed)",
+    "version.mixed": "a file or record of another version than run.json (migrate the whole run)",
+    "schema.run": "run.json violates run.schema.json",
+    "schema.visibility": "visibility.json violates visibility.schema.json",
+    "schema.evidence": "evidence.json violates evidence.schema.json",
+    "schema.record": "a trajectory record violates trajectory-record.schema.json",
+    "trajectory.missing": "trajectory.jsonl is missing",
+    "trajectory.empty": "trajectory.jsonl holds no record",
+    "trajectory.torn": "the final line has no newline: an append did not complete",
+    "trajectory.malformed": "a line is not UTF-8, not JSON, not an object, or too long",
+    "trajectory.blank_line": "a blank line (the recorder never writes one)",
+    "trajectory.header": "the first record is not the header, or a header appears later",
+    "trajectory.run_id": "a record names another run",
+    "trajectory.seq": "seq is not an integer or does not strictly increase",
+    "trajectory.at": "at is not a timestamp or steps back in time",
+    "trajectory.monotonic": "monotonic_ms decreases",
+    "chain.prev": "prev is not the sha256 of the previous line: the hash chain is broken",
+    "record.unknown_type": "an unknown record type",
+    "record.unknown_phase": "an unknown phase",
+    "record.unknown_actor": "an unknown actor",
+    "record.unknown_status": "an unknown result status",
+    "call.duplicate": "a call id is recorded twice",
+    "call.no_result": "a call has no result",
+    "result.unknown_call": "a result names no recorded call",
+    "result.duplicate": "a second result for one call",
+    "result.before_call": "a result comes before its call",
+    "imports.before_run": "an imported session (or record) is older than the run: open the run before the session starts",
+    "review.path": "the reviews file is declared outside the run directory",
+    "review.torn": "reviews.jsonl ends with a torn line",
+    "review.malformed": "a review line is not UTF-8, not JSON or not an object",
+    "review.shape": "a review line breaks its schema or R3 (resolved: by, parseable at, non-blank evidence)",
+    "review.seq": "review seq does not strictly increase",
+    "payload.missing": "a stored payload ref has no file in payloads/",
+    "payload.integrity": "payload bytes do not match their ref or their file name",
+    "payload.name": "payloads/ holds something that is not a file named by its sha256",
+    "visibility.count": "file_count disagrees with the files listed (or with run.json)",
+    "seal.status": "status and seal disagree",
+    "seal.count": "the trajectory's record count differs from the sealed count",
+    "seal.head": "the last line's hash differs from the sealed head",
+    "seal.file.added": "a file appeared after the seal",
+    "internal.error": "validate itself failed on this run (a bug: please report it)",
+}
+#: Checks of a declared file; each yields <prefix>.path | .missing | .hash | .size.
+FILE_CHECKS = {
+    "task": "task.md against run.json task",
+    "visibility": "visibility.json against run.json visibility.sha256",
+    "visibility.copy": "a visible file's copy against visibility.json",
+    "imports": "an imported session against run.json imports[]",
+    "artifacts": "an artifact against run.json artifacts[]",
+    "evidence": "a declared evidence file against evidence.json",
+    "evidence.normalized": "a normalized logger view against evidence.json",
+    "seal.file": "a sealed file against run.json seal.files",
+    "migrate.original": "a kept version-1 original against run.json migrated_from",
+}
+FILE_PROBLEMS = {"path": "absolute or outside the run (never read)", "missing": "missing", "hash": "sha256 differs or is not recorded", "size": "size differs"}
+for _prefix, _what in FILE_CHECKS.items():
+    for _suffix, _problem in FILE_PROBLEMS.items():
+        CODES[f"{_prefix}.{_suffix}"] = f"{_what}: {_problem}"
+
+
+def documented(code: str) -> bool:
+    """Whether ``code`` is one of CODES (or its ``.more`` summary)."""
+    return code in CODES or (code.endswith(".more") and code[: -len(".more")] in CODES)
+
 
 @dataclass(frozen=True)
 class Finding:

@@ -1,0 +1,22 @@
+"""Core tests: every finding code validate emits while these tests run must be documented."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_coldstart import validate_findings
+
+
+@pytest.fixture(autouse=True)
+def findings_are_documented(monkeypatch):
+    original = validate_findings.Findings.add
+    undocumented: list[str] = []
+
+    def add(self, file, line, problem, code):
+        if not validate_findings.documented(code):
+            undocumented.append(code)
+        return original(self, file, line, problem, code)
+
+    monkeypatch.setattr(validate_findings.Findings, "add", add)
+    yield
+    assert undocumented == [], f"finding codes missing from validate_findings.CODES: {sorted(set(undocumented))}"
