@@ -62,7 +62,8 @@ class Context:
             return
         found = self.digest(path)
         if found is None:
-            self.add(str(relative), None, f"{what} is missing (declared in {document})", code + ".missing")
+            state = "is a directory, not a file" if path.is_dir() else "is missing"
+            self.add(str(relative), None, f"{what} {state} (declared in {document})", code + ".missing")
             return
         digest, actual = found
         if isinstance(sha256, str):

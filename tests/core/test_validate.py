@@ -115,6 +115,9 @@ def test_task_hash_size_and_presence(run):
     assert {"task.hash", "task.size"} <= set(codes(validate_run(run)))
     (run / "task.md").unlink()
     assert codes(validate_run(run)) == ["task.missing"]
+    (run / "task.md").mkdir()
+    report = validate_run(run)
+    assert codes(report) == ["task.missing"] and "is a directory" in report.findings[0].problem
 
 
 def test_task_path_outside_the_run_is_never_read(run, tmp_path):
