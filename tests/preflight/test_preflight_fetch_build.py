@@ -27,12 +27,13 @@ def test_source_fetch_passes_on_http_200_and_records_the_body_hash(base_config: 
 def test_one_failing_endpoint_fails_source_fetch(base_config: dict, preflight, http_server) -> None:
     base, _ = http_server
     (closed,) = free_ports(1)
-    urls = [f"{base}/ok", f"{base}/missing", f"http://127.0.0.1:{closed}/x", "file:///etc/passwd"]
+    urls = [f"{base}/ok", f"{base}/missing", f"http://127.0.0.1:{closed}/x", "file:///etc/passwd", "http://[::1/broken"]
     result = entry(preflight({**base_config, "fetch_urls": urls}, checks=["source_fetch"]).document, "source_fetch")
-    assert result["status"] == "FAIL" and result["detail"].startswith("1/4 source/dependency endpoint(s) reachable")
+    assert result["status"] == "FAIL" and result["detail"].startswith("1/5 source/dependency endpoint(s) reachable")
     assert f"{base}/missing: HTTP 404" in result["detail"]
     assert f"127.0.0.1:{closed}/x: URLError" in result["detail"]
     assert "file:///etc/passwd: not an http(s) URL" in result["detail"]
+    assert "http://[::1/broken: not an http(s) URL" in result["detail"]
 
 
 def test_source_fetch_without_endpoints_fails_clearly(base_config: dict, preflight) -> None:

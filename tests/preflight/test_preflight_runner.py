@@ -137,3 +137,31 @@ def test_out_must_be_empty_unless_forced_and_force_replaces_only_preflight_files
     assert (out / "keep.txt").read_text() == "mine"
     assert not (out / "probes/filesystem-expected.txt").exists()
     assert [c["id"] for c in outcome.document["checks"]] == ["terminal"]
+
+
+class Leaky:
+    id = "leaky"
+    proves = "what a careless third-party check reports is redacted"
+
+    def run(self, context: Any) -> CheckResult:
+        probe = context.command(self.id, "echo", ["bash", "-c", "echo key sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX"], timeout=10)
+        return CheckResult.passed("reported", [probe.evidence], auth_token="tok-123", note="sk-proj-ABCDEFGHIJKLMNOPQRSTUVWX")
+
+
+def test_secrets_a_check_reports_are_redacted_in_report_and_transcripts(tmp_path: Path, base_config: dict) -> None:
+    checks = registry.all_checks(manager(ThirdParty(Leaky())))
+    outcome = run_preflight(from_document(base_config), tmp_path / "out", checks=["leaky"], available=checks, cwd=tmp_path)
+    out = tmp_path / "out"
+    versions = entry(outcome.document, "leaky")["versions"]
+    assert versions["auth_token"].startswith("<redacted sha256:") and "sk-proj-" not in versions["note"]
+    for path in out.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert b"tok-123" not in data and b"sk-proj-ABCDEFGH" not in data, path
+
+
+def test_the_markdown_summary_escapes_what_the_config_and_checks_say(base_config: dict, preflight) -> None:
+    outcome = preflight({**base_config, "name": "evil|name <script>alert(1)</script>", "shell": ["no|such<b>shell"]}, checks=["terminal"])
+    markdown = outcome.report_path.with_name("preflight.md").read_text()
+    assert "<script>" not in markdown and "<b>" not in markdown
+    assert "evil\\|name &lt;script&gt;" in markdown and "no\\|such&lt;b&gt;shell" in markdown

@@ -34,12 +34,16 @@ def _is_loopback(host: str | None) -> bool:
 def fetch(url: str, timeout: float) -> dict[str, Any]:
     """GET ``url`` (http/https only), reading at most MAX_BODY bytes. Never raises."""
     result: dict[str, Any] = {"kind": "http", "url": url, "status": None}
-    parsed = urllib.parse.urlsplit(url)
-    if parsed.scheme not in ("http", "https") or not parsed.hostname:
+    try:
+        parsed = urllib.parse.urlsplit(url)
+        host = parsed.hostname
+    except ValueError:  # e.g. an unclosed IPv6 bracket
+        parsed, host = None, None
+    if parsed is None or parsed.scheme not in ("http", "https") or not host:
         result["error"] = "not an http(s) URL"
         return result
     # Loopback never goes through a proxy; everything else honours the environment's proxies.
-    handlers = [urllib.request.ProxyHandler({})] if _is_loopback(parsed.hostname) else []
+    handlers = [urllib.request.ProxyHandler({})] if _is_loopback(host) else []
     opener = urllib.request.build_opener(*handlers)
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     started = time.monotonic()
