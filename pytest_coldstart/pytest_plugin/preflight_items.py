@@ -124,6 +124,8 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{MARKER}(*checks, config=None, policy=None): run these preflight checks once per session "
         "(no ids: all) and fail (or skip) the test unless they PASS",
     )
+    if config.getini("coldstart_preflight_policy") not in POLICIES:
+        raise pytest.UsageError(f"ini coldstart_preflight_policy must be one of {', '.join(POLICIES)}")
     config.stash[_STATE] = PreflightState(config)
 
 

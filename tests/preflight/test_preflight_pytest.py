@@ -141,3 +141,10 @@ def test_the_ini_key_configures_items_and_the_default_gate(pytester: pytest.Pyte
     result = run(pytester, "-k", "terminal or test_x")
     result.assert_outcomes(passed=2, deselected=9)
     result.stdout.fnmatch_lines(["coldstart preflight: *harness.json (policy fail; probes under *)"])
+
+
+def test_a_bad_policy_is_a_usage_error(pytester: pytest.Pytester, harness: dict) -> None:
+    pytester.makeini("[pytest]\ncoldstart_preflight_policy = maybe\n")
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*coldstart_preflight_policy must be one of fail, skip*"])
