@@ -104,7 +104,7 @@ class TrajectoryChecker:
         if record is not None:
             if self.version >= 2:
                 self._chain(number, record)
-            self._fields(number, record, value)
+            self._fields(number, record, value, b'_payload"' in raw)
         elif self.records == 1:
             self.add(number, "the first line must be the header record", "trajectory.header")
         self._advance_chain(raw)
@@ -143,7 +143,7 @@ class TrajectoryChecker:
                     "chain.prev",
                 )
 
-    def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any]) -> None:
+    def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any], refs: bool = True) -> None:
         kind = record.get("record")
         if self.version < 2 and kind in _V2_ONLY:
             self.add(number, f"record type {kind!r} does not exist in version 1", "record.unknown_type")
@@ -163,7 +163,7 @@ class TrajectoryChecker:
             call_id = record.get("call_id")
             if isinstance(call_id, str):
                 self._call(number, call_id) if kind == "call" else self._result(number, call_id)
-        for key, ref in record.items():
+        for key, ref in record.items() if refs else ():  # refs: the raw line names a *_payload key
             if key.endswith("_payload") and isinstance(ref, dict) and ref.get("stored") is True:
                 self.payload_refs.setdefault((ref.get("sha256"), ref.get("compression", "none")), (number, ref))
         source = record.get("source")

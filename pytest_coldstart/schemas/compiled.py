@@ -131,6 +131,13 @@ class Compiler:
         pairs = tuple((k, frozenset(needs)) for k, needs in (schema.get("dependentRequired") or {}).items())
         if wanted is None and not items and extra is None and not pairs:
             return []
+        if extra is None and not pairs:  # the common small cases, without the general loop
+            if wanted is not None and len(wanted) == 1 and not items:
+                (only,) = wanted
+                return [lambda v: not isinstance(v, dict) or only in v]
+            if wanted is None and len(items) == 1:
+                ((key, check),) = items
+                return [lambda v: not isinstance(v, dict) or key not in v or check(v[key])]
 
         def check_object(v: Any) -> bool:
             if not isinstance(v, dict):
