@@ -3,6 +3,19 @@
 A declared file that is absolute, escapes the run (``..``, symlinks), is missing, unreadable
 or hash-mismatched is an INFRA_ERROR and is never used (R5). The external streams are read
 through ``aliases.project``; unknown event names are reported as information.
+
+The agent logger, three ways:
+- plain: ``path`` + ``sha256`` of the logger's own output;
+- with a normalized view: ``path``/``sha256`` is the raw output (hashed, kept), ``normalized``/
+  ``normalized_sha256`` the view the flags read; every view record carries ``source_sha256``
+  equal to the raw file's hash;
+- only a normalized view exists (the raw bytes were not kept, e.g. the published rom20
+  package): ``path``/``sha256`` is the view and ``raw_sha256`` (optionally ``raw``, a
+  run-relative name) names the absent raw output; every record must carry ``source_sha256``
+  equal to ``raw_sha256`` (else INFRA_ERROR), a present ``raw`` file must hash to it, and the
+  report says the raw bytes are absent. A view declared without ``raw_sha256`` is refused.
+Basenames of ``path``, ``normalized``, ``raw`` and ``original_path`` are the logger's names
+for agent_read_log ("the call names the logger file").
 """
 
 from __future__ import annotations

@@ -29,7 +29,6 @@ class Trajectory:
     calls: list[Call] = field(default_factory=list)  # agent calls, file order
     call_lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # every call id -> (line, offset)
     records: int = 0
-    sha256: str | None = None
     size: int = 0
     agent_phase_seen: bool = False
     excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
@@ -86,7 +85,7 @@ class Scanner:
                     self._result(record, pending)
         except OSError as exc:
             self.findings.infra(f"{TRAJECTORY}: unreadable ({exc.strerror or exc})")
-        out.sha256, out.size = lines.sha256, lines.size
+        out.size = lines.size
         if out.agent_phase_seen and outside:
             # The run records its lifecycle: a call "by the agent" inside a prepare/restore
             # window is not agent work, whatever its actor field claims.
