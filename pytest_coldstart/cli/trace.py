@@ -139,6 +139,9 @@ def register(groups) -> None:
     p = command("validate", cmd_validate, "check the run's structure and integrity")
     p.add_argument("--json", action="store_true")
 
+    p = command("summary", cmd_summary, "(re)build the derived summary.json: calls by tool/status, error rates, durations, sizes")
+    p.add_argument("--json", action="store_true", help="also print the summary as JSON")
+
     command("seal", cmd_seal, "write the file manifest and anchor the hash chain")
     command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
 
@@ -335,6 +338,19 @@ def cmd_validate(args) -> int:
     else:
         sys.stdout.write(report.to_text())
     return 0 if report.valid else 1
+
+
+def cmd_summary(args) -> int:
+    from pytest_coldstart import summary
+
+    document = summary.write(args.run_dir)
+    if args.json:
+        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+    else:
+        calls = document.get("calls", {})
+        total = calls.get("total") if isinstance(calls, dict) else None
+        sys.stdout.write(f"wrote {args.run_dir}/summary.json ({total if total is not None else '?'} calls)\n")
+    return 0
 
 
 def cmd_seal(args) -> int:
