@@ -24,7 +24,7 @@ from pytest_coldstart.clock import format_at, parse_at
 from pytest_coldstart.errors import ColdstartError
 
 ABANDONED = "abandoned"
-_CANONICAL = re.compile(r"[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z")
+CANONICAL = re.compile(r"[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z")
 
 
 class SessionFormatError(ColdstartError):
@@ -149,7 +149,7 @@ def canonical_at(value: Any) -> str | None:
     """``YYYY-MM-DDTHH:MM:SS.mmmZ`` for an ISO-8601 string, None for anything else."""
     if not isinstance(value, str):
         return None
-    if _CANONICAL.fullmatch(value):
+    if CANONICAL.fullmatch(value):
         return value  # already canonical and surely a real date (days 29-31 take the full parse)
     if _is_number(value):
         return None  # parse_at would read it as epoch seconds: a session time must be ISO

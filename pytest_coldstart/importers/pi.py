@@ -14,7 +14,7 @@ from typing import Any
 
 from pytest_coldstart.errors import VersionError
 from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedResult, ImportedSession
-from pytest_coldstart.importers.base import Walker, Where, chain, join_text, read_lines
+from pytest_coldstart.importers.base import CANONICAL, Walker, Where, chain, join_text, read_lines
 from pytest_coldstart.importers.events import orphan_events, preview_of, scalars
 
 VERSIONS = (1, 2, 3)
@@ -45,34 +45,47 @@ class PiImporter:
         where = Where(path)
         header: dict[str, Any] | None = None
         entries: list[tuple[int, dict[str, Any], str]] = []
+        parents: dict[str, str | None] = {}  # v2+: entry id -> parent id
+        first_line: dict[str, int] = {}
         for item in read_lines(path):
             where.line = item.number
+            entry = item.value
             if header is None:
-                header = self._header(item.value, where)
+                header = self._header(entry, where)
+                tree = header.get("version", 1) >= 2
                 continue
-            entries.append((item.number, item.value, self._time(item.value, where)))
+            entries.append((item.number, entry, self._time(entry, where)))
+            if tree:
+                entry_id, parent = entry.get("id"), entry.get("parentId")
+                if type(entry_id) is not str or not entry_id or (parent is not None and type(parent) is not str):
+                    where.text(entry_id, "entry id (session version 2+)", empty=False)
+                    where.opt_text(parent, "parentId")
+                if entry_id in parents:
+                    raise where.fail(f"entry id {entry_id!r} repeats line {first_line[entry_id]}")
+                parents[entry_id] = parent
+                first_line[entry_id] = item.number
         if header is None:
             raise where.fail("empty session file (no header line)")
-        version = header.get("version", 1)
+        last_line = where.line
         where.line = 1
         started = where.at(header.get("timestamp"), "header timestamp")
-        active = self._active(entries, where) if version >= 2 else None
+        # The leaf pi resumes from is the last entry; the active branch is its parent chain.
+        active = chain(parents, entries[-1][1]["id"]) if tree and entries else None
         parser = _Walk(where)
         for line, entry, at in entries:
             where.line = line
             branch = None if active is None or entry.get("id") in active else ABANDONED
             parser.entry(entry, at, line, branch)
-        times = [at for _, _, at in entries]
-        counts = {"entries": len(entries), "renamed_ids": parser.book.renamed, **parser.counts}
+        times = [started, *(at for _, _, at in entries)]
         return ImportedSession(
-            format_version=version,
+            format_version=header.get("version", 1),
             calls=parser.book.calls,
             events=parser.events + orphan_events(parser.book),
             session_id=header["id"],
-            started_at=min([started, *times]),
-            ended_at=max([started, *times]),
-            lines=where.line,
-            counts=counts,
+            started_at=min(times),
+            ended_at=max(times),
+            lines=last_line,
+            counts={"entries": len(entries), "renamed_ids": parser.book.renamed, **parser.counts},
             metadata=scalars(header, ("id", "cwd", "parentSession", "branchedFrom")),
         )
 
@@ -93,32 +106,17 @@ class PiImporter:
 
     @staticmethod
     def _time(entry: dict[str, Any], where: Where) -> str:
-        if type(entry.get("type")) is not str or not entry["type"]:
-            where.text(entry.get("type"), "entry type", empty=False)
+        kind, stamp = entry.get("type"), entry.get("timestamp")
+        if type(kind) is not str or not kind:
+            where.text(kind, "entry type", empty=False)
+        if type(stamp) is str and CANONICAL.fullmatch(stamp):
+            return stamp  # the common case, without a call
         if "timestamp" in entry:
-            return where.at(entry["timestamp"], "entry timestamp")
+            return where.at(stamp, "entry timestamp")
         message = entry.get("message")
         if isinstance(message, dict) and "timestamp" in message:  # some v1 writers
             return where.epoch_ms(message["timestamp"], "message timestamp")
         raise where.fail("entry has no timestamp")
-
-    @staticmethod
-    def _active(entries: list[tuple[int, dict[str, Any], str]], where: Where) -> set[str]:
-        """Ids on the path from the leaf (the last entry) to its root."""
-        parents: dict[str, str | None] = {}
-        first_line: dict[str, int] = {}
-        for line, entry, _ in entries:
-            entry_id, parent = entry.get("id"), entry.get("parentId")
-            if type(entry_id) is not str or not entry_id or (parent is not None and type(parent) is not str):
-                where.line = line
-                where.text(entry_id, "entry id (session version 2+)", empty=False)
-                where.opt_text(parent, "parentId")
-            if entry_id in parents:
-                where.line = line
-                raise where.fail(f"entry id {entry_id!r} repeats line {first_line[entry_id]}")
-            parents[entry_id] = parent
-            first_line[entry_id] = line
-        return chain(parents, entries[-1][1]["id"] if entries else None)
 
 
 class _Walk(Walker):
