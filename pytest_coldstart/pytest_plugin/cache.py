@@ -23,15 +23,18 @@ from pytest_coldstart.versioning import CURRENT
 Compute = Callable[[], dict[str, Any]]
 
 _FINGERPRINT: str | None = None
+#: Parts of the package that cannot change an audit report (the outer layers, importers ...).
+_NOT_AUDIT = ("cli", "pytest_plugin", "importers", "preflight", "scenarios")
 
 
 def code_fingerprint() -> str:
-    """sha256 over the package's Python sources: a new audit rule invalidates old entries."""
+    """sha256 over the sources the audit depends on: a new audit rule invalidates old entries."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
         digest = hashlib.sha256()
         package = Path(__file__).resolve().parents[1]
-        for path in sorted(package.rglob("*.py")):
+        sources = [*package.rglob("*.py"), *package.rglob("*.json")]
+        for path in sorted(p for p in sources if p.relative_to(package).parts[0] not in _NOT_AUDIT):
             digest.update(path.relative_to(package).as_posix().encode() + b"\0")
             digest.update(path.read_bytes())
         _FINGERPRINT = digest.hexdigest()

@@ -18,7 +18,7 @@ import pytest
 
 from pytest_coldstart.pytest_plugin import junit, timeline
 from pytest_coldstart.pytest_plugin.items import ColdstartItem, FlagItem, ReviewItem, ValidateItem
-from pytest_coldstart.pytest_plugin.outcomes import latest_resolutions
+from pytest_coldstart.pytest_plugin.outcomes import clean, latest_resolutions
 
 RECORD_LIMIT = 2000
 STYLE = (
@@ -29,10 +29,8 @@ STYLE = (
 
 
 def _e(value: object, limit: int = 600) -> str:
-    text = "" if value is None else value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return escape(text, quote=True)
+    """Escaped for HTML; control and bidi characters are shown as escapes, never emitted."""
+    return escape(clean("" if value is None else value, limit), quote=True)
 
 
 def _rows(pairs: list[tuple[str, str]]) -> str:

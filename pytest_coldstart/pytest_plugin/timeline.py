@@ -12,6 +12,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from pytest_coldstart.pytest_plugin.outcomes import one_line
+
 LANES = (("agent", "agent calls", "#3465a4"), ("testmod", "test mod", "#4e9a06"), ("logger", "agent logger", "#c17d11"))
 MAX_EVENTS = 300
 STEP = 26
@@ -21,10 +23,8 @@ TOP = 36
 
 
 def _text(value: object, limit: int = 120) -> str:
-    text = "" if value is None else str(value)
-    if len(text) > limit:
-        text = text[: limit - 3] + "..."
-    return escape(text, quote=True)
+    """Escaped for HTML/XML; control and bidi characters are shown as escapes, never emitted."""
+    return escape(one_line("" if value is None else str(value), limit), quote=True)
 
 
 def _lane_of(stream: object) -> int | None:
