@@ -163,23 +163,11 @@ class Compiler:
         if "items" in schema:
             item = self.compile(schema["items"], resolver)
             checks.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
-        if "minItems" in schema:
-            low = schema["minItems"]
-            checks.append(lambda v: not isinstance(v, list) or len(v) >= low)
-        if "maxItems" in schema:
-            high = schema["maxItems"]
-            checks.append(lambda v: not isinstance(v, list) or len(v) <= high)
-        return checks
+        return checks + _length_bounds(schema, "minItems", "maxItems", list)
 
     @staticmethod
     def _scalar_checks(schema: dict[str, Any]) -> list[Check]:
-        checks: list[Check] = []
-        if "minLength" in schema:
-            low = schema["minLength"]
-            checks.append(lambda v: not isinstance(v, str) or len(v) >= low)
-        if "maxLength" in schema:
-            high = schema["maxLength"]
-            checks.append(lambda v: not isinstance(v, str) or len(v) <= high)
+        checks = _length_bounds(schema, "minLength", "maxLength", str)
         if "pattern" in schema:
             search = re.compile(schema["pattern"]).search
             checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
@@ -266,6 +254,18 @@ class Compiler:
             return None
         value = properties[key]["const"]
         return (key, value) if isinstance(value, str) else None
+
+
+def _length_bounds(schema: dict[str, Any], low_key: str, high_key: str, kind: type) -> list[Check]:
+    """minItems/maxItems (lists) or minLength/maxLength (strings, in code points)."""
+    checks: list[Check] = []
+    if low_key in schema:
+        low = schema[low_key]
+        checks.append(lambda v: not isinstance(v, kind) or len(v) >= low)
+    if high_key in schema:
+        high = schema[high_key]
+        checks.append(lambda v: not isinstance(v, kind) or len(v) <= high)
+    return checks
 
 
 _PYTHON_TYPES = {"string": str, "object": dict, "array": list, "null": type(None), "boolean": bool}
