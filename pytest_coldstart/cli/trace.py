@@ -146,7 +146,8 @@ def register(groups) -> None:
     command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
 
 
-COMMANDS = ("init", "call", "result", "phase", "mark", "record", "artifact", "evidence", "review", "decision", "import-pi", "import", "validate", "seal", "migrate")
+#: Every subcommand, in registration order (a test keeps it in step with register()).
+COMMANDS = ("init", "call", "result", "phase", "mark", "record", "artifact", "evidence", "review", "decision", "import-pi", "import", "validate", "summary", "seal", "migrate")
 
 
 class _Unused:
