@@ -31,7 +31,11 @@ def resolve_inside(root: str | Path, relative: object, *, what: str = "path") ->
         if part in ("", "."):
             continue
         current = current / part
-        if current.is_symlink():
+        try:
+            link = current.is_symlink()
+        except OSError as exc:  # e.g. ENAMETOOLONG: a path the OS refuses is refused, not a crash
+            raise ContainmentError(f"{what} {relative[:200]!r} cannot be used ({exc.strerror or exc})") from None
+        if link:
             raise ContainmentError(f"{what} {relative!r} passes through a symlink ({part})")
     real_root = os.path.realpath(root_path)
     real = os.path.realpath(current)
