@@ -105,9 +105,15 @@ def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:
     outcome = FLAG_OUTCOMES.get(status, FAILED)
     name = one_line(flag.get("flag"))
     summary = one_line(flag.get("summary") or "", 600)
-    details: list[str] = []
-    if summary:
-        details.append(f"summary: {summary}")
+    if outcome == XFAILED:
+        reason = f"{name} PENDING: {summary or 'cannot be decided yet'}"
+    elif status in FLAG_OUTCOMES:
+        reason = f"{name} {status}: {summary}" if summary else f"{name} {status}"
+    else:
+        reason = f"{name}: the audit gave no usable status ({one_line(flag.get('status'))})"
+    if outcome == PASSED:
+        return Verdict(status, outcome, reason)  # details are only ever shown for failures and xfails
+    details: list[str] = [f"summary: {summary}"] if summary else []
     missing = _strings(flag.get("missing"))
     if missing:
         details.append("missing: " + ", ".join(one_line(m) for m in missing))
@@ -121,15 +127,8 @@ def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:
         details.append("evidence:")
         details.extend(record_lines(report, evidence))
     if status == "PENDING":
-        pending = [one_line(p) for p in report.get("pending_reasons") or []]
-        details.extend(f"pending: {p}" for p in pending)
+        details.extend(f"pending: {one_line(p)}" for p in report.get("pending_reasons") or [])
     details.append(run_line(report))
-    if outcome == XFAILED:
-        reason = f"{name} PENDING: {summary or 'cannot be decided yet'}"
-    elif status in FLAG_OUTCOMES:
-        reason = f"{name} {status}: {summary}" if summary else f"{name} {status}"
-    else:
-        reason = f"{name}: the audit gave no usable status ({one_line(flag.get('status'))})"
     return Verdict(status, outcome, reason, details)
 
 
@@ -159,6 +158,9 @@ def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[st
     question = one_line(review.get("question") or "", 400)
     entry = latest_resolutions(flag).get(review_id)
     malformed = [one_line(e) for e in report.get("infra_errors") or [] if _mentions(e, review_id)]
+    status = review.get("status")
+    if status == "resolved" and not malformed:
+        return Verdict("resolved", PASSED, f"review {rid} resolved by {one_line((entry or {}).get('by'))}")
     problems = [one_line(p) for p in report.get("review_problems") or [] if _mentions(p, review_id)]
     details = [f"question: {question}"] if question else []
     details.append(f"flag: {one_line(flag.get('flag'))} ({one_line(flag.get('status'))})")
@@ -176,14 +178,11 @@ def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[st
     details.extend(f"malformed: {m}" for m in malformed)
     details.extend(f"problem: {p}" for p in problems)
     details.append(run_line(report))
-    status = review.get("status")
     if malformed:
         return Verdict("malformed", FAILED, f"review {rid} has a malformed entry: {malformed[0]}", details)
     if status == "rejected":
         who = one_line((entry or {}).get("by"))
         return Verdict("rejected", FAILED, f"review {rid} rejected by {who}", details)
-    if status == "resolved":
-        return Verdict("resolved", PASSED, f"review {rid} resolved by {one_line((entry or {}).get('by'))}", details)
     if status == "unresolved-refs":
         why = problems[0] if problems else "its evidence refs do not resolve"
         return Verdict("unresolved-refs", XFAILED, f"review {rid} resolved but not usable yet: {why}", details)

@@ -70,6 +70,7 @@ class ColdstartSession:
         self.cache = cache
         self.norecurse = norecurse
         self._runs: dict[Path, RunInfo] = {}
+        self._keys: dict[Path, str | None] = {}
 
     # -- which directories ---------------------------------------------------------------
 
@@ -101,10 +102,12 @@ class ColdstartSession:
     # -- audits --------------------------------------------------------------------------
 
     def _key(self, run_dir: Path) -> str | None:
-        try:
-            return entry_key(run_dir, _digest(run_dir))
-        except Exception:  # noqa: BLE001 - a run we cannot digest is audited uncached
-            return None
+        if run_dir not in self._keys:
+            try:
+                self._keys[run_dir] = entry_key(run_dir, _digest(run_dir))
+            except Exception:  # noqa: BLE001 - a run we cannot digest is audited uncached
+                self._keys[run_dir] = None
+        return self._keys[run_dir]
 
     def load(self, run_dir: Path) -> RunInfo:
         """The run's audit: memoised per session, shared through the cache. Never raises."""
@@ -130,6 +133,7 @@ class ColdstartSession:
         start = len(runs) * worker // workers
         done = 0
         for run_dir in runs[start:] + runs[:start]:
+            run_dir = run_dir.resolve()
             key = self._key(run_dir)
             if key is None:
                 continue

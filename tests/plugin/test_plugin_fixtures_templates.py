@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -93,3 +94,22 @@ def test_preflight_gated_template_gates_its_folder(pytester: pytest.Pytester) ->
     assert outcomes(broken) == {"test_elsewhere.py::test_elsewhere": "passed"}
     broken.assert_outcomes(passed=1, skipped=1)
     broken.stdout.fnmatch_lines(["SKIPPED * preflight check harness_identity FAIL: *no-such-harness*"])
+
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "pytest.md").read_text(encoding="utf-8")
+
+
+def test_the_documented_failure_mode_tests_pass(pytester: pytest.Pytester) -> None:
+    (example,) = [block for block in re.findall(r"```python\n(.*?)```", DOC, re.S) if "def test_" in block]
+    pytester.makepyfile(test_documented=example)
+    result = pytester.runpytest("-q", "-p", "no:cacheprovider")
+    result.assert_outcomes(passed=example.count("def test_"))
+
+
+def test_the_documented_catalogue_is_the_real_one() -> None:
+    from pytest_coldstart.scenarios import SCENARIOS
+
+    rows = re.findall(r"^\| `(\w+)` \| .* \| (PASS|FAIL|PENDING) \| (\S+) \|$", DOC, re.M)
+    assert {name: (overall, klass) for name, overall, klass in rows} == {
+        name: (s.overall, s.failure_class or "-") for name, s in SCENARIOS.items()
+    }

@@ -169,3 +169,15 @@ def test_item_order_is_deterministic(pytester: pytest.Pytester, lab, monkeypatch
         "review-logger_armed_before_activation.running",
         "review-answer_correct.oracle_independence",
     ]
+
+
+def test_runs_are_read_never_written(pytester: pytest.Pytester, lab) -> None:
+    runs = lab()
+
+    def snapshot() -> dict[str, bytes]:
+        return {str(p.relative_to(runs)): p.read_bytes() for p in sorted(runs.rglob("*")) if p.is_file()}
+
+    before = snapshot()
+    pytester.runpytest("--coldstart-runs=runs", "--junitxml=r.xml", "--html=r.html")
+    pytester.runpytest("--coldstart-runs=runs", "-n", "2")
+    assert snapshot() == before
