@@ -125,7 +125,7 @@ return {
   text: document.body.textContent,
 };
 """
-GOOD_RUN_TIMELINE = 1  # runs sort as bad-..., broken-run (no report, no timeline), run-...
+GOOD_RUN_TIMELINE = "return [...document.querySelectorAll('svg.coldstart-timeline')].find(s => s.textContent.includes('runid-img'))"
 BUILT = "return document.querySelectorAll('tbody.results-table-row').length > 0 && document.querySelectorAll('svg.coldstart-timeline').length > 0"
 
 
@@ -173,7 +173,7 @@ def test_no_payload_runs_and_the_evidence_and_timeline_render(tmp_path):
         browser.wait_for("return document.readyState === 'complete' && [...document.images].every(i => i.complete)")
         browser.execute("return new Promise(r => setTimeout(r, 300))")  # late handlers (onerror, ontoggle)
         seen = browser.execute(INSPECT)
-        timeline = browser.execute(f"return document.querySelectorAll('svg.coldstart-timeline')[{GOOD_RUN_TIMELINE}]")
+        timeline = browser.execute(GOOD_RUN_TIMELINE)
         browser.execute("arguments[0].scrollIntoView()", timeline)
         page = browser.screenshot(out / "report.png")
         picture = browser.screenshot(out / "timeline.png", timeline)

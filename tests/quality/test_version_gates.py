@@ -127,6 +127,13 @@ def test_summary_through_the_compare_cli(tmp_path, document, where):
     refused(cli("compare", str(future(tmp_path, document))), "UNREADABLE", where, SAID)
 
 
+@pytest.mark.parametrize("document, where", [("run.json", "run.json"), ("trajectory record", "trajectory.jsonl:27")])
+def test_summary_through_the_trace_summary_cli(tmp_path, document, where):
+    run = future(tmp_path, document)
+    refused(cli("trace", "summary", "--run-dir", str(run)), where, SAID)
+    assert not (run / "summary.json").exists()
+
+
 # -- run.json: writers, migrate, import; every unknown value -------------------------------------
 
 
@@ -236,7 +243,7 @@ def test_preflight_json__audit_cross_check_cli(tmp_path):
 # -- audit.json read back, the plugin's cache, the harness config, importers, the demo index ----
 
 
-def test_audit_json__summary_and_compare(tmp_path):
+def test_audit_json__compare_and_trace_summary_cli(tmp_path):
     old, new = passing(tmp_path, "old"), passing(tmp_path, "new")
     for run in (old, new):
         assert cli("audit", "run", "--run-dir", str(run)).returncode == 0
@@ -244,6 +251,9 @@ def test_audit_json__summary_and_compare(tmp_path):
     rows = {Path(r["path"]).name: r for r in json.loads(cli("compare", "--json", str(tmp_path)).stdout)["runs"]}
     assert rows["old"]["outcome"] == "PASS" and rows["new"]["outcome"] is None
     assert SAID in outcome(RunDir(new))["missing_reason"]
+    assert cli("trace", "summary", "--run-dir", str(new)).returncode == 0  # summary.json keeps the verdict unknown
+    written = jsonio.read_json(new / "summary.json")["outcome"]
+    assert written["overall"] is None and SAID in written["missing_reason"]
 
 
 def _pytest_runs(pytester: pytest.Pytester, runs: Path, *extra: str) -> dict[str, dict[str, str]]:
