@@ -137,10 +137,9 @@ def test_unknown_schema_versions_fail_closed(mutation, name):
 
 
 @fuzz_settings(60)
-@given(path=st.one_of(st.text(alphabet="./\\:a\x00 ~", max_size=24), st.text(max_size=40)).map(lambda p: p + "answer.json"),
-       name=st.just("open"))
-def test_a_declared_path_that_passes_is_the_declared_file_itself(path, name):
-    with workspace(name) as (run, _):
+@given(path=st.one_of(st.text(alphabet="./\\:a\x00 ~", max_size=24), st.text(max_size=40)).map(lambda p: p + "answer.json"))
+def test_a_declared_path_that_passes_is_the_declared_file_itself(path):
+    with workspace("open") as (run, _):
         declared = jsonio.read_json(run / "evidence.json")
         declared["answer"]["path"] = path
         (run / "evidence.json").write_bytes(jsonio.dumps_document(declared))
@@ -288,3 +287,19 @@ def test_the_mutation_kinds_really_change_bytes():
                 before = (run / target).read_bytes()
                 Mutation(kind, target, params).apply(run)
                 assert (run / target).read_bytes() != before, (kind, target)
+
+
+LOGGING_BUG = ("crashes (reported to the lead): the audit builds its PayloadStore from run.json's logging settings and "
+               "check_settings' UsageError escapes as an internal audit error (found by COLDSTART_FUZZ=3000)")
+
+
+@pytest.mark.xfail(strict=True, reason=LOGGING_BUG)
+@pytest.mark.parametrize("key, value", [("compression", None), ("compression", "zip"), ("payload_mode", "x"), ("inline_max_bytes", -1),
+                                        ("max_payload_bytes", "big")])
+def test_unusable_logging_settings_are_an_infra_error(key, value):
+    with workspace("open") as (run, _):
+        manifest = jsonio.read_json(run / "run.json")
+        manifest["logging"][key] = value
+        (run / "run.json").write_bytes(jsonio.dumps_document(manifest))
+        report, findings = judge(run)
+    assert report["failure_class"] == "INFRA_ERROR" and any("logging" in f.problem for f in findings), codes(findings)
