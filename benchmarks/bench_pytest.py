@@ -15,6 +15,7 @@ teardown report), so the timed sessions use ``--tb=line``; ``--default-tb`` adds
 with pytest's default to show that cost. Figures are printed, never asserted.
 
     python benchmarks/bench_pytest.py --runs 2000
+    python benchmarks/bench_pytest.py --runs 200 --calls 2000    # bigger runs
 """
 
 from __future__ import annotations
@@ -41,13 +42,15 @@ print(time.perf_counter() - started)
 """
 
 
-def generate(target: Path, count: int) -> list[str]:
-    from pytest_coldstart.scenarios import SCENARIOS, build_run
+def generate(target: Path, count: int, calls: int) -> list[str]:
+    from pytest_coldstart.scenarios import SCENARIOS, RunBuilder
 
     models = target.parent / "models"
     names = sorted(SCENARIOS)
     for name in names:
-        build_run(models / name, name)
+        scenario = SCENARIOS[name]
+        builder = scenario.configure(RunBuilder(models / name, run_id=scenario.run_id))
+        builder.filler(calls, 1024).build() if calls else builder.build()
     for number in range(count):
         name = names[number % len(names)]
         shutil.copytree(models / name, target / f"run-{number:05d}-{name}", symlinks=True)
@@ -73,6 +76,7 @@ def pytest_command(runs: Path, *extra: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2000)
+    parser.add_argument("--calls", type=int, default=0, help="extra agent calls per run (bigger runs: the audit dominates)")
     parser.add_argument("--default-tb", action="store_true", help="also time one session with pytest's default --tb")
     parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it")
     args = parser.parse_args()
@@ -82,8 +86,9 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
     try:
         started = time.perf_counter()
-        names = generate(runs, args.runs)
-        print(f"generated {args.runs} runs ({len(names)} scenarios) in {time.perf_counter() - started:.1f}s")
+        names = generate(runs, args.runs, args.calls)
+        size = sum(p.stat().st_size for p in runs.rglob("*") if p.is_file()) / args.runs / 1024
+        print(f"generated {args.runs} runs ({len(names)} scenarios, {size:.0f} KiB each) in {time.perf_counter() - started:.1f}s")
 
         done = subprocess.run([sys.executable, "-c", AUDIT_ONLY, str(runs)], capture_output=True, text=True, check=True)
         audit = float(done.stdout.strip().splitlines()[-1])

@@ -41,6 +41,14 @@ def code_fingerprint() -> str:
     return _FINGERPRINT
 
 
+def _current_report(value: dict[str, Any]) -> bool:
+    """Serve only reports of the version this audit writes (fail closed on any other)."""
+    from pytest_coldstart.audit.report import SCHEMA_VERSION
+
+    version = value.get("schemaVersion")
+    return isinstance(version, int) and not isinstance(version, bool) and version == SCHEMA_VERSION
+
+
 def entry_key(run_dir: Path, inputs_digest: str) -> str:
     material = "\0".join((code_fingerprint(), str(run_dir.resolve()), inputs_digest))
     return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
@@ -73,7 +81,7 @@ class AuditCache:
         if entry.get("schemaVersion") != CURRENT or entry.get("kind") != kind or entry.get("key") != key:
             return None
         value = entry.get("value")
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or not _current_report(value):
             return None
         self._memory[(kind, key)] = value
         return value

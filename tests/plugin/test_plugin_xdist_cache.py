@@ -85,8 +85,11 @@ def test_cache_entries_match_their_schema_and_broken_entries_are_recomputed(tmp_
     assert schemas.errors("audit-cache-entry", json.loads(entry.read_text())) == []
     fresh = AuditCache(tmp_path / "cache")
     assert fresh.get_or_compute("audit", key, compute)["overall"] == "PASS" and not calls  # read from disk
-    for damage in (b"{not json", json.dumps({"schemaVersion": 2, "kind": "audit", "key": "0" * 64, "value": {}}).encode()):
+    future_report = {"schemaVersion": 2, "kind": "audit", "key": key, "value": {"schemaVersion": 3, "overall": "PASS", "flags": []}}
+    foreign = {"schemaVersion": 2, "kind": "audit", "key": "0" * 64, "value": {"schemaVersion": 2, "overall": "PASS", "flags": []}}
+    future_entry = {**foreign, "schemaVersion": 3, "key": key}
+    for damage in (b"{not json", json.dumps(foreign).encode(), json.dumps(future_entry).encode(), json.dumps(future_report).encode()):
         entry.write_bytes(damage)
         assert AuditCache(tmp_path / "cache").get_or_compute("audit", key, compute)["overall"] == "PASS"
-    assert len(calls) == 2  # neither a torn nor a foreign entry is trusted
+    assert len(calls) == 4  # neither a torn, foreign or future entry nor a future report is trusted
     assert entry_key(run, "digest-2") != key and entry_key(run, "digest-1") == key
