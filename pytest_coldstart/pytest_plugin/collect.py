@@ -15,7 +15,7 @@ import pytest
 
 from pytest_coldstart.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin import markers
-from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items
+from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items, usable
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
 
@@ -68,8 +68,7 @@ class RunFile(pytest.File):
     """``run.json``: audits the run (cached) and yields its items."""
 
     def collect(self) -> list[ColdstartItem]:
-        session = self.config.stash[STASH]
-        run = session.load(self.path.parent)
+        run = usable(self.config.stash[STASH].load(self.path.parent))
         try:
             marker = markers.class_marker(run.report.get("failure_class")) if run.report else pytest.mark.infra_error
             if marker is not None:

@@ -24,7 +24,7 @@ RECORD_LIMIT = 2000
 STYLE = (
     "<style>.coldstart-evidence td,.coldstart-evidence th,.coldstart-timeline-events td,"
     ".coldstart-timeline-events th{border:1px solid #ccc;padding:2px 6px;vertical-align:top;text-align:left}"
-    ".coldstart-evidence pre{white-space:pre-wrap;margin:0;max-width:60em}</style>"
+    ".coldstart-evidence pre{white-space:pre-wrap;margin:0;max-width:60em;max-height:20em;overflow:auto}</style>"
 )
 
 

@@ -30,11 +30,3 @@ def lookup(user_properties: list[tuple[str, object]] | tuple, name: str) -> str 
         if key == PREFIX + name:
             return value if isinstance(value, str) else str(value)
     return None
-
-
-def replace(user_properties: list[tuple[str, object]], name: str, value: str) -> None:
-    for index, (key, _) in enumerate(user_properties):
-        if key == PREFIX + name:
-            user_properties[index] = (key, value)
-            return
-    user_properties.append((PREFIX + name, value))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+import shutil
 
 import pytest
 from plugin_helpers import LAB, expected_outcomes, outcomes
@@ -181,3 +181,39 @@ def test_runs_are_read_never_written(pytester: pytest.Pytester, lab) -> None:
     pytester.runpytest("--coldstart-runs=runs", "--junitxml=r.xml", "--html=r.html")
     pytester.runpytest("--coldstart-runs=runs", "-n", "2")
     assert snapshot() == before
+
+
+BROKEN_AUDIT = '''
+import pytest_coldstart.audit as audit_module
+
+_real = audit_module.audit_run
+
+def _broken(run_dir, **kwargs):
+    name = str(run_dir).rsplit("/", 1)[-1]
+    if name == "raises":
+        raise RuntimeError("the audit blew up")
+    if name == "unhashable":
+        return {"schemaVersion": 2, "run_id": "u", "overall": "PASS", "flags": [{"flag": "machine_operated", "status": "PASS"}],
+                "required_reviews": [{"flag": {"not": "hashable"}, "id": "x"}]}
+    return {"schemaVersion": 2, "run_id": "n", "overall": "PASS", "flags": "not a list"}
+
+def pytest_configure(config):
+    audit_module.audit_run = _broken
+
+def pytest_unconfigure(config):
+    audit_module.audit_run = _real
+'''
+
+
+def test_an_audit_that_raises_or_returns_garbage_never_aborts_collection(pytester: pytest.Pytester, lab) -> None:
+    runs = lab("passing")
+    for name in ("raises", "unhashable", "noflags"):
+        shutil.copytree(runs / "passing", runs / name)
+    shutil.rmtree(runs / "passing")
+    pytester.makeconftest(BROKEN_AUDIT)
+    result = pytester.runpytest("--coldstart-runs=runs", "--coldstart-no-cache", "-rA", "-m", "infra_error")
+    got = outcomes(result)
+    assert got == {f"runs/{name}/run.json::{item}": "failed" for name in ("raises", "unhashable", "noflags") for item in ("validate", "audit")}
+    result.stdout.fnmatch_lines(["*the audit could not run: RuntimeError: the audit blew up*"])
+    result.stdout.fnmatch_lines(["*the audit report could not be turned into items: *unhashable*"])
+    result.stdout.fnmatch_lines(["*the audit report lists no flags*"])
