@@ -12,7 +12,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO, NamedTuple
 
 from pytest_coldstart.errors import ColdstartError, TornLineError
 
@@ -92,14 +92,11 @@ def write_json_atomic(path: str | Path, value: Any) -> None:
 def read_json(path: str | Path, *, what: str | None = None) -> Any:
     """Read one JSON document; any problem is a ColdstartError naming the file."""
     label = what or str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise ColdstartError("file is missing", label) from None
-    except IsADirectoryError:
-        raise ColdstartError("is a directory, not a file", label) from None
-    except OSError as exc:
-        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+    with open_bytes(path, label) as handle:
+        try:
+            data = handle.read()
+        except OSError as exc:
+            raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
     return parse_json_bytes(data, label)
 
 
@@ -154,6 +151,31 @@ class LineProblem:
     raw: bytes = b""
 
 
+class RawLine(NamedTuple):
+    """One non-blank JSONL line as ``read_lines`` yields it (a cheap tuple for hot loops)."""
+
+    number: int  # 1-based, blank lines counted
+    offset: int  # byte offset of the line in the file
+    raw: bytes  # without the LF (a CR stays); b"" for an oversized line
+    value: Any  # the parsed object, or None when ``problem`` is set
+    problem: str | None
+
+
+TORN = "torn final line (no newline): an append did not complete"
+
+
+def open_bytes(path: str | Path, label: str) -> BinaryIO:
+    """Open a file for reading bytes; ColdstartError naming ``label`` when impossible."""
+    try:
+        return open(path, "rb")
+    except FileNotFoundError:
+        raise ColdstartError("file is missing", label) from None
+    except IsADirectoryError:
+        raise ColdstartError("is a directory, not a file", label) from None
+    except OSError as exc:
+        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+
+
 def iter_jsonl(
     path: str | Path, *, what: str | None = None, strict: bool = True
 ) -> Iterator[Line | LineProblem]:
@@ -164,61 +186,84 @@ def iter_jsonl(
     A final line with no LF is a torn append: reported as such (TornLineError when strict).
     """
     label = what or str(path)
-    try:
-        handle = open(path, "rb")
-    except FileNotFoundError:
-        raise ColdstartError("file is missing", label) from None
-    except IsADirectoryError:
-        raise ColdstartError("is a directory, not a file", label) from None
-    except OSError as exc:
-        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
-    with handle:
-        number = 0
-        while True:
-            raw = handle.readline(MAX_LINE_BYTES + 1)
-            if not raw:
-                return
-            number += 1
-            if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
-                # Skip the rest of the oversized line without holding it in memory.
-                while True:
-                    more = handle.readline(MAX_LINE_BYTES)
-                    if not more or more.endswith(b"\n"):
+    with open_bytes(path, label) as handle:
+        for line in read_lines(handle):
+            if line.problem is None:
+                yield Line(line.number, line.value, line.raw)
+                continue
+            if strict:
+                error = TornLineError if line.problem is TORN else ColdstartError
+                raise error(line.problem, label, line.number)
+            yield LineProblem(line.number, line.problem, line.raw)
+
+
+def read_lines(handle: BinaryIO, *, digest: Any = None) -> Iterator[RawLine]:
+    """Every non-blank line of an open JSONL file, parsed, in one read (never raises on content).
+
+    Lines are bounded by MAX_LINE_BYTES (an oversized line is skipped without being held and
+    yielded as a problem with ``raw`` b""); a final line without LF is torn and ends the file.
+    Only the LF goes: a CR stays in ``raw`` so a hash chain covers every byte (JSON parsing
+    ignores it as whitespace). ``digest.update`` (e.g. a sha256) sees every byte read.
+    """
+    limit = MAX_LINE_BYTES
+    readline = handle.readline
+    update = digest.update if digest is not None else None
+    number = offset = 0
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        start = offset
+        offset += len(raw)
+        if update is not None:
+            update(raw)
+        if raw[-1] != 10:  # no LF: an oversized line, or the torn end of the file
+            if len(raw) > limit:
+                while True:  # skip (and hash) the rest of the line without holding it
+                    more = readline(limit)
+                    offset += len(more)
+                    if update is not None:
+                        update(more)
+                    if not more or more[-1] == 10:
                         break
-                problem = LineProblem(number, f"line longer than {MAX_LINE_BYTES} bytes")
-                if strict:
-                    raise ColdstartError(problem.problem, label, number)
-                yield problem
+                yield RawLine(number, start, b"", None, f"line longer than {limit} bytes")
                 continue
-            torn = not raw.endswith(b"\n")
-            # Only the LF goes: a CR stays in ``raw`` so the hash chain covers every byte
-            # (JSON parsing ignores it as whitespace).
-            body = raw if torn else raw[:-1]
-            if not body.strip():
-                if torn:
-                    return
-                continue
-            if torn:
-                problem = LineProblem(number, "torn final line (no newline): an append did not complete", body)
-                if strict:
-                    raise TornLineError(problem.problem, label, number)
-                yield problem
-                return
-            result = _parse_line(number, body)
-            if isinstance(result, LineProblem) and strict:
-                raise ColdstartError(result.problem, label, number)
-            yield result
+            if raw.strip():
+                yield RawLine(number, start, raw, None, TORN)
+            return
+        body = raw[:-1]
+        if body[:1] != b"{" and not body.strip():
+            continue
+        yield parse_line(number, start, body)
 
 
-def _parse_line(number: int, body: bytes) -> Line | LineProblem:
+def parse_line(number: int, offset: int, body: bytes) -> RawLine:
+    """One line's bytes parsed strictly: the object, or the problem that stops it being one."""
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return LineProblem(number, f"not UTF-8 (byte {exc.start})", body)
+        return RawLine(number, offset, body, None, f"not UTF-8 (byte {exc.start})")
     try:
-        value = loads(text)
+        value = _object(text)
     except (ValueError, RecursionError) as exc:
-        return LineProblem(number, f"malformed JSON ({_short_reason(exc)})", body)
-    if not isinstance(value, dict):
-        return LineProblem(number, f"expected a JSON object, got {type_name(value)}", body)
-    return Line(number, value, body)
+        return RawLine(number, offset, body, None, f"malformed JSON ({_short_reason(exc)})")
+    if type(value) is not dict:
+        return RawLine(number, offset, body, None, f"expected a JSON object, got {type_name(value)}")
+    return RawLine(number, offset, body, value, None)
+
+
+_scan_once = _STRICT.scan_once
+
+
+def _object(text: str) -> Any:
+    """``loads(text)``, skipping the decoder's two whitespace regexes for the common
+    ``{...}`` line; anything else goes the full way (same values, same errors)."""
+    if text[:1] == "{":
+        try:
+            value, end = _scan_once(text, 0)
+        except StopIteration:
+            value, end = None, -1
+        if end == len(text):
+            return value
+    return _STRICT.decode(text)

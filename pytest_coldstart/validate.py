@@ -27,6 +27,7 @@ from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError, VersionError
 from pytest_coldstart.validate_files import (
     Context,
+    FileDigest,
     check_artifacts,
     check_evidence,
     check_imports,
@@ -37,7 +38,7 @@ from pytest_coldstart.validate_files import (
     check_visibility_copies,
 )
 from pytest_coldstart.validate_findings import Finding, Findings, ValidationReport
-from pytest_coldstart.validate_trajectory import TrajectoryChecker
+from pytest_coldstart.validate_trajectory import ObserverError, TrajectoryChecker
 from pytest_coldstart.versioning import version_of
 
 __all__ = ["Finding", "ValidationReport", "validate_run"]
@@ -50,14 +51,26 @@ _TRANSLATE = {
 }
 
 
-def validate_run(run_dir: str | Path) -> ValidationReport:
-    """Validate one run directory (any readable version); never raises on bad content."""
+def validate_run(run_dir: str | Path, *, observer: Any = None, digests: dict[Path, tuple[str, int]] | None = None) -> ValidationReport:
+    """Validate one run directory (any readable version); never raises on bad content.
+
+    ``observer`` (optional) shares the one read of trajectory.jsonl: ``observer.feed(line, at)``
+    gets every ``jsonio.RawLine`` right after validate's own checks of it (``at``: the record's
+    parsed time or None), then ``observer.finish()``; an exception it raises propagates. It is
+    not called when validate cannot read the trajectory. ``digests`` maps files of the run (as
+    ``paths.resolve_inside`` names them) to the (sha256, size) of bytes the caller already
+    read, so validate does not read them again.
+    """
     findings = Findings()
     report = ValidationReport(run_dir=str(run_dir))
     ctx = Context(Path(run_dir), findings)
+    for path, digest in (digests or {}).items():
+        ctx.known(path, digest)
     counts: dict[str, Any] = {"records": 0, "calls": 0, "results": 0, "reviews": 0}
     try:
-        _validate(ctx, report, counts)
+        _validate(ctx, report, counts, observer)
+    except ObserverError as exc:
+        raise exc.__cause__ from None  # the caller's error, not a finding about the run
     except Exception as exc:  # noqa: BLE001 - the last guard: a finding, never a traceback
         findings.add("(run)", None, f"validate stopped on an unexpected problem ({type(exc).__name__}: {exc})", "internal.error")
     report.findings = findings.listed()
@@ -70,7 +83,7 @@ def validate_run(run_dir: str | Path) -> ValidationReport:
     return report
 
 
-def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any]) -> None:
+def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], observer: Any) -> None:
     root = ctx.root
     if not root.is_dir():
         ctx.add(str(root), None, "run directory does not exist" if not root.exists() else "not a directory", "run.missing")
@@ -91,7 +104,11 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any]) ->
     _check_visibility(ctx, manifest, version)
     checker = TrajectoryChecker(ctx.findings, run_id=report.run_id, version=version, created_at=created_at)
     if ctx.rundir.trajectory.is_file():
-        checker.run(ctx.rundir.trajectory)
+        # A seal that lists the trajectory needs its whole-file hash: taken in the same read.
+        whole = FileDigest() if version >= 2 and _seals(manifest, layout.TRAJECTORY) else None
+        checker.run(ctx.rundir.trajectory, observer=observer, digest=whole)
+        if whole is not None:
+            ctx.known(ctx.rundir.trajectory, whole.result())
     else:
         ctx.add(layout.TRAJECTORY, None, "trajectory is missing", "trajectory.missing")
     counts.update(records=checker.records, calls=checker.calls, results=checker.results)
@@ -105,6 +122,12 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any]) ->
     if version >= 2:
         check_seal(ctx, manifest, checker.records, checker.head)
     check_originals(ctx, manifest)
+
+
+def _seals(manifest: dict[str, Any], relative: str) -> bool:
+    seal = manifest.get("seal")
+    files = seal.get("files") if isinstance(seal, dict) else None
+    return isinstance(files, list) and any(isinstance(entry, dict) and entry.get("path") == relative for entry in files)
 
 
 def read_document(ctx: Context, relative: str, kind: str, *, required: bool, run_version: int | None = None) -> tuple[int, dict[str, Any]] | None:
@@ -132,9 +155,19 @@ def read_document(ctx: Context, relative: str, kind: str, *, required: bool, run
     if run_version is not None and version != run_version:
         ctx.add(relative, None, f"{relative} is version {version} but run.json is version {run_version} (migrate the whole run)", "version.mixed")
     current = _TRANSLATE[kind](document) if version == 1 else document
-    for message in schemas.errors(kind, current) if not schemas.is_valid(kind, current) else []:
-        ctx.add(relative, None, message, f"schema.{kind}")
+    for error in schemas.iter_errors(kind, current) if not schemas.is_valid(kind, current) else []:
+        ctx.add(relative, None, schemas.describe(error), f"schema.{kind}", _value_path(error))
     return version, current
+
+
+def _value_path(error: Any) -> str:
+    """The JSON path of the value a schema error is about (a missing property's own path)."""
+    cause = schemas.leaf(error)
+    if cause.validator == "required" and isinstance(cause.instance, dict):
+        for name in cause.validator_value:
+            if cause.message == f"{name!r} is a required property":
+                return f"{cause.json_path}.{name}"
+    return cause.json_path
 
 
 def _check_locations(ctx: Context, manifest: dict[str, Any], version: int) -> None:

@@ -23,6 +23,21 @@ from pytest_coldstart.validate_findings import Findings
 from pytest_coldstart.vocabulary import EVIDENCE_NAMES
 
 
+class FileDigest:
+    """sha256 and size of every byte passed to ``update`` (a file hashed while it is read)."""
+
+    def __init__(self) -> None:
+        self._sha = hashlib.sha256()
+        self.size = 0
+
+    def update(self, data: bytes) -> None:
+        self._sha.update(data)
+        self.size += len(data)
+
+    def result(self) -> tuple[str, int]:
+        return self._sha.hexdigest(), self.size
+
+
 class Context:
     """One validation: the run directory, the findings and a cache of file digests."""
 
@@ -32,16 +47,25 @@ class Context:
         self.findings = findings
         self.hashed = 0
         self._digests: dict[str, tuple[str, int] | None] = {}
+        self._known: dict[str, tuple[str, int]] = {}
 
-    def add(self, file: str, line: int | None, problem: str, code: str) -> None:
-        self.findings.add(file, line, problem, code)
+    def known(self, path: str | Path, digest: tuple[str, int]) -> None:
+        """(sha256, size) of a file whose bytes were already read (``path`` as ``inside``
+        returns it), so it is not read again."""
+        self._known[str(path)] = digest
+
+    def add(self, file: str, line: int | None, problem: str, code: str, subject: str | None = None) -> None:
+        if subject is None:
+            self.findings.add(file, line, problem, code)
+        else:
+            self.findings.add_about(subject, file, line, problem, code)
 
     def inside(self, relative: Any, what: str, document: str, code: str) -> Path | None:
         """The contained path, or None after a finding (never followed outside the run)."""
         try:
             return resolve_inside(self.root, relative, what=what)
         except ContainmentError as exc:
-            self.add(document, None, exc.problem, code + ".path")
+            self.add(document, None, exc.problem, code + ".path", what)
             return None
 
     def digest(self, path: Path) -> tuple[str, int] | None:
@@ -49,8 +73,9 @@ class Context:
         key = str(path)
         if key not in self._digests:
             try:
-                self._digests[key] = sha256_file(path) if path.is_file() else None
-                self.hashed += path.is_file()
+                regular = path.is_file()
+                self._digests[key] = (self._known.get(key) or sha256_file(path)) if regular else None
+                self.hashed += regular
             except OSError:
                 self._digests[key] = None
         return self._digests[key]
@@ -63,16 +88,16 @@ class Context:
         found = self.digest(path)
         if found is None:
             state = "is a directory, not a file" if path.is_dir() else "is missing"
-            self.add(str(relative), None, f"{what} {state} (declared in {document})", code + ".missing")
+            self.add(str(relative), None, f"{what} {state} (declared in {document})", code + ".missing", what)
             return
         digest, actual = found
         if isinstance(sha256, str):
             if sha256 != digest:
-                self.add(str(relative), None, f"{what}: sha256 {short(digest)} does not match {short(sha256)} declared in {document} (the file changed)", code + ".hash")
+                self.add(str(relative), None, f"{what}: sha256 {short(digest)} does not match {short(sha256)} declared in {document} (the file changed)", code + ".hash", what)
         elif require_hash:
-            self.add(document, None, f"{what} has no sha256 to re-check", code + ".hash")
+            self.add(document, None, f"{what} has no sha256 to re-check", code + ".hash", what)
         if isinstance(size, int) and not isinstance(size, bool) and size != actual:
-            self.add(str(relative), None, f"{what}: {actual} bytes, but {document} declares {size}", code + ".size")
+            self.add(str(relative), None, f"{what}: {actual} bytes, but {document} declares {size}", code + ".size", what)
 
 
 def check_task(ctx: Context, manifest: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ When one code repeats very often (a million calls without results), only the fir
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_coldstart.versioning import CURRENT
@@ -94,6 +94,9 @@ class Finding:
     line: int | None
     problem: str
     code: str
+    #: For checks of a declared file: what was checked ("evidence answer", "imports[0]" ...),
+    #: so a caller can tell which declaration a finding is about. Not part of the report.
+    subject: str | None = field(default=None, compare=False, repr=False)
 
     def to_text(self) -> str:
         where = self.file if self.line is None else f"{self.file}:{self.line}"
@@ -115,6 +118,13 @@ class Findings:
         self.by_code[code] += 1
         if self.by_code[code] <= self.per_code:
             self.items.append(Finding(file, line, " ".join(str(problem).split()), code))
+
+    def add_about(self, subject: str, file: str, line: int | None, problem: str, code: str) -> None:
+        """``add``, naming what was checked (``Finding.subject``)."""
+        listed = len(self.items)
+        self.add(file, line, problem, code)
+        if len(self.items) > listed:
+            self.items[-1] = replace(self.items[-1], subject=subject)
 
     def __len__(self) -> int:
         return sum(self.by_code.values())

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,17 @@ from pytest_coldstart.versioning import V1_SCHEMAS, incompatible
 _ENUM_CODES = {"record": "record.unknown_type", "phase": "record.unknown_phase", "actor": "record.unknown_actor", "status": "record.unknown_status"}
 
 
+class ObserverError(Exception):
+    """An exception raised by a pass's observer (not a problem of the run): the caller's to handle."""
+
+
 def _id_key(call_id: str) -> bytes:
     return hashlib.blake2b(call_id.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 class TrajectoryChecker:
-    """Feed it the lines of one trajectory (``run``), then read its results."""
+    """Feed it the lines of one trajectory in file order (``feed``), then ``finish``; or ``run``
+    it over the file. Its results are attributes (records, calls, results, head ...)."""
 
     def __init__(self, findings: Findings, *, run_id: str | None, version: int, created_at: datetime | None):
         self.findings = findings
@@ -57,36 +63,60 @@ class TrajectoryChecker:
         self._seq: tuple[int, int] | None = None  # (seq, line)
         self._at: tuple[datetime, int, str] | None = None
         self._mono: tuple[float, int] | None = None
+        self._moments: tuple[Any, datetime | None] = (None, None)  # the last ``at`` parsed
 
     def add(self, line: int | None, problem: str, code: str) -> None:
         self.findings.add(TRAJECTORY, line, problem, code)
 
     # -- the pass ------------------------------------------------------------------------------
 
-    def run(self, path: Path) -> None:
-        for item in jsonio.iter_jsonl(path, what=TRAJECTORY, strict=False):
-            number = item.number
-            if number > self._last_number + 1 and self.version >= 2:
-                self.add(self._last_number + 1, f"blank line(s) before line {number} (the recorder never writes one)", "trajectory.blank_line")
-            self._last_number = number
-            if isinstance(item, jsonio.LineProblem):
-                self._problem(item)
-            else:
-                self._line(item.number, item.value, item.raw)
+    def run(self, path: Path, *, observer: Any = None, digest: Any = None) -> None:
+        """One pass over the file. ``observer.feed(line, at)`` sees every line after this
+        checker (``at``: the record's parsed time, or None), then ``observer.finish()``: a
+        second consumer of the same read. ``digest`` sees every byte of the file."""
+        with jsonio.open_bytes(path, TRAJECTORY) as handle:
+            for line in jsonio.read_lines(handle, digest=digest):
+                at = self.feed(line)
+                if observer is not None:
+                    try:
+                        observer.feed(line, at)
+                    except Exception as exc:
+                        raise ObserverError(exc) from exc
+        self.finish()
+        if observer is not None:
+            try:
+                observer.finish()
+            except Exception as exc:
+                raise ObserverError(exc) from exc
+
+    def feed(self, line: jsonio.RawLine) -> datetime | None:
+        """Check one line; returns the record's parsed ``at`` (None when absent or unusable)."""
+        number = line.number
+        if number > self._last_number + 1 and self.version >= 2:
+            self.add(self._last_number + 1, f"blank line(s) before line {number} (the recorder never writes one)", "trajectory.blank_line")
+        self._last_number = number
+        if line.problem is not None:
+            self._problem(number, line.problem, line.raw)
+            return None
+        return self._line(number, line.value, line.raw)
+
+    def finish(self) -> None:
         if self.records == 0:
             self.add(None, "trajectory is empty (no header record)", "trajectory.empty")
-        self._finish()
+        for call_id, line in sorted(self._open.items(), key=lambda item: item[1]):
+            self.add(line, f"call {call_id!r} has no result (missing a result is an error)", "call.no_result")
+        for call_id, line in sorted(self._early_results.items(), key=lambda item: item[1]):
+            self.add(line, f"result for unknown call id {call_id!r}", "result.unknown_call")
 
-    def _problem(self, item: jsonio.LineProblem) -> None:
-        torn = item.problem.startswith("torn")
-        if torn:
-            self.add(item.number, item.problem + "; the run's earlier records are intact", "trajectory.torn")
+    def _problem(self, number: int, problem: str, raw: bytes) -> None:
+        if problem.startswith("torn"):
+            self.add(number, problem + "; the run's earlier records are intact", "trajectory.torn")
             return
         self.records += 1
-        self.add(item.number, item.problem, "trajectory.malformed")
+        self.add(number, problem, "trajectory.malformed")
         if self.records == 1:
-            self.add(item.number, "the first line must be the header record", "trajectory.header")
-        self._advance_chain(item.raw if item.raw else None)
+            self.add(number, "the first line must be the header record", "trajectory.header")
+        self._advance_chain(raw if raw else None)
 
     def _advance_chain(self, raw: bytes | None) -> None:
         if self.version < 2:
@@ -96,18 +126,27 @@ class TrajectoryChecker:
             self._chain_known, self._prev_hash, self.head = False, None, None
             return
         self._chain_known = True
-        self._prev_hash = self.head = hashlib.sha256(raw).hexdigest()
+        self._prev_hash = self.head = sha256(raw).hexdigest()
 
-    def _line(self, number: int, value: dict[str, Any], raw: bytes) -> None:
+    def _line(self, number: int, value: dict[str, Any], raw: bytes) -> datetime | None:
         self.records += 1
-        record = self._versioned(number, value)
+        moment = None
+        if self.version >= 2:
+            found = value.get("schemaVersion")
+            record = value if found == 2 and found is not True else self._versioned(number, value)
+        else:
+            record = self._versioned(number, value)
         if record is not None:
-            if self.version >= 2:
-                self._chain(number, record)
-            self._fields(number, record, value, b'_payload"' in raw)
+            if self.version >= 2 and self._chain_known and record.get("prev") != self._prev_hash:
+                self._broken_chain(number, record.get("prev"))
+            moment = self._fields(number, record, value, b'_payload"' in raw)
         elif self.records == 1:
             self.add(number, "the first line must be the header record", "trajectory.header")
-        self._advance_chain(raw)
+        if self.version >= 2:  # _advance_chain, inlined: once per line
+            self._prev_line = number
+            self._chain_known = True
+            self._prev_hash = self.head = sha256(raw).hexdigest()
+        return moment
 
     def _versioned(self, number: int, value: dict[str, Any]) -> dict[str, Any] | None:
         """The record in the current shape, or None (a finding) when its version is unusable."""
@@ -129,48 +168,50 @@ class TrajectoryChecker:
             return None
         return v1.trajectory_record_to_current(value)
 
-    def _chain(self, number: int, record: dict[str, Any]) -> None:
-        prev = record.get("prev")
-        if not self._chain_known:
-            return
-        if prev != self._prev_hash:
-            if self._prev_hash is None:
-                self.add(number, "prev must be null on the first line (the chain starts here)", "chain.prev")
-            else:
-                self.add(
-                    number,
-                    f"prev {_short(prev)} is not the sha256 of line {self._prev_line} ({self._prev_hash[:12]}): the hash chain is broken (a line was edited, removed or inserted)",
-                    "chain.prev",
-                )
+    def _broken_chain(self, number: int, prev: Any) -> None:
+        if self._prev_hash is None:
+            self.add(number, "prev must be null on the first line (the chain starts here)", "chain.prev")
+        else:
+            self.add(
+                number,
+                f"prev {_short(prev)} is not the sha256 of line {self._prev_line} ({self._prev_hash[:12]}): the hash chain is broken (a line was edited, removed or inserted)",
+                "chain.prev",
+            )
 
-    def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any], refs: bool = True) -> None:
-        kind = record.get("record")
+    def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any], refs: bool = True) -> datetime | None:
+        """Schema, header, run_id, order, calls/results, payload refs, early imports; returns
+        the record's parsed time."""
+        get = record.get
+        kind = get("record")
         if self.version < 2 and kind in _V2_ONLY:
             self.add(number, f"record type {kind!r} does not exist in version 1", "record.unknown_type")
         elif not self.check(record):
             self._schema_findings(number, record)
-        if self.records == 1 and kind != "header":
+        if kind == "header":
+            if self.records > 1:
+                self.add(number, "a second header record (only the first line is a header)", "trajectory.header")
+        elif self.records == 1:
             self.add(number, f"the first record is {kind!r}, expected the header", "trajectory.header")
-        elif self.records > 1 and kind == "header":
-            self.add(number, "a second header record (only the first line is a header)", "trajectory.header")
-        run_id = record.get("run_id")
+        run_id = get("run_id")
         if self.version < 2 and run_id is None:
             run_id = original.get("runId")
-        if isinstance(run_id, str) and self.run_id is not None and run_id != self.run_id:
+        if run_id != self.run_id and isinstance(run_id, str) and self.run_id is not None:
             self.add(number, f"run_id {run_id!r} is not this run's ({self.run_id!r})", "trajectory.run_id")
-        moment = self._order(number, record)
+        moment = self._order(number, get("seq"), get("at"), get("monotonic_ms"))
         if kind == "call" or kind == "result":
-            call_id = record.get("call_id")
+            call_id = get("call_id")
             if isinstance(call_id, str):
                 self._call(number, call_id) if kind == "call" else self._result(number, call_id)
-        for key, ref in record.items() if refs else ():  # refs: the raw line names a *_payload key
-            if key.endswith("_payload") and isinstance(ref, dict) and ref.get("stored") is True:
-                self.payload_refs.setdefault((ref.get("sha256"), ref.get("compression", "none")), (number, ref))
-        source = record.get("source")
-        if isinstance(source, str) and source.startswith("import") and moment is not None and self.created_at is not None:
+        if refs:  # the raw line names a *_payload key
+            for key, ref in record.items():
+                if key.endswith("_payload") and isinstance(ref, dict) and ref.get("stored") is True:
+                    self.payload_refs.setdefault((ref.get("sha256"), ref.get("compression", "none")), (number, ref))
+        source = get("source")
+        if source is not None and isinstance(source, str) and source.startswith("import") and moment is not None and self.created_at is not None:
             if moment < self.created_at:
-                where = record.get("source_path") if isinstance(record.get("source_path"), str) else source
-                self.early_imports.setdefault(where, (number, str(record.get("at"))))
+                where = get("source_path") if isinstance(get("source_path"), str) else source
+                self.early_imports.setdefault(where, (number, str(get("at"))))
+        return moment
 
     def _schema_findings(self, number: int, record: dict[str, Any]) -> None:
         for error in schemas.iter_errors("trajectory-record", record):
@@ -179,27 +220,28 @@ class TrajectoryChecker:
             code = _ENUM_CODES.get(field, "schema.record") if cause.validator == "enum" else "schema.record"
             self.add(number, schemas.describe(error), code)
 
-    def _order(self, number: int, record: dict[str, Any]) -> datetime | None:
+    def _order(self, number: int, seq: Any, at: Any, mono: Any) -> datetime | None:
         """seq, at and monotonic_ms ordering; returns the record's parsed time."""
-        seq = record.get("seq")
-        if isinstance(seq, float):
-            self.add(number, f"seq {seq!r} is not an integer", "trajectory.seq")
-        elif isinstance(seq, int) and not isinstance(seq, bool):
+        kind = type(seq)
+        if kind is int or (kind is not float and kind is not bool and isinstance(seq, int)):
             if self._seq is not None and seq <= self._seq[0]:
                 self.add(number, f"seq {seq} does not increase (line {self._seq[1]} has seq {self._seq[0]})", "trajectory.seq")
             self._seq = (seq, number)
-        at = record.get("at")
+        elif isinstance(seq, float):
+            self.add(number, f"seq {seq!r} is not an integer", "trajectory.seq")
         moment = None
-        if at is not None and not isinstance(at, bool) and isinstance(at, (str, int, float)):
-            moment = _moment(at)
+        if at is not None and at is not True and at is not False and isinstance(at, (str, int, float)):
+            last_text, moment = self._moments
+            if at != last_text or type(at) is not str:
+                moment = _moment(at)
+                self._moments = (at, moment) if type(at) is str else (None, None)
             if moment is None:
                 self.add(number, f"at {at!r} is not a timestamp", "trajectory.at")
             else:
                 if self._at is not None and moment < self._at[0]:
                     self.add(number, f"at {at} is earlier than line {self._at[1]} ({self._at[2]}): times must never decrease", "trajectory.at")
                 self._at = (moment, number, str(at))  # pairwise: one finding per step back
-        mono = record.get("monotonic_ms")
-        if self.version >= 2 and isinstance(mono, (int, float)) and not isinstance(mono, bool):
+        if self.version >= 2 and mono is not None and mono is not True and mono is not False and isinstance(mono, (int, float)):
             if self._mono is not None and mono < self._mono[0]:
                 self.add(number, f"monotonic_ms {mono} is below line {self._mono[1]} ({self._mono[0]}): the monotonic clock never decreases", "trajectory.monotonic")
             self._mono = (mono, number)
@@ -230,12 +272,6 @@ class TrajectoryChecker:
             self.add(number, f"call {call_id!r} already has a result (exactly one result per call)", "result.duplicate")
         else:
             self._early_results[call_id] = number
-
-    def _finish(self) -> None:
-        for call_id, line in sorted(self._open.items(), key=lambda item: item[1]):
-            self.add(line, f"call {call_id!r} has no result (missing a result is an error)", "call.no_result")
-        for call_id, line in sorted(self._early_results.items(), key=lambda item: item[1]):
-            self.add(line, f"result for unknown call id {call_id!r}", "result.unknown_call")
 
 
 _V2_ONLY = ("decision", "error", "session", "state", "action")
