@@ -3,10 +3,12 @@ preflight contract, imports/artifacts re-hashed, and the oracle against the ejec
 
 from __future__ import annotations
 
+import functools
+from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import Evidence
-from pytest_coldstart.audit.integrity import file_hash
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings
 from pytest_coldstart.errors import ColdstartError
 from pytest_coldstart.hashing import is_sha256, short
@@ -50,7 +52,7 @@ def check_scope(evidence: Evidence, findings: Findings) -> None:
             findings.infra(f"agent logger events name {key}(s) outside the test-mod experiment ({values[0]}): {', '.join(outside[:LISTED])}")
 
 
-def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, hashes: dict[str, tuple[str, int]]) -> None:
+def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, digests: dict[Path, tuple[str, int]]) -> None:
     """imports/ and artifacts/ entries re-hashed against run.json."""
     for key in ("imports", "artifacts"):
         entries = manifest.get(key) or []
@@ -62,23 +64,24 @@ def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, ha
             if not isinstance(entry, dict):
                 findings.infra(f"{where}: must be an object")
                 continue
+            about = functools.partial(integrity.declared, f"{key}[{number - 1}]")  # validate counts from 0
             try:
                 path = resolve_inside(rundir.root, entry.get("path"), what=f"{where} path")
             except ColdstartError as exc:
-                findings.infra(f"{exc.problem} (never read)")
+                findings.infra(f"{exc.problem} (never read)", *about("path"))
                 continue
             if not path.is_file():
-                findings.infra(f"{where}: {entry.get('path')} is missing")
+                findings.infra(f"{where}: {entry.get('path')} is missing", *about("missing"))
                 continue
             expected = entry.get("sha256")
             if not is_sha256(expected):
-                findings.infra(f"{where}: {entry.get('path')} has no recorded sha256 to verify")
+                findings.infra(f"{where}: {entry.get('path')} has no recorded sha256 to verify", *about("hash"))
                 continue
-            actual, size = file_hash(rundir, path, hashes)
+            actual, size = integrity.file_hash(path, digests)
             if actual != expected:
-                findings.infra(f"{where}: {entry.get('path')} hash changed (recorded {short(expected)}, actual {short(actual)})")
+                findings.infra(f"{where}: {entry.get('path')} hash changed (recorded {short(expected)}, actual {short(actual)})", *about("hash", "size"))
             elif entry.get("size") is not None and entry.get("size") != size:
-                findings.infra(f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})")
+                findings.infra(f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})", *about("size"))
 
 
 def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, findings: Findings) -> None:

@@ -1,8 +1,9 @@
 """``audit_run``: correlate, compute the five flags, apply reviews, classify, report.
 
 Bad run content never raises: it becomes INFRA_ERROR findings in the report. Order of work:
-manifest -> evidence (hash-checked streams and documents) -> one streaming pass over the
-trajectory (with the integrity checks) -> correlation -> flags -> reviews -> classification.
+manifest -> evidence (hash-checked streams and documents) -> imports/artifacts -> validate,
+whose one read of the trajectory the audit's scanner shares -> correlation -> flags ->
+reviews -> validate's findings not already reported -> classification.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity, parallel
+from pytest_coldstart.audit import correlation, fixture, integrity
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.content import ContentMatcher
 from pytest_coldstart.audit.evidence import Evidence, load_evidence
@@ -96,17 +97,18 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     if not isinstance(run_id, str) or not run_id:
         findings.infra("run.json: run_id must be a non-empty string")
         return _empty_report(None, findings, "not audited: run.json has no run id")
-    version = 1 if manifest.get("translated_from") == 1 else 2
     run_id_check = correlation.RunIdCheck(run_id, findings)
-    evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check)
+    digests: dict[Path, tuple[str, int]] = {}  # every file hashed so far: validate reads none twice
+    evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check, digests)
+    correlation.check_files(rundir, manifest, findings, digests)
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
-    scanner = Scanner(rundir, run_id, version, findings, logger_names=evidence.logger_names,
-                      testmod_names=evidence.testmod_names, matcher=ContentMatcher(captures),
-                      payload_settings=logging, run_id_check=run_id_check, last_capture=latest(captures))
-    trajectory = _scan_and_validate(root, scanner, findings)
-    hashes: dict[str, tuple[str, int]] = {}
-    correlation.check_files(rundir, manifest, findings, hashes)
+    scanner = Scanner(rundir, findings, logger_names=evidence.logger_names, testmod_names=evidence.testmod_names,
+                      matcher=ContentMatcher(captures), payload_settings=logging, last_capture=latest(captures))
+    # The trajectory is read once: by validate, with the scanner fed each line it reads.
+    # Never through a symlink (the scanner's own scan reports it instead).
+    validation = integrity.validate(root, None if rundir.trajectory.is_symlink() else scanner, digests)
+    trajectory = scanner.trajectory if scanner.finished else scanner.scan()
     correlation.check_scope(evidence, findings)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)
@@ -116,36 +118,12 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
     flags = compute_flags(ctx)
     apply_reviews(flags, load_reviews(evidence, run_id, findings), index, findings)
+    integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings,
                         inputs=_inputs(evidence, trajectory), root=root, index=index, stream_files=_files(evidence),
                         documents=evidence.documents, calls=trajectory.calls,
                         events=evidence.stream(TESTMOD) + evidence.stream(LOGGER), unordered=ctx.unordered)
-
-
-def _scan_and_validate(root: Path, scanner: Scanner, findings: Findings) -> Trajectory:
-    """The audit's own pass, with validate's pass at the same time (in a forked child) for
-    large runs. Findings keep one order either way: the audit's own first, then validate's."""
-    validator = integrity.external_validator()
-    background = parallel.Background(lambda: _validate(validator, root), fork=_size(root / TRAJECTORY) > parallel.PARALLEL_BYTES)
-    trajectory = scanner.scan()
-    for text in background.result():
-        findings.infra(text)
-    return trajectory
-
-
-def _validate(validator, root: Path) -> list[str]:
-    try:
-        return integrity.findings_of(validator(root))
-    except ColdstartError as exc:
-        return [f"validate: {exc.one_line()}"]
-
-
-def _size(path: Path) -> int:
-    try:
-        return path.stat().st_size
-    except OSError:
-        return 0
 
 
 def _files(evidence: Evidence) -> dict[str, str]:

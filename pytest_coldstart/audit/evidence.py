@@ -20,18 +20,19 @@ for agent_read_log ("the call names the logger file").
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
 from pytest_coldstart import jsonio
-from pytest_coldstart.audit import aliases
+from pytest_coldstart.audit import aliases, integrity
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.audit.reader import HashedLines, read_hashed
 from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hashing import is_sha256, sha256_file, short
-from pytest_coldstart.layout import REVIEWS, RunDir
+from pytest_coldstart.hashing import is_sha256, short
+from pytest_coldstart.layout import EVIDENCE_JSON, REVIEWS, RunDir
 from pytest_coldstart.paths import resolve_inside
 from pytest_coldstart.versioning import version_of
 
@@ -48,6 +49,7 @@ class Evidence:
     documents: dict[str, Any] = field(default_factory=dict)  # name -> parsed document
     logger_names: set[str] = field(default_factory=set)
     testmod_names: set[str] = field(default_factory=set)
+    root: Path | None = None  # the run directory
     review_file: Path | None = None
     review_declaration: dict[str, Any] | None = None
     seq_index: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)  # stream -> seq -> (line, offset)
@@ -60,6 +62,11 @@ class Evidence:
         return self.events.get(stream, [])
 
 
+def subject_of(name: str, what: str = "path") -> str:
+    """How validate names the check of a declaration's ``path`` or ``normalized`` view."""
+    return f"evidence {name}" if what == "path" else f"evidence {name} {what}"
+
+
 def basename(path: object) -> str | None:
     if not isinstance(path, str) or not path.strip():
         return None
@@ -67,12 +74,14 @@ def basename(path: object) -> str | None:
     return PurePosixPath(text).name.lower() or None
 
 
-def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: dict[str, str] | None = None, run_id_check=None) -> Evidence:
-    evidence = Evidence()
+def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: dict[str, str] | None = None, run_id_check=None,
+                  digests: dict[Path, tuple[str, int]] | None = None) -> Evidence:
+    """The declared evidence, read once; ``digests`` receives (sha256, size) of each file read."""
+    evidence = Evidence(root=rundir.root)
     try:
         document = rundir.load_evidence()
     except ColdstartError as exc:
-        findings.infra(f"evidence.json: {exc.problem}")
+        findings.infra(f"evidence.json: {exc.problem}", integrity.document(EVIDENCE_JSON))
         return evidence
     evidence.version = 1 if document.get("translated_from") == 1 else 2
     for name, value in document.items():
@@ -83,7 +92,7 @@ def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: di
     for name, path in (overrides or {}).items():
         evidence.declarations[name] = {"path": path, "source": "cli-override"}
         findings.info(f"{name}: taken from the command-line override {path!r}; no declared hash to re-check")
-    loader = _Loader(rundir, run_id, findings, evidence, run_id_check)
+    loader = _Loader(rundir, run_id, findings, evidence, run_id_check, {} if digests is None else digests)
     for name in ("test_mod", "agent_logger"):
         loader.stream(name)
     for name in ("answer", "oracle", "fixture", "restore", "preflight"):
@@ -92,8 +101,13 @@ def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: di
     return evidence
 
 
-def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any], actual: str, size: int, key: str = "sha256") -> bool:
-    """Compare a declaration's hash (and size) with the bytes read; report and refuse on mismatch."""
+def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any], actual: str, size: int, key: str = "sha256",
+               declaration: str | None = None) -> bool:
+    """Compare a declaration's hash (and size) with the bytes read; report and refuse on mismatch.
+    ``declaration``: its name in evidence.json (default ``name``), for the keys of ``integrity``."""
+    declaration = declaration or name
+    about = functools.partial(integrity.declared, subject_of(declaration, "normalized view" if key == "normalized_sha256" else "path"))
+    field = integrity.schema(EVIDENCE_JSON, f"$.{declaration}.{key}")  # validate's schema check of the same value
     expected = decl.get(key)
     if expected is None:
         if decl.get("source") == "cli-override":
@@ -101,53 +115,63 @@ def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any]
         if version == 1:
             findings.info(f"evidence {name}: no {key} declared (version-1 run), so the bytes were not re-checked")
             return True
-        findings.infra(f"evidence {name}: the declaration carries no {key}; its bytes cannot be verified")
+        findings.infra(f"evidence {name}: the declaration carries no {key}; its bytes cannot be verified", *about("hash"), field)
         return False
     if not is_sha256(expected):
-        findings.infra(f"evidence {name}: {key} {str(expected)[:70]!r} is not a lowercase sha256")
+        findings.infra(f"evidence {name}: {key} {str(expected)[:70]!r} is not a lowercase sha256", *about("hash"), field)
         return False
     if expected != actual:
-        findings.infra(f"evidence {name}: {key} mismatch (declared {short(expected)}, actual {short(actual)}); the file changed after it was declared")
+        findings.infra(f"evidence {name}: {key} mismatch (declared {short(expected)}, actual {short(actual)}); the file changed after it was declared",
+                       *about("hash", "size"))
         return False
     declared_size = decl.get("size") if key == "sha256" else None
     if declared_size is not None and declared_size != size:
-        findings.infra(f"evidence {name}: size mismatch (declared {declared_size!r}, actual {size})")
+        findings.infra(f"evidence {name}: size mismatch (declared {declared_size!r}, actual {size})", *about("size"))
         return False
     return True
 
 
 class _Loader:
-    def __init__(self, rundir: RunDir, run_id: str, findings: Findings, evidence: Evidence, run_id_check):
+    def __init__(self, rundir: RunDir, run_id: str, findings: Findings, evidence: Evidence, run_id_check,
+                 digests: dict[Path, tuple[str, int]]):
         self.rundir = rundir
         self.run_id = run_id
         self.findings = findings
         self.evidence = evidence
         self.run_id_check = run_id_check
+        self.digests = digests
 
     # -- paths and hashes ----------------------------------------------------------------
 
-    def contained(self, label: str, relative: object) -> Path | None:
-        """The path inside the run (absolute, ``..`` and symlinks refused), or None after reporting."""
+    def contained(self, label: str, relative: object, about: tuple[str, ...] = (), field: str | None = None) -> Path | None:
+        """The path inside the run (absolute, ``..`` and symlinks refused), or None after reporting.
+        ``about``: the declarations this path is, as validate names them; ``field``: where
+        evidence.json holds it."""
+        keys = [key for what in about for key in integrity.declared(what, "path")]
+        if field is not None and not (isinstance(relative, str) and relative.strip()):
+            keys.append(integrity.schema(EVIDENCE_JSON, field))  # no path at all: validate's schema says so too
         if isinstance(relative, str) and (PureWindowsPath(relative).drive or PurePosixPath(relative).is_absolute()):
-            self.findings.infra(f"{label}: path {relative!r} is absolute; declare evidence relative to the run directory (never read)")
+            self.findings.infra(f"{label}: path {relative!r} is absolute; declare evidence relative to the run directory (never read)", *keys)
             return None
         try:
             return resolve_inside(self.rundir.root, relative, what=label)
         except ColdstartError as exc:
-            self.findings.infra(f"{exc.problem} (never read)")
+            self.findings.infra(f"{exc.problem} (never read)", *keys)
             return None
 
     def resolve(self, name: str, relative: object, what: str = "path") -> Path | None:
         """The contained, existing file, or None after reporting an infra error."""
         label = f"evidence {name}" if what == "path" else f"evidence {name} ({what})"
-        target = self.contained(label, relative)
+        subject = subject_of(name, what)
+        about = (subject, "reviews file") if name == "review" else (subject,)  # validate checks a reviews path twice
+        target = self.contained(label, relative, about, f"$.{name}.{'path' if what == 'path' else 'normalized'}")
         if target is None:
             return None
         if not target.exists():
-            self.findings.infra(f"{label}: file {relative!r} is missing")
+            self.findings.infra(f"{label}: file {relative!r} is missing", *integrity.declared(subject, "missing"))
             return None
         if not target.is_file():
-            self.findings.infra(f"{label}: {relative!r} is not a regular file")
+            self.findings.infra(f"{label}: {relative!r} is not a regular file", *integrity.declared(subject, "missing"))
             return None
         return target
 
@@ -156,12 +180,13 @@ class _Loader:
         if value is None:
             return None
         if not isinstance(value, dict):
-            self.findings.infra(f"evidence.json: declaration {name!r} must be an object, got {jsonio.type_name(value)}")
+            self.findings.infra(f"evidence.json: declaration {name!r} must be an object, got {jsonio.type_name(value)}",
+                                integrity.schema(EVIDENCE_JSON, f"$.{name}"))
             return None
         return value
 
     def hash_ok(self, name: str, decl: dict[str, Any], actual: str, size: int, key: str = "sha256") -> bool:
-        return check_hash(self.findings, self.evidence.version, name, decl, actual, size, key)
+        return check_hash(self.findings, self.evidence.version, name, decl, actual, size, key, name.partition(" ")[0])
 
     # -- external streams ----------------------------------------------------------------
 
@@ -200,7 +225,7 @@ class _Loader:
         norm = self.resolve("agent_logger", decl.get("normalized"), "normalized view")
         if raw is None or norm is None:
             return
-        raw_sha, raw_size = sha256_file(raw)
+        raw_sha, raw_size = integrity.file_hash(raw, self.digests)
         if not self.hash_ok("agent_logger", decl, raw_sha, raw_size):
             return
         events, sources, sha, size = self._read_stream("agent_logger", norm, LOGGER, "logger", aliases.LOGGER_EVENTS)
@@ -240,7 +265,7 @@ class _Loader:
             if raw_path is None:
                 return False
             if raw_path.is_file():
-                if sha256_file(raw_path)[0] != raw_sha:
+                if integrity.file_hash(raw_path, self.digests)[0] != raw_sha:
                     self.findings.infra(f"{label}: the raw logger bytes do not match raw_sha256 {short(raw_sha)}")
                     return False
             else:
@@ -318,6 +343,7 @@ class _Loader:
             self.findings.info(f"{name}: {sum(unknown.values())} record(s) with event names the protocol does not use were ignored ({listed})")
         if unnamed:
             self.findings.info(f"{name}: {unnamed} record(s) without an event name were ignored")
+        self.digests[path] = (lines.sha256 or "", lines.size)
         return (events if ok else None), sources, lines.sha256 or "", lines.size
 
     # -- JSON documents ------------------------------------------------------------------
@@ -334,6 +360,7 @@ class _Loader:
         except (OSError, ValueError) as exc:
             self.findings.infra(f"evidence {name}: unreadable ({getattr(exc, 'strerror', None) or exc})")
             return
+        self.digests[path] = (sha, len(data))
         if not self.hash_ok(name, decl, sha, len(data)):
             return
         try:
@@ -365,7 +392,7 @@ class _Loader:
                 return  # malformed declaration already reported
             default = self.rundir.root / REVIEWS
             if default.is_symlink():
-                self.findings.infra(f"{REVIEWS}: is a symlink (never followed)")
+                self.findings.infra(f"{REVIEWS}: is a symlink (never followed)", *integrity.declared("reviews file", "path"))
             elif default.is_file():
                 self.evidence.review_file = default
             return

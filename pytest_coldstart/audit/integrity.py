@@ -2,40 +2,94 @@
 
 ``validate_run`` (pytest_coldstart.validate) checks the task and visibility hashes, the
 trajectory's hash chain and order, one result per call, imports, artifacts, payloads, reviews
-and the sealed anchor; each of its findings becomes an infra error of the audit.
+and the sealed anchor. It runs inside the audit's one read of trajectory.jsonl (the audit's
+scanner observes the same lines), and each of its findings becomes an infra error
+``validate: file:line: problem`` - unless the audit already reported that very problem in its
+own words. What a problem is about is a key, built here for both sides:
+
+- ``declared(what, aspect)``: a declared file (``what`` as validate names it: "evidence
+  answer", "imports[0]" ...) is outside the run (path), missing, or has another hash or size;
+- ``document(file)``: a JSON document could not be read at all; ``schema(file, path)``: the
+  value at a JSON path of it breaks its schema (e.g. an evidence declaration without sha256);
+- ``line(file, number, kind)``: one line of a reviews file is unusable (unparsed, version, shape);
+- ``payload(problem)``: a stored payload does not verify; ``TRAJECTORY_MISSING``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pytest_coldstart.audit.model import Findings
 from pytest_coldstart.hashing import sha256_file
-from pytest_coldstart.layout import RunDir
+from pytest_coldstart.layout import TRAJECTORY
+from pytest_coldstart.validate_findings import Finding, ValidationReport
+
+Key = tuple[Any, ...]
+ASPECTS = ("path", "missing", "hash", "size")
+TRAJECTORY_MISSING: Key = ("trajectory", "missing")
+#: validate codes about one line of a reviews file, by what made the line unusable.
+LINE_KINDS = {"review.torn": "unparsed", "review.malformed": "unparsed", "version.unknown": "version", "review.shape": "shape"}
 
 
-def external_validator():
-    """``validate_run``, imported lazily (the audit never pays for it at import time)."""
-    from pytest_coldstart.validate import validate_run
-
-    return validate_run
+def declared(what: str, *aspects: str) -> tuple[Key, ...]:
+    return tuple(("declared", what, aspect) for aspect in aspects)
 
 
-def findings_of(report: Any) -> list[str]:
-    """Validate findings as one-line texts ``validate: file:line: problem``."""
-    out = []
-    for finding in getattr(report, "findings", None) or []:
-        get = finding.get if isinstance(finding, dict) else (lambda k, f=finding: getattr(f, k, None))
-        where = get("file") or ""
-        if get("line") is not None:
-            where = f"{where}:{get('line')}"
-        out.append(f"validate: {where}: {get('problem')}" if where else f"validate: {get('problem')}")
-    return out
+def document(relative: str) -> Key:
+    return ("document", _posix(relative))
 
 
-def file_hash(rundir: RunDir, path: Path, hashes: dict[str, tuple[str, int]]) -> tuple[str, int]:
-    """sha256/size of a run file, computed at most once per audit."""
-    key = path.relative_to(rundir.root).as_posix()
-    if key not in hashes:
-        hashes[key] = sha256_file(path)
-    return hashes[key]
+def schema(relative: str, path: str) -> Key:
+    return ("schema", _posix(relative), path)
+
+
+def line(relative: str, number: int, kind: str) -> Key:
+    return ("line", _posix(relative), number, kind)
+
+
+def payload(problem: str) -> Key:
+    return ("payload", " ".join(problem.split()))  # as validate's findings normalise spaces
+
+
+def key_of(finding: Finding) -> Key | None:
+    """What a validate finding is about, when the audit may have reported it itself."""
+    code = finding.code
+    if finding.subject is not None and code.rpartition(".")[2] in ASPECTS:
+        return declared(finding.subject, code.rpartition(".")[2])[0]
+    if code == "trajectory.missing":
+        return TRAJECTORY_MISSING
+    if code in ("payload.missing", "payload.integrity") and finding.line is not None:
+        return payload(finding.problem)
+    if finding.line is None and code in ("document.malformed", "version.unknown"):
+        return document(finding.file)
+    if code.startswith("schema.") and finding.subject is not None:
+        return schema(finding.file, finding.subject)
+    if finding.line is not None and finding.file != TRAJECTORY and code in LINE_KINDS:
+        return line(finding.file, finding.line, LINE_KINDS[code])
+    return None
+
+
+def fold(report: ValidationReport, findings: Findings) -> None:
+    """Every validate finding not already reported by the audit, as an infra error."""
+    for finding in report.findings:
+        if key_of(finding) not in findings.covered:
+            findings.infra(f"validate: {finding.to_text()}")
+
+
+def validate(root: Path, observer: Any, digests: dict[Path, tuple[str, int]]) -> ValidationReport:
+    """``validate_run`` with the audit's scanner observing its read of the trajectory."""
+    from pytest_coldstart.validate import validate_run  # lazily: the audit's import stays light
+
+    return validate_run(root, observer=observer, digests=digests)
+
+
+def file_hash(path: Path, digests: dict[Path, tuple[str, int]]) -> tuple[str, int]:
+    """sha256/size of a run file, read at most once per audit (validate reuses it)."""
+    if path not in digests:
+        digests[path] = sha256_file(path)
+    return digests[path]
+
+
+def _posix(relative: str) -> str:
+    return PurePosixPath(str(relative).replace("\\", "/")).as_posix()

@@ -108,7 +108,10 @@ class FlagResult:
 
 
 class Findings:
-    """Run-level findings, de-duplicated, in the order found (the report is deterministic)."""
+    """Run-level findings, de-duplicated, in the order found (the report is deterministic).
+
+    ``covered`` holds what the audit's own infra errors are about (``integrity`` keys), so a
+    validate finding about the same thing is not reported a second time."""
 
     def __init__(self) -> None:
         self.infra_errors: list[str] = []
@@ -116,14 +119,16 @@ class Findings:
         self.pending_reasons: list[str] = []
         self.review_problems: list[str] = []
         self.information: list[str] = []
+        self.covered: set[tuple[Any, ...]] = set()
 
     @staticmethod
     def _add(target: list[str], text: str) -> None:
         if text not in target:
             target.append(text)
 
-    def infra(self, text: str) -> None:
+    def infra(self, text: str, *about: tuple[Any, ...]) -> None:
         self._add(self.infra_errors, text)
+        self.covered.update(about)
 
     def fixture(self, text: str) -> None:
         self._add(self.fixture_errors, text)

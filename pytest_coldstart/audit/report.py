@@ -100,14 +100,11 @@ def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: 
 def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[dict[str, Any]]:
     """At most TIMELINE_CAP entries: cited refs first, then the protocol's key events, then
     logger-related calls, then the rest (evenly thinned), in time order."""
-    tiers: list[list[tuple[str, str, str, Any]]] = [[], [], [], []]
-    for call in calls:
-        tier = 0 if call.ref in cited else 2 if (call.arm or call.names_logger or call.content) else 3
-        tiers[tier].append(("agent", call.ref, f"{call.tool} {call.call_id}", call))
+    tiers: list[list[Call | Event]] = [[], [], [], []]
+    for call in calls:  # labels only for the entries kept: a run may hold a million calls
+        tiers[0 if call.ref in cited else 2 if (call.arm or call.names_logger or call.content) else 3].append(call)
     for event in events:
-        label = event.name + (f" {event.get('uuid')}" if isinstance(event.get("uuid"), str) else "")
-        tier = 0 if event.ref in cited else 1 if event.name in IMPORTANT_EVENTS else 3
-        tiers[tier].append((event.stream, event.ref, label, event))
+        tiers[0 if event.ref in cited else 1 if event.name in IMPORTANT_EVENTS else 3].append(event)
     kept: list[dict[str, Any]] = []
     for group in tiers:
         room = TIMELINE_CAP - len(kept)
@@ -116,13 +113,18 @@ def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[di
         if len(group) > room:
             step = len(group) / room
             group = [group[int(i * step)] for i in range(room)]
-        kept += [_entry(*item) for item in group]
+        kept += [_entry(item) for item in group]
     kept.sort(key=lambda e: (e["at"] is None, e["at"] or "", e["tick"] is None, e["tick"] or 0, e["stream"], e["seq"] or 0, e["ref"]))
     return kept
 
 
-def _entry(stream: str, ref: str, label: str, record: Any) -> dict[str, Any]:
-    return {"stream": stream, "ref": ref, "label": label[:120], "at": format_at(record.at) if record.at is not None else None,
+def _entry(record: Call | Event) -> dict[str, Any]:
+    if isinstance(record, Call):
+        stream, label = "agent", f"{record.tool} {record.call_id}"
+    else:
+        uuid = record.get("uuid")
+        stream, label = record.stream, record.name + (f" {uuid}" if isinstance(uuid, str) else "")
+    return {"stream": stream, "ref": record.ref, "label": label[:120], "at": format_at(record.at) if record.at is not None else None,
             "tick": record.tick, "seq": record.seq}
 
 

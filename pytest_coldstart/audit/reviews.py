@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import Evidence, check_hash
 from pytest_coldstart.audit.model import FlagResult, Findings
 from pytest_coldstart.audit.reader import HashedLines
@@ -27,6 +28,7 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
     if path is None:
         return {}
     label = path.name if evidence.review_declaration is None else f"evidence review ({path.name})"
+    relative = path.relative_to(evidence.root).as_posix() if evidence.root is not None else path.name
     latest: dict[str, dict[str, Any]] = {}
     history: dict[str, list[str]] = {}
     lines = HashedLines(path)
@@ -34,11 +36,11 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
         for line in lines:
             where = f"{label}:{line.number}"
             if line.problem:
-                findings.infra(f"{where}: {line.problem}")
+                findings.infra(f"{where}: {line.problem}", integrity.line(relative, line.number, "unparsed"))
                 continue
             problem = entry_problem(line.value, run_id)
             if problem:
-                findings.infra(f"{where}: {problem}")
+                findings.infra(f"{where}: {problem[1]}", integrity.line(relative, line.number, problem[0]))
                 continue
             entry = dict(line.value, line=line.number)
             latest[entry["id"]] = entry
@@ -55,34 +57,35 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
     return latest
 
 
-def entry_problem(entry: dict[str, Any], run_id: str) -> str | None:
+def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
+    """(kind, problem) of a review line that cannot be used: kind "version", "run" or "shape"."""
     version = entry.get("schemaVersion")
     if version is not None and (isinstance(version, bool) or version not in (1, 2)):
-        return f"schemaVersion {version!r} is not a version this build reads"
+        return "version", f"schemaVersion {version!r} is not a version this build reads"
     review_id = entry.get("id")
     if not isinstance(review_id, str) or not review_id.strip():
-        return "review entry without an id"
+        return "shape", "review entry without an id"
     status = entry.get("status")
     if status not in REVIEW_STATUSES:
-        return f"review {review_id}: status {status!r} is not one of {', '.join(REVIEW_STATUSES)}"
+        return "shape", f"review {review_id}: status {status!r} is not one of {', '.join(REVIEW_STATUSES)}"
     if "run_id" in entry and entry["run_id"] != run_id:
-        return f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
+        return "run", f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
     if status in ("resolved", "rejected"):
         by = entry.get("by")
         if not isinstance(by, str) or not by.strip():
-            return f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
+            return "shape", f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
         if parse_at(entry.get("at")) is None or not isinstance(entry.get("at"), str):
-            return f"review {review_id}: at {str(entry.get('at'))[:40]!r} is not a timestamp"
+            return "shape", f"review {review_id}: at {str(entry.get('at'))[:40]!r} is not a timestamp"
     evidence = entry.get("evidence", [])
     if not isinstance(evidence, list):
-        return f"review {review_id}: evidence must be a list of refs"
+        return "shape", f"review {review_id}: evidence must be a list of refs"
     if status == "resolved":
         if not evidence:
-            return f"review {review_id}: a resolved entry needs at least one evidence ref"
+            return "shape", f"review {review_id}: a resolved entry needs at least one evidence ref"
         if any(not isinstance(ref, str) or not ref.strip() for ref in evidence):
-            return f"review {review_id}: evidence refs must be non-blank strings"
+            return "shape", f"review {review_id}: evidence refs must be non-blank strings"
     if "note" in entry and entry["note"] is not None and not isinstance(entry["note"], str):
-        return f"review {review_id}: note must be a string"
+        return "shape", f"review {review_id}: note must be a string"
     return None
 
 

@@ -167,34 +167,6 @@ def test_inputs_digest_changes_with_any_input(tmp_path):
     assert audit_inputs_digest(run) != second
 
 
-@pytest.mark.parametrize("name", ["passing", "tampered_hashes", "unknown_version"])
-def test_validate_in_a_forked_child_gives_the_same_report(tmp_path, monkeypatch, name):
-    from pytest_coldstart.audit import parallel
-
-    run = build_run(tmp_path / "run", name)
-    sequential = audit_run(run, write=False)
-    monkeypatch.setattr(parallel, "PARALLEL_BYTES", 0)
-    assert audit_run(run, write=False) == sequential
-
-
-def test_background_runs_in_a_child_when_forking_is_safe():
-    import os
-
-    from pytest_coldstart.audit import parallel
-
-    pid = parallel.Background(os.getpid, fork=True).result()
-    assert (pid != os.getpid()) == parallel.can_fork()
-    assert parallel.Background(os.getpid, fork=False).result() == os.getpid()
-
-    def boom():
-        if os.getpid() != parent:
-            raise RuntimeError("child failure")
-        return "recomputed in-process"
-
-    parent = os.getpid()
-    assert parallel.Background(boom, fork=True).result() == "recomputed in-process"
-
-
 def test_window_review_without_removal_evidence_or_with_a_tie(tmp_path):
     b = builder(tmp_path, "a").passing()
     removal = b.event("testmod", "cart_removed", 2)
