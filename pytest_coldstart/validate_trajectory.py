@@ -8,7 +8,7 @@ per call after its call, payload refs (verified after the pass), and imported re
 precede the run's creation. Version-1 records (the reference format) are read through
 ``v1.trajectory_record_to_current`` and have no chain or monotonic clock to check.
 
-Memory: open calls by id (few at a time), 16-byte digests of finished call ids, and unique
+Memory: open calls by id (few at a time), finished call ids (16-byte digests of long ones), and unique
 stored payload refs; never the records themselves.
 """
 
@@ -33,7 +33,11 @@ class ObserverError(Exception):
     """An exception raised by a pass's observer (not a problem of the run): the caller's to handle."""
 
 
-def _id_key(call_id: str) -> bytes:
+def _id_key(call_id: str) -> str | bytes:
+    """A finished call id as kept: itself when short, else its 16-byte digest (a str key
+    never equals a bytes key, so the two kinds cannot collide)."""
+    if len(call_id) <= 16:
+        return call_id
     return hashlib.blake2b(call_id.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
@@ -54,7 +58,7 @@ class TrajectoryChecker:
         self.payload_refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]] = {}
         self.early_imports: dict[str, tuple[int, str]] = {}
         self._open: dict[str, int] = {}
-        self._closed: set[bytes] = set()
+        self._closed: set[str | bytes] = set()
         self._early_results: dict[str, int] = {}
         self._last_number = 0
         self._prev_hash: str | None = None
@@ -251,10 +255,9 @@ class TrajectoryChecker:
 
     def _call(self, number: int, call_id: str) -> None:
         self.calls += 1
-        key = _id_key(call_id)
         if call_id in self._open:
             self.add(number, f"call id {call_id!r} is recorded again (first at line {self._open[call_id]}; call ids are unique)", "call.duplicate")
-        elif key in self._closed:
+        elif (key := _id_key(call_id)) in self._closed:
             self.add(number, f"call id {call_id!r} is recorded again (call ids are unique)", "call.duplicate")
         elif call_id in self._early_results:
             line = self._early_results.pop(call_id)

@@ -2,10 +2,14 @@
 
 jsonschema takes about half a millisecond per trajectory record (it resolves every ``$ref``
 at validation time), which would make ``validate`` on a 1M-record run take minutes. This
-module compiles a schema once into nested Python closures for the keywords our schemas use,
-with ``$ref`` resolved at compile time. A schema object with any other keyword (for instance
-in a records/<type>.schema.json written elsewhere) is checked by jsonschema itself, so the
-answer is always jsonschema's answer; a test compares both on generated records.
+module compiles a schema once into Python source - straight-line code that returns False at
+the first failed keyword, with ``$ref`` resolved and subschemas inlined at compile time - for
+the keywords our schemas use. A schema object with any other keyword (for instance in a
+records/<type>.schema.json written elsewhere) is checked by jsonschema itself, so the answer
+is always jsonschema's answer; a test compares both on generated records.
+
+The generated code holds only names it makes itself and ``repr`` of strings (property names,
+string constants); every other value of the schema is passed in as a named constant.
 
 Only the verdict is computed here; messages for an invalid value still come from jsonschema.
 """
@@ -28,19 +32,23 @@ SUPPORTED = frozenset(
      "maxItems", "minLength", "maxLength", "minimum", "maximum", "pattern", "anyOf", "allOf", "oneOf", "not",
      "if", "then", "else", "$ref", "dependentRequired"}
 )
+#: Keywords one boolean expression can check (no nested statements needed).
+_SCALAR = frozenset({"type", "enum", "const", "required", "minItems", "maxItems", "minLength", "maxLength",
+                     "minimum", "maximum", "pattern", "$ref"})
+#: Inline subschemas up to this depth (deeper ones, and recursive ones, become function calls).
+_INLINE_DEPTH = 12
 
-_TYPES: dict[str, Check] = {
-    "null": lambda v: v is None,
-    "boolean": lambda v: v is True or v is False,
-    "string": lambda v: isinstance(v, str),
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-    "integer": lambda v: (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer()),
+_TYPE_EXPR = {
+    "null": "{x} is None",
+    "boolean": "({x} is True or {x} is False)",
+    "string": "isinstance({x}, str)",
+    "object": "isinstance({x}, dict)",
+    "array": "isinstance({x}, list)",
+    "number": "(isinstance({x}, (int, float)) and {x} is not True and {x} is not False)",
+    "integer": "((isinstance({x}, int) and {x} is not True and {x} is not False) or (isinstance({x}, float) and {x}.is_integer()))",
 }
-
-
-_EXACT_NUMBERS = (int, float)
+_GUARD = {"string": "isinstance({x}, str)", "object": "isinstance({x}, dict)", "array": "isinstance({x}, list)",
+          "number": _TYPE_EXPR["number"]}
 
 
 def _number(value: Any) -> bool:
@@ -60,160 +68,145 @@ def equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
+def _in(value: Any, options: tuple[Any, ...]) -> bool:
+    return any(equal(value, option) for option in options)
+
+
 class Compiler:
-    """Compiles schemas reachable from one registry. ``resolver`` is a referencing Resolver."""
+    """Compiles schemas reachable from one registry into one generated module."""
 
     def __init__(self, validator_class: Any):
         self.validator_class = validator_class
-        self._by_id: dict[int, Check] = {}
+        self.namespace: dict[str, Any] = {"equal": equal, "_in": _in}
+        self.functions: dict[int, str] = {}  # id(schema) -> generated function name
+        self.source: list[str] = []
+        self._vars = 0
+
+    # -- entry points ----------------------------------------------------------------------------
 
     def compile(self, schema: Any, resolver: Any) -> Check:
-        if schema is True:
-            return lambda v: True
-        if schema is False:
-            return lambda v: False
+        name = self.function(schema, resolver)
+        exec(compile("\n".join(self.source), "<compiled schema>", "exec"), self.namespace)  # noqa: S102 - our own code
+        return self.namespace[name]
+
+    def function(self, schema: Any, resolver: Any) -> str:
+        """The name of a generated ``def f(v) -> bool`` for ``schema`` (generated once)."""
+        if schema is True or schema is False:
+            return self.const(lambda v, answer=schema: answer)
         key = id(schema)
-        if key in self._by_id:
-            return self._by_id[key]
-        # Recursive schemas: a placeholder that forwards to the finished check.
-        cell: list[Check] = []
-        self._by_id[key] = lambda v: cell[0](v)
+        if key not in self.functions:
+            name = self.functions[key] = f"s{len(self.functions)}"  # named first: recursion calls it
+            outer, self._vars = self._vars, 0  # variables are per function
+            body = self.body(schema, resolver, "v", None, (key,))
+            self._vars = outer
+            self.source += [f"def {name}(v):", *_indent(body), "    return True", ""]
+        return self.functions[key]
+
+    def const(self, value: Any) -> str:
+        name = f"c{len(self.namespace)}"
+        self.namespace[name] = value
+        return name
+
+    def var(self) -> str:
+        self._vars += 1
+        return f"v{self._vars}"
+
+    # -- statements: ``return False`` on the first failure ----------------------------------------
+
+    def body(self, schema: Any, resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        """Statements checking ``x`` against ``schema``; ``known``: a type ``x`` already has."""
+        if schema is True:
+            return []
+        if schema is False or not isinstance(schema, dict):
+            return ["return False"]
         if "$id" in schema:
             resolver = resolver.in_subresource(_resource(schema))
         if set(schema) - ANNOTATIONS - SUPPORTED:
-            check = self._fallback(schema, resolver)
-        else:
-            check = self._build(schema, resolver)
-        cell.append(check)
-        self._by_id[key] = check
-        return check
-
-    def _fallback(self, schema: dict[str, Any], resolver: Any) -> Check:
-        from jsonschema import Draft202012Validator
-
-        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)
-        return validator.is_valid
-
-    def _build(self, schema: dict[str, Any], resolver: Any) -> Check:
-        checks: list[Check] = []
+            return [f"if not {self.const(self._fallback(schema, resolver))}({x}): return False"]
+        lines: list[str] = []
         if "$ref" in schema:
-            resolved = resolver.lookup(schema["$ref"])
-            checks.append(self.compile(resolved.contents, resolved.resolver))
+            lines += self.sub(resolver.lookup(schema["$ref"]), x, known, stack)
         if "type" in schema:
-            checks.append(type_check(schema["type"] if isinstance(schema["type"], list) else [schema["type"]]))
-        if "const" in schema:
-            expected = schema["const"]
-            if isinstance(expected, str):
-                checks.append(lambda v, e=expected: v == e and isinstance(v, str))
-            elif type(expected) in _EXACT_NUMBERS:
-                checks.append(lambda v, e=expected: type(v) in _EXACT_NUMBERS and v == e if type(v) is not bool else False)
-            else:
-                checks.append(lambda v, e=expected: equal(v, e))
-        if "enum" in schema:
-            options = schema["enum"]
-            if all(isinstance(o, str) for o in options):
-                checks.append(lambda v, s=frozenset(options): isinstance(v, str) and v in s)
-            else:
-                checks.append(lambda v, o=tuple(options): any(equal(v, x) for x in o))
-        checks.extend(self._object_checks(schema, resolver))
-        checks.extend(self._array_checks(schema, resolver))
-        checks.extend(self._scalar_checks(schema))
-        checks.extend(self._applicators(schema, resolver))
-        return all_of(checks)
-
-    def _object_checks(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
-        """required, properties, additionalProperties and dependentRequired as one closure."""
-        wanted = frozenset(schema["required"]) if schema.get("required") else None
-        properties = {k: self.compile(s, resolver) for k, s in (schema.get("properties") or {}).items()}
-        items = tuple(properties.items())
-        extra = self.compile(schema["additionalProperties"], resolver) if "additionalProperties" in schema else None
-        known = frozenset(properties)
-        pairs = tuple((k, frozenset(needs)) for k, needs in (schema.get("dependentRequired") or {}).items())
-        if wanted is None and not items and extra is None and not pairs:
-            return []
-        if extra is None and not pairs:  # the common small cases, without the general loop
-            if wanted is not None and len(wanted) == 1 and not items:
-                (only,) = wanted
-                return [lambda v: not isinstance(v, dict) or only in v]
-            if wanted is None and len(items) == 1:
-                ((key, check),) = items
-                return [lambda v: not isinstance(v, dict) or key not in v or check(v[key])]
-
-        def check_object(v: Any) -> bool:
-            if not isinstance(v, dict):
-                return True
-            if wanted is not None and not v.keys() >= wanted:
-                return False
-            for k, f in items:
-                if k in v and not f(v[k]):
-                    return False
-            if extra is not None:
-                for k, x in v.items():
-                    if k not in known and not extra(x):
-                        return False
-            for k, needs in pairs:
-                if k in v and not v.keys() >= needs:
-                    return False
-            return True
-
-        return [check_object]
-
-    def _array_checks(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
-        checks: list[Check] = []
+            names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+            lines.append(f"if not ({self.type_expr(names, x)}): return False")
+            if len(names) == 1:
+                known = names[0]
+        scalar = self.scalar_exprs({k: v for k, v in schema.items() if k in _SCALAR and k not in ("type", "$ref")}, x, known)
+        lines += [f"if not ({expr}): return False" for expr in scalar]
+        lines += self.object_body(schema, resolver, x, known, stack)
         if "items" in schema:
-            item = self.compile(schema["items"], resolver)
-            checks.append(lambda v: not isinstance(v, list) or all(item(x) for x in v))
-        return checks + _length_bounds(schema, "minItems", "maxItems", list)
+            item = self.var()
+            inner = self.sub_schema(schema["items"], resolver, item, None, stack)
+            if inner:
+                lines += self.guarded("array", x, known, [f"for {item} in {x}:", *_indent(inner)])
+        lines += self.applicators(schema, resolver, x, known, stack)
+        return lines
 
-    @staticmethod
-    def _scalar_checks(schema: dict[str, Any]) -> list[Check]:
-        checks = _length_bounds(schema, "minLength", "maxLength", str)
-        if "pattern" in schema:
-            search = re.compile(schema["pattern"]).search
-            checks.append(lambda v: not isinstance(v, str) or search(v) is not None)
-        if "minimum" in schema:
-            low = schema["minimum"]
-            checks.append(lambda v: v >= low if type(v) in _EXACT_NUMBERS else (not _number(v) or v >= low))
-        if "maximum" in schema:
-            high = schema["maximum"]
-            checks.append(lambda v: v <= high if type(v) in _EXACT_NUMBERS else (not _number(v) or v <= high))
-        return checks
+    def sub(self, resolved: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        """A ``$ref`` target (``resolver.lookup`` result), inlined or called."""
+        return self.sub_schema(resolved.contents, resolved.resolver, x, known, stack)
 
-    def _applicators(self, schema: dict[str, Any], resolver: Any) -> list[Check]:
-        checks: list[Check] = []
+    def sub_schema(self, schema: Any, resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        if isinstance(schema, dict) and (id(schema) in stack or len(stack) > _INLINE_DEPTH):
+            return [f"if not {self.function(schema, resolver)}({x}): return False"]
+        return self.body(schema, resolver, x, known, stack + (id(schema),))
+
+    def guarded(self, kind: str, x: str, known: str | None, lines: list[str]) -> list[str]:
+        """``lines`` apply only when ``x`` is of JSON type ``kind``."""
+        if not lines:
+            return []
+        if known == kind:
+            return lines
+        return [f"if {_GUARD[kind].format(x=x)}:", *_indent(lines)]
+
+    def object_body(self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        lines: list[str] = []
+        properties = schema.get("properties") or {}
+        present = set(schema.get("required") or ())  # checked just before (scalar_exprs)
+        for key, sub in properties.items():
+            value = self.var()
+            inner = self.sub_schema(sub, resolver, value, None, stack)
+            if inner and key in present:
+                lines += [f"{value} = {x}[{key!r}]", *inner]
+            elif inner:
+                lines += [f"if {key!r} in {x}:", f"    {value} = {x}[{key!r}]", *_indent(inner)]
+        if "additionalProperties" in schema:
+            name, value = self.var(), self.var()
+            inner = self.sub_schema(schema["additionalProperties"], resolver, value, None, stack)
+            if inner:
+                test = f"{name} not in {self.const(frozenset(properties))}" if properties else "True"
+                lines += [f"for {name}, {value} in {x}.items():", f"    if {test}:", *_indent(_indent(inner))]
+        for key, needs in (schema.get("dependentRequired") or {}).items():
+            lines.append(f"if {key!r} in {x} and not {x}.keys() >= {self.const(frozenset(needs))}: return False")
+        return self.guarded("object", x, known, lines)
+
+    def applicators(self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        lines: list[str] = []
         if "allOf" in schema:
-            rest, dispatch = self._discriminated(schema["allOf"], resolver)
-            parts = [self.compile(s, resolver) for s in rest]
-            if dispatch is not None:
-                parts.append(dispatch)
-            checks.append(all_of(parts))
+            rest, cases = self.discriminated(schema["allOf"], resolver)
+            for part in rest:
+                lines += self.sub_schema(part, resolver, x, known, stack)
+            if cases is not None:
+                lines += self.dispatch(cases, x, known, stack)
         if "anyOf" in schema:
-            branches = schema["anyOf"]
-            nullable = {"type": "null"} in branches
-            parts = tuple(self.compile(s, resolver) for s in branches if s != {"type": "null"})
-            if nullable and len(parts) == 1:  # the common "X or null"
-                only = parts[0]
-                checks.append(lambda v: v is None or only(v))
-            else:
-                checks.append(lambda v: (nullable and v is None) or any(p(v) for p in parts))
+            lines.append(f"if not ({self.any_expr(schema['anyOf'], resolver, x, known)}): return False")
         if "oneOf" in schema:
-            parts = tuple(self.compile(s, resolver) for s in schema["oneOf"])
-            checks.append(lambda v: sum(1 for p in parts if p(v)) == 1)
+            calls = ", ".join(f"{self.expr(part, resolver, x, known)}" for part in schema["oneOf"])
+            lines.append(f"if [{calls}].count(True) != 1: return False")
         if "not" in schema:
-            negated = self.compile(schema["not"], resolver)
-            checks.append(lambda v: not negated(v))
+            lines.append(f"if {self.expr(schema['not'], resolver, x, known)}: return False")
         if "if" in schema:
-            condition = self.compile(schema["if"], resolver)
-            then = self.compile(schema.get("then", True), resolver)
-            otherwise = self.compile(schema.get("else", True), resolver)
-            checks.append(lambda v: then(v) if condition(v) else otherwise(v))
-        return checks
+            then = self.sub_schema(schema.get("then", True), resolver, x, known, stack)
+            otherwise = self.sub_schema(schema.get("else", True), resolver, x, known, stack)
+            if then or otherwise:
+                lines += [f"if {self.expr(schema['if'], resolver, x, known)}:", *_indent(then or ["pass"])]
+                lines += ["else:", *_indent(otherwise)] if otherwise else []
+        return lines
 
-
-    def _discriminated(self, parts: list[Any], resolver: Any) -> tuple[list[Any], Check | None]:
+    def discriminated(self, parts: list[Any], resolver: Any) -> tuple[list[Any], tuple[str, dict[str, tuple[Any, Any]]] | None]:
         """``allOf: [{if: {required: [k], properties: {k: {const: c}}}, then: T}, ...]`` as one
-        dict lookup on ``v[k]`` instead of one ``if`` per case (the record-type switch)."""
-        table: dict[str, Check] = {}
+        lookup of ``v[k]`` instead of one ``if`` per case (the record-type switch)."""
+        table: dict[str, tuple[Any, Any]] = {}
         key: str | None = None
         rest: list[Any] = []
         for part in parts:
@@ -222,20 +215,26 @@ class Compiler:
                 rest.append(part)
                 continue
             key = case[0]
-            table[case[1]] = self.compile(part["then"], resolver)
+            table[case[1]] = (part["then"], resolver)
         if key is None or len(table) < 2:
             return list(parts), None
-        every = tuple(table.values())
-        field = key
+        return rest, (key, table)
 
-        def dispatch(v: Any) -> bool:
-            if not isinstance(v, dict):  # the conditions hold vacuously for non-objects
-                return all(f(v) for f in every)
-            value = v.get(field)
-            f = table.get(value) if isinstance(value, str) else None
-            return f is None or f(v)
-
-        return rest, dispatch
+    def dispatch(self, cases: tuple[str, dict[str, tuple[Any, Any]]], x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+        field, table = cases
+        tag = self.var()
+        lines = [f"{tag} = {x}.get({field!r})"]
+        first = True
+        for value, (then, resolver) in table.items():
+            inner = self.sub_schema(then, resolver, x, "object", stack)
+            if inner:
+                lines += [f"{'if' if first else 'elif'} {tag} == {value!r} and isinstance({tag}, str):", *_indent(inner)]
+                first = False
+        if known == "object":
+            return lines
+        # The conditions hold vacuously for a non-object, so every case applies to it.
+        every = [line for then, resolver in table.values() for line in self.sub_schema(then, resolver, x, None, stack)]
+        return [f"if {_GUARD['object'].format(x=x)}:", *_indent(lines), *(["else:", *_indent(every)] if every else [])]
 
     @staticmethod
     def _case(part: Any, resolver: Any) -> tuple[str, str] | None:
@@ -255,55 +254,80 @@ class Compiler:
         value = properties[key]["const"]
         return (key, value) if isinstance(value, str) else None
 
+    # -- expressions: True when ``x`` is valid ---------------------------------------------------
 
-def _length_bounds(schema: dict[str, Any], low_key: str, high_key: str, kind: type) -> list[Check]:
-    """minItems/maxItems (lists) or minLength/maxLength (strings, in code points)."""
-    checks: list[Check] = []
-    if low_key in schema:
-        low = schema[low_key]
-        checks.append(lambda v: not isinstance(v, kind) or len(v) >= low)
-    if high_key in schema:
-        high = schema[high_key]
-        checks.append(lambda v: not isinstance(v, kind) or len(v) <= high)
-    return checks
+    def expr(self, schema: Any, resolver: Any, x: str, known: str | None, depth: int = 0) -> str:
+        """One boolean expression: inline for scalar-only schemas, else a generated function."""
+        if schema is True or schema is False:
+            return str(schema)
+        if isinstance(schema, dict) and "$id" not in schema and not set(schema) - ANNOTATIONS - _SCALAR and depth < _INLINE_DEPTH:
+            if "$ref" in schema:
+                target = resolver.lookup(schema["$ref"])
+                inner = self.expr(target.contents, target.resolver, x, known, depth + 1)
+                rest = {k: v for k, v in schema.items() if k != "$ref" and k not in ANNOTATIONS}
+                return f"({inner} and {self.expr(rest, resolver, x, known)})" if rest else inner
+            names = schema.get("type")
+            parts = [self.type_expr(names if isinstance(names, list) else [names], x)] if names is not None else []
+            if isinstance(names, str):
+                known = names
+            parts += self.scalar_exprs({k: v for k, v in schema.items() if k in _SCALAR and k != "type"}, x, known)
+            return "(" + " and ".join(parts) + ")" if parts else "True"
+        return f"{self.function(schema, resolver)}({x})"
+
+    def any_expr(self, branches: list[Any], resolver: Any, x: str, known: str | None) -> str:
+        nullable = {"type": "null"} in branches
+        parts = [self.expr(b, resolver, x, known) for b in branches if b != {"type": "null"}]
+        return " or ".join(([f"{x} is None"] if nullable else []) + parts) or "False"
+
+    def type_expr(self, names: list[str], x: str) -> str:
+        return " or ".join(_TYPE_EXPR[name].format(x=x) for name in names) or "False"
+
+    def scalar_exprs(self, schema: dict[str, Any], x: str, known: str | None) -> list[str]:
+        """Expressions for const, enum, required, lengths, bounds and pattern (each applies
+        only to its own JSON type, as the draft says)."""
+        out: list[str] = []
+
+        def only(kind: str, test: str) -> str:
+            return test if known == kind else f"(not {_GUARD[kind].format(x=x)} or {test})"
+
+        if "const" in schema:
+            expected = schema["const"]
+            if isinstance(expected, str):
+                out.append(f"(isinstance({x}, str) and {x} == {expected!r})")
+            elif _number(expected):
+                out.append(f"({_TYPE_EXPR['number'].format(x=x)} and {x} == {self.const(expected)})")
+            else:
+                out.append(f"equal({x}, {self.const(expected)})")
+        if "enum" in schema:
+            options = schema["enum"]
+            if all(isinstance(o, str) for o in options):
+                out.append(f"(isinstance({x}, str) and {x} in {self.const(frozenset(options))})")
+            else:
+                out.append(f"_in({x}, {self.const(tuple(options))})")
+        if schema.get("required"):
+            keys = " and ".join(f"{key!r} in {x}" for key in schema["required"])
+            out.append(only("object", f"({keys})"))
+        for key, kind, test in (("minLength", "string", ">="), ("maxLength", "string", "<="),
+                                ("minItems", "array", ">="), ("maxItems", "array", "<=")):
+            if key in schema:
+                out.append(only(kind, f"len({x}) {test} {self.const(schema[key])}"))
+        if "minimum" in schema:  # jsonschema: invalid when ``x < minimum`` (NaN passes)
+            out.append(only("number", f"not {x} < {self.const(schema['minimum'])}"))
+        if "maximum" in schema:
+            out.append(only("number", f"not {x} > {self.const(schema['maximum'])}"))
+        if "pattern" in schema:
+            out.append(only("string", f"{self.const(re.compile(schema['pattern']).search)}({x}) is not None"))
+        return out
+
+    def _fallback(self, schema: dict[str, Any], resolver: Any) -> Check:
+        from jsonschema import Draft202012Validator
+
+        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)
+        return validator.is_valid
 
 
-_PYTHON_TYPES = {"string": str, "object": dict, "array": list, "null": type(None), "boolean": bool}
-
-
-def type_check(names: list[str]) -> Check:
-    """``type`` as one isinstance test where possible (bool is not a number in JSON)."""
-    if "integer" in names and "number" not in names:
-        tests = tuple(_TYPES[name] for name in names)
-        return tests[0] if len(tests) == 1 else (lambda v: any(f(v) for f in tests))
-    python: list[type] = [_PYTHON_TYPES[name] for name in names if name in _PYTHON_TYPES]
-    if "number" in names:
-        python += [int, float]
-        if "boolean" not in names:
-            classes = tuple(python)
-            return lambda v: isinstance(v, classes) and v is not True and v is not False
-    classes = tuple(python)
-    return lambda v: isinstance(v, classes)
-
-
-def all_of(checks: list[Check]) -> Check:
-    """A conjunction with a plain loop (faster than ``all`` over a generator for short lists)."""
-    if not checks:
-        return lambda v: True
-    if len(checks) == 1:
-        return checks[0]
-    if len(checks) == 2:
-        first, second = checks
-        return lambda v: first(v) and second(v)
-    frozen = tuple(checks)
-
-    def run(v: Any) -> bool:
-        for check in frozen:
-            if not check(v):
-                return False
-        return True
-
-    return run
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
 
 
 def _resource(schema: dict[str, Any]):
