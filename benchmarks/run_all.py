@@ -158,11 +158,7 @@ def run_one(name: str, quick: bool, timeout: float) -> Outcome:
 def table(outcomes: list[Outcome], mode: str, started: str) -> str:
     info = machine()
     rows = [("benchmark", "figure", "value", "goal (DESIGN §8)")]
-    for outcome in outcomes:
-        for label, value, goal in outcome.figures:
-            rows.append((outcome.name, label, value, goal))
-        for error in outcome.errors:
-            rows.append((outcome.name, "ERROR", error, ""))
+    rows += [(outcome.name, label, value, goal) for outcome in outcomes for label, value, goal in outcome.figures]
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
     out = [
         f"pytest-coldstart benchmarks ({mode} sizes), {started}, commit {commit()}",
@@ -171,6 +167,7 @@ def table(outcomes: list[Outcome], mode: str, started: str) -> str:
     ]
     out += ["  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)).rstrip() for row in rows]
     out.append("")
+    out += [f"ERROR {outcome.name}: {error}" for outcome in outcomes for error in outcome.errors]
     out.append("scripts: " + ", ".join(f"{o.name} {' '.join(o.args) or '(defaults)'} {o.seconds:.0f}s exit {o.returncode}" for o in outcomes))
     return "\n".join(out)
 
