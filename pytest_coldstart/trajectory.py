@@ -157,6 +157,19 @@ def open_index(rundir: RunDir) -> CallIndex:
     return index
 
 
+class Serialized(dict):
+    """A record whose fields outside the envelope are already JSON: the dict holds only the
+    envelope keys it sets (``record``, ``call_id``, ``parent_id``, ``at``) and ``body`` is one
+    JSON object of the other fields (compact, no envelope key). ``append_many`` splices the
+    body after the envelope, so the line is the same as for the plain dict, serialized once."""
+
+    __slots__ = ("body",)
+
+    def __init__(self, envelope: dict[str, Any], body: bytes):
+        super().__init__(envelope)
+        self.body = body
+
+
 class Appender:
     """Appends records to one run's trajectory. Safe across threads and processes."""
 
@@ -170,7 +183,8 @@ class Appender:
         return self.append_many([record])[0]
 
     def append_many(self, records: list[dict[str, Any]], *, check_calls: bool = True) -> list[dict[str, Any]]:
-        """Append records atomically as one write; returns them as written (with envelope)."""
+        """Append records atomically as one write; returns them as written (with envelope;
+        for a ``Serialized`` record, the envelope only)."""
         path = self.rundir.trajectory
         with lock_for(self.rundir):
             last = read_last_line(path)
@@ -222,6 +236,8 @@ class Appender:
                         if key not in record:
                             record[key] = value
                     line = jsonio.dumps_line(record)
+                    if type(fields) is Serialized and len(fields.body) > 2:
+                        line = line[:-1] + b"," + fields.body[1:]
                     lines.append(line + b"\n")
                     written.append(record)
                     prev_hash = sha256_bytes(line)

@@ -15,8 +15,9 @@ from typing import Any
 
 from pytest_coldstart.errors import VersionError
 from pytest_coldstart.importers import base
-from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedResult, Walker, Where
-from pytest_coldstart.importers.events import orphan_events, scalars
+from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
+from pytest_coldstart.importers.events import scalars
+from pytest_coldstart.importers.walking import Branches, Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
 
 KNOWN_MAJORS = (1, 2)
 CONVERSATION = ("user", "assistant")
@@ -37,12 +38,22 @@ class ClaudeCodeImporter:
         )
 
     def parse(self, path: Path) -> base.ImportedSession:
+        return collect(self.walk, path)
+
+    def walk(self, path: Path, sink: Sink) -> base.ImportedSession:
+        return walk_with_hindsight(lambda facts: self._walk(path, sink, facts), sink)
+
+    def _walk(self, path: Path, sink: Sink, facts: Hindsight) -> tuple[base.ImportedSession, Hindsight | None]:
         where = Where(path)
-        lines: list[tuple[int, dict[str, Any], str | None]] = []
         seen: set[str] = set()
+        parents: dict[str, str | None] = {}
+        leaf: str | None = None
         duplicates = 0
         cli_version: str | None = None
         session_id: str | None = None
+        last: tuple[int, dict[str, Any]] | None = None
+        first_at = last_at = ""
+        walk = _Walk(where, sink, facts)
         for item in base.read_lines(path):
             where.line = item.number
             value = item.value
@@ -61,31 +72,42 @@ class ClaudeCodeImporter:
                 cli_version = _check_version(where.text(value["version"], "version", empty=False), where)
             if session_id is None and isinstance(value.get("sessionId"), str):
                 session_id = value["sessionId"]
-            lines.append((item.number, value, at))
-        if not lines:
+            if uuid is not None:
+                parent = where.opt_text(value.get("parentUuid"), "parentUuid")
+                if parent is None:
+                    parent = where.opt_text(value.get("logicalParentUuid"), "logicalParentUuid")
+                parents[uuid] = parent
+                if kind in CONVERSATION and not where.flag(value.get("isSidechain"), "isSidechain"):
+                    leaf = uuid
+            if at is not None:
+                if not first_at or at < first_at:
+                    first_at = at
+                if at > last_at:
+                    last_at = at
+            last = (item.number, value)
+            walk.line(value, at, item.number, uuid)
+        if last is None:
             raise where.fail("empty transcript")
         if cli_version is None:
             raise where.fail("not a Claude Code transcript: no line carries the CLI version")
-        active = _active_chain(lines, where)
-        walk = _Walk(where)
-        for line, value, at in lines:
-            where.line = line
-            walk.line(value, at, line, active)
         walk.finish()
-        times = [at for _, _, at in lines if at is not None]
-        if not times:
+        if not first_at:
             raise where.fail("no timestamped line in the transcript")
-        return base.ImportedSession(
+        # The active chain ends at the last main-chain user/assistant line.
+        active = chain(parents, leaf)
+        learned = Hindsight(active, set(), known=True) if walk.branches.wrong(active) else None
+        info = base.ImportedSession(
             format_version=cli_version,
-            calls=walk.book.calls,
-            events=walk.events + orphan_events(walk.book),
+            calls=[],
+            events=[],
             session_id=session_id,
-            started_at=min(times),
-            ended_at=max(times),
-            lines=lines[-1][0],
+            started_at=first_at,
+            ended_at=last_at,
+            lines=last[0],
             counts={"duplicate_lines": duplicates, "renamed_ids": walk.book.renamed, **walk.counts},
-            metadata={"cli_version": cli_version, **scalars(lines[-1][1], ("cwd", "gitBranch"))},
+            metadata={"cli_version": cli_version, **scalars(last[1], ("cwd", "gitBranch"))},
         )
+        return info, learned
 
 
 def _check_version(version: str, where: Where) -> str:
@@ -100,29 +122,12 @@ def _check_version(version: str, where: Where) -> str:
     return version
 
 
-def _active_chain(lines: list[tuple[int, dict[str, Any], str | None]], where: Where) -> set[str]:
-    parents: dict[str, str | None] = {}
-    leaf: str | None = None
-    for line, value, _ in lines:
-        uuid = value.get("uuid")
-        if uuid is None:
-            continue
-        where.line = line
-        parent = where.opt_text(value.get("parentUuid"), "parentUuid")
-        if parent is None:
-            parent = where.opt_text(value.get("logicalParentUuid"), "logicalParentUuid")
-        parents[uuid] = parent
-        if value["type"] in CONVERSATION and not where.flag(value.get("isSidechain"), "isSidechain"):
-            leaf = uuid
-    return base.chain(parents, leaf)
-
-
 class _Walk(Walker):
-    def __init__(self, where: Where):
-        super().__init__(where, "progress_lines", "sidechain_calls", "interrupts")
+    def __init__(self, where: Where, sink: Sink, facts: Hindsight):
+        super().__init__(where, sink, facts, "progress_lines", "sidechain_calls", "interrupts")
         self.progress: dict[str, str] = {}  # tool_use id -> time of its last progress line
 
-    def line(self, value: dict[str, Any], at: str | None, line: int, active: set[str]) -> None:
+    def line(self, value: dict[str, Any], at: str | None, line: int, uuid: str | None) -> None:
         kind = value["type"]
         if kind == "progress":
             self.counts["progress_lines"] += 1
@@ -130,7 +135,8 @@ class _Walk(Walker):
                 self.progress[value["toolUseID"]] = at
             return
         sidechain = self.where.flag(value.get("isSidechain"), "isSidechain")
-        branch = None if sidechain or value.get("uuid") in active else ABANDONED
+        # Sidechain (subagent) lines are off the main chain but not abandoned.
+        branch = _Branch(self.branches, None if sidechain else uuid, sidechain)
         if kind == "assistant":
             self.assistant(value, at or "", line, branch, sidechain)
         elif kind == "user":
@@ -139,9 +145,9 @@ class _Walk(Walker):
             data = scalars(value, ("subtype", "logicalParentUuid"))
             if isinstance(value.get("compactMetadata"), dict):
                 data.update(scalars(value["compactMetadata"], ("trigger", "preTokens")))
-            self.events.append(base.ImportedEvent("claude.compaction", at or "", line, "harness", data, branch))
+            self.event(base.ImportedEvent("claude.compaction", at or "", line, "harness", data, branch.get()))
 
-    def assistant(self, value: dict[str, Any], at: str, line: int, branch: str | None, sidechain: bool) -> None:
+    def assistant(self, value: dict[str, Any], at: str, line: int, branch: _Branch, sidechain: bool) -> None:
         message = self.where.obj(value.get("message"), "assistant message")
         content = message.get("content")
         if not isinstance(content, list):
@@ -155,11 +161,11 @@ class _Walk(Walker):
                 continue
             raw_id = self.where.text(block.get("id", ""), "tool_use id")
             tool = self.where.text(block.get("name"), "tool_use name", empty=False)
-            self.book.add(raw_id, ImportedCall("", tool, block.get("input", {}), at, line, branch, dict(context)))
+            self.book.add(raw_id, ImportedCall("", tool, block.get("input", {}), at, line, branch.get(), dict(context)))
             if sidechain:
                 self.counts["sidechain_calls"] += 1
 
-    def user(self, value: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+    def user(self, value: dict[str, Any], at: str, line: int, branch: _Branch) -> None:
         message = self.where.obj(value.get("message"), "user message")
         content = message.get("content")
         if isinstance(content, str):
@@ -185,16 +191,29 @@ class _Walk(Walker):
                 result.fields["interrupted"] = True
             self.book.pair(raw_id, result)
 
-    def _interrupt(self, text: str, at: str, line: int, branch: str | None) -> None:
+    def _interrupt(self, text: str, at: str, line: int, branch: _Branch) -> None:
         if text.strip() in INTERRUPTS:
             self.counts["interrupts"] += 1
-            self.events.append(base.ImportedEvent("claude.interrupt", at, line, "operator", {"text": text.strip()}, branch))
+            self.event(base.ImportedEvent("claude.interrupt", at, line, "operator", {"text": text.strip()}, branch.get()))
 
     def finish(self) -> None:
-        for call in self.book.calls:
+        for call in self.book.unanswered():
             seen = self.progress.get(call.fields.get("source_call_id", call.call_id))
             if call.result is None and seen is not None:
                 call.result = ImportedResult(
                     "open", None, None,
                     fields={"last_progress_at": seen, "note": "no tool_result: the tool was still running when the transcript ends"},
                 )
+        self.book.close()
+
+
+class _Branch:
+    """A line's branch, asked for only when the line yields a call or an event."""
+
+    __slots__ = ("branches", "uuid", "sidechain")
+
+    def __init__(self, branches: Branches, uuid: str | None, sidechain: bool):
+        self.branches, self.uuid, self.sidechain = branches, uuid, sidechain
+
+    def get(self) -> str | None:
+        return None if self.sidechain else self.branches.of(self.uuid)

@@ -16,8 +16,9 @@ from typing import Any
 from pytest_coldstart import jsonio
 from pytest_coldstart.errors import VersionError
 from pytest_coldstart.importers import base
-from pytest_coldstart.importers.base import ImportedCall, ImportedEvent, ImportedResult, Walker, Where
-from pytest_coldstart.importers.events import orphan_events, scalars
+from pytest_coldstart.importers.base import ImportedCall, ImportedEvent, ImportedResult, Where
+from pytest_coldstart.importers.events import scalars
+from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, collect
 
 KNOWN_MAJORS = (0,)
 CALLS = ("function_call", "custom_tool_call", "local_shell_call")
@@ -61,10 +62,14 @@ class CodexImporter:
         return first.get("type") == "session_meta" and isinstance(first.get("payload"), dict)
 
     def parse(self, path: Path) -> base.ImportedSession:
+        return collect(self.walk, path)
+
+    def walk(self, path: Path, sink: Sink) -> base.ImportedSession:
+        """One pass: nothing in a rollout is decided by a later line (no branches)."""
         where = Where(path)
-        walk = _Walk(where)
+        walk = _Walk(where, sink, Hindsight())
         meta: dict[str, Any] | None = None
-        times: list[str] = []
+        first = last = ""
         for item in base.read_lines(path):
             where.line = item.number
             value = item.value
@@ -77,7 +82,10 @@ class CodexImporter:
             kind = where.text(value.get("type"), "line type", empty=False)
             payload = where.obj(value.get("payload"), "payload")
             at = where.at(value.get("timestamp"))
-            times.append(at)
+            if not first or at < first:
+                first = at
+            if at > last:
+                last = at
             if meta is None:
                 if kind != "session_meta":
                     raise where.fail("not a Codex rollout: line 1 must be a session_meta line")
@@ -90,11 +98,11 @@ class CodexImporter:
         walk.finish()
         return base.ImportedSession(
             format_version=meta["cli_version"],
-            calls=walk.book.calls,
-            events=walk.events + orphan_events(walk.book),
+            calls=[],
+            events=[],
             session_id=meta.get("id") if isinstance(meta.get("id"), str) else None,
-            started_at=min(times),
-            ended_at=max(times),
+            started_at=first,
+            ended_at=last,
             lines=where.line,
             counts={"renamed_ids": walk.book.renamed, **walk.counts},
             metadata=scalars(meta, ("id", "cwd", "originator", "cli_version", "source", "model_provider")),
@@ -114,8 +122,8 @@ def _check_version(version: Any, where: Where) -> None:
 
 
 class _Walk(Walker):
-    def __init__(self, where: Where):
-        super().__init__(where, "session_meta_replays", "unknown_lines")
+    def __init__(self, where: Where, sink: Sink, facts: Hindsight):
+        super().__init__(where, sink, facts, "session_meta_replays", "unknown_lines")
         self.model: dict[str, Any] = {}
         self.aborts: list[tuple[int, str]] = []
 
@@ -130,11 +138,11 @@ class _Walk(Walker):
             self.model = scalars(payload, ("model",))
         elif kind == "event_msg" and isinstance(payload.get("type"), str) and payload["type"] in EVENTS:
             name = payload["type"]
-            self.events.append(ImportedEvent(f"codex.{name}", at, line, "harness", scalars(payload, EVENTS[name])))
+            self.event(ImportedEvent(f"codex.{name}", at, line, "harness", scalars(payload, EVENTS[name])))
             if name == "turn_aborted":
                 self.aborts.append((line, str(payload.get("reason"))))
         elif kind == "compacted":
-            self.events.append(ImportedEvent("codex.compacted", at, line, "harness", {}))
+            self.event(ImportedEvent("codex.compacted", at, line, "harness", {}))
         elif kind == "session_meta":
             self.counts["session_meta_replays"] += 1  # a forked/sub-agent file replays its parent's
         elif kind not in ("event_msg", "turn_context"):
@@ -171,7 +179,7 @@ class _Walk(Walker):
         self.book.pair(raw_id, result)
 
     def finish(self) -> None:
-        for call in self.book.calls:
+        for call in self.book.unanswered():
             if call.result is not None:
                 continue
             abort = next((reason for line, reason in self.aborts if line > call.line), None)
@@ -179,3 +187,4 @@ class _Walk(Walker):
                 call.result = ImportedResult(
                     "open", None, None, fields={"note": f"no output: the turn was aborted ({abort})"}
                 )
+        self.book.close()

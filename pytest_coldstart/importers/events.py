@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.importers.base import CallBook, ImportedEvent
 
 PREVIEW_CHARS = 400
 
@@ -28,11 +27,3 @@ def scalars(source: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
             if key in source:
                 out[key] = value
     return out
-
-
-def orphan_events(book: CallBook) -> list[ImportedEvent]:
-    """Results whose call id matches no call: kept visible as marks (they cannot be results)."""
-    return [
-        ImportedEvent("import.orphan_result", at, line, "harness", {"source_call_id": raw_id})
-        for line, raw_id, at in book.orphans
-    ]

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.errors import VersionError
-from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedResult, ImportedSession
-from pytest_coldstart.importers.base import CANONICAL, Walker, Where, chain, join_text, read_lines
-from pytest_coldstart.importers.events import orphan_events, preview_of, scalars
+from pytest_coldstart.importers.base import CANONICAL, ImportedCall, ImportedEvent, ImportedResult, ImportedSession, Where
+from pytest_coldstart.importers.base import join_text, read_lines
+from pytest_coldstart.importers.events import preview_of, scalars
+from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
 
 VERSIONS = (1, 2, 3)
 NOT_EXECUTED_STOPS = ("error", "aborted")
@@ -42,11 +43,20 @@ class PiImporter:
         return first.get("type") == "session" and "payload" not in first
 
     def parse(self, path: Path) -> ImportedSession:
+        return collect(self.walk, path)
+
+    def walk(self, path: Path, sink: Sink) -> ImportedSession:
+        return walk_with_hindsight(lambda facts: self._walk(path, sink, facts), sink)
+
+    def _walk(self, path: Path, sink: Sink, facts: Hindsight) -> tuple[ImportedSession, Hindsight | None]:
         where = Where(path)
         header: dict[str, Any] | None = None
-        entries: list[tuple[int, dict[str, Any], str]] = []
+        tree = False
         parents: dict[str, str | None] = {}  # v2+: entry id -> parent id
-        first_line: dict[str, int] = {}
+        walk = _Walk(where, sink, facts)
+        entries = 0
+        leaf: str | None = None
+        first = last = ""
         for item in read_lines(path):
             where.line = item.number
             entry = item.value
@@ -54,40 +64,46 @@ class PiImporter:
                 header = self._header(entry, where)
                 tree = header.get("version", 1) >= 2
                 continue
-            entries.append((item.number, entry, self._time(entry, where)))
+            at = self._time(entry, where)
+            entries += 1
+            if not first or at < first:
+                first = at
+            if at > last:
+                last = at
+            entry_id = None
             if tree:
                 entry_id, parent = entry.get("id"), entry.get("parentId")
                 if type(entry_id) is not str or not entry_id or (parent is not None and type(parent) is not str):
                     where.text(entry_id, "entry id (session version 2+)", empty=False)
                     where.opt_text(parent, "parentId")
                 if entry_id in parents:
-                    raise where.fail(f"entry id {entry_id!r} repeats line {first_line[entry_id]}")
+                    raise where.fail(f"entry id {entry_id!r} repeats line {_first_line(path, entry_id)}")
                 parents[entry_id] = parent
-                first_line[entry_id] = item.number
+                leaf = entry_id
+            walk.entry(entry, at, item.number, entry_id)
         if header is None:
             raise where.fail("empty session file (no header line)")
         last_line = where.line
         where.line = 1
         started = where.at(header.get("timestamp"), "header timestamp")
+        walk.book.close()
         # The leaf pi resumes from is the last entry; the active branch is its parent chain.
-        active = chain(parents, entries[-1][1]["id"]) if tree and entries else None
-        parser = _Walk(where)
-        for line, entry, at in entries:
-            where.line = line
-            branch = None if active is None or entry.get("id") in active else ABANDONED
-            parser.entry(entry, at, line, branch)
-        times = [started, *(at for _, _, at in entries)]
-        return ImportedSession(
+        active = chain(parents, leaf) if tree and entries else None
+        learned = None
+        if (active is not None and walk.branches.wrong(active)) or walk.revived:
+            learned = Hindsight(active, walk.revived, known=True)
+        info = ImportedSession(
             format_version=header.get("version", 1),
-            calls=parser.book.calls,
-            events=parser.events + orphan_events(parser.book),
+            calls=[],
+            events=[],
             session_id=header["id"],
-            started_at=min(times),
-            ended_at=max(times),
+            started_at=min(started, first) if first else started,
+            ended_at=max(started, last),
             lines=last_line,
-            counts={"entries": len(entries), "renamed_ids": parser.book.renamed, **parser.counts},
+            counts={"entries": entries, "renamed_ids": walk.book.renamed, **walk.counts},
             metadata=scalars(header, ("id", "cwd", "parentSession", "branchedFrom")),
         )
+        return info, learned
 
     @staticmethod
     def _header(value: dict[str, Any], where: Where) -> dict[str, Any]:
@@ -119,29 +135,41 @@ class PiImporter:
         raise where.fail("entry has no timestamp")
 
 
+def _first_line(path: Path, entry_id: str) -> int:
+    """The line of the first entry with this id (for the error about a repeated id)."""
+    for item in read_lines(path):
+        if item.number > 1 and item.value.get("id") == entry_id:
+            return item.number
+    return 0  # pragma: no cover - the caller saw the id
+
+
 class _Walk(Walker):
     """Turns entries (in file order) into calls, results and events."""
 
-    def __init__(self, where: Where):
-        super().__init__(where, "messages", "unknown_entries", "bash_executions")
+    def __init__(self, where: Where, sink: Sink, facts: Hindsight):
+        super().__init__(where, sink, facts, "messages", "unknown_entries", "bash_executions")
+        self.revived: set[int] = set()
 
-    def entry(self, entry: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+    def branch(self, entry_id: str | None) -> str | None:
+        return None if entry_id is None else self.branches.of(entry_id)
+
+    def entry(self, entry: dict[str, Any], at: str, line: int, entry_id: str | None) -> None:
         kind = entry["type"]
         if kind == "message":
             self.counts["messages"] += 1
-            self.message(self.where.obj(entry.get("message"), "message"), at, line, branch)
+            self.message(self.where.obj(entry.get("message"), "message"), at, line, entry_id)
         elif kind in MARKED:
             data = scalars(entry, MARKED[kind])
             if isinstance(entry.get("summary"), str):
                 data["summary_preview"] = preview_of(entry["summary"])
-            self.events.append(ImportedEvent(f"pi.{kind}", at, line, "harness", data, branch))
+            self.event(ImportedEvent(f"pi.{kind}", at, line, "harness", data, self.branch(entry_id)))
         elif kind not in QUIET:
             self.counts["unknown_entries"] += 1
 
-    def message(self, message: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+    def message(self, message: dict[str, Any], at: str, line: int, entry_id: str | None) -> None:
         role = message.get("role")
         if role == "assistant":
-            self.assistant(message, at, line, branch)
+            self.assistant(message, at, line, entry_id)
         elif role == "toolResult":
             self.tool_result(message, at, line)
         elif role == "bashExecution":
@@ -150,9 +178,9 @@ class _Walk(Walker):
             data = scalars(message, ("command", "exitCode", "cancelled", "truncated"))
             if isinstance(message.get("output"), str):
                 data["output_preview"] = preview_of(message["output"])
-            self.events.append(ImportedEvent("pi.bash_execution", at, line, "operator", data, branch))
+            self.event(ImportedEvent("pi.bash_execution", at, line, "operator", data, self.branch(entry_id)))
 
-    def assistant(self, message: dict[str, Any], at: str, line: int, branch: str | None) -> None:
+    def assistant(self, message: dict[str, Any], at: str, line: int, entry_id: str | None) -> None:
         content = message.get("content")
         if isinstance(content, str) or content is None:
             return
@@ -160,6 +188,7 @@ class _Walk(Walker):
             raise self.where.fail("assistant content must be a list")
         stop = message.get("stopReason")
         context = {key: message[key] for key in ("model", "provider") if type(message.get(key)) is str}
+        branch: Any = False  # computed once, for the first call
         for block in content:
             if type(block) is not dict or block.get("type") != "toolCall":
                 continue
@@ -167,8 +196,11 @@ class _Walk(Walker):
             if type(raw_id) is not str or type(tool) is not str or not tool.strip():
                 self.where.text(raw_id, "toolCall id")
                 self.where.text(tool, "toolCall name", empty=False)
+            if branch is False:
+                branch = self.branch(entry_id)
             call = ImportedCall("", tool, block.get("arguments", {}), at, line, branch, dict(context))
-            if stop in NOT_EXECUTED_STOPS:
+            # A call of an aborted message never ran, unless a result shows up after all.
+            if stop in NOT_EXECUTED_STOPS and self.book.count not in self.hindsight.revived:
                 call.fields["executed"] = False
                 call.result = ImportedResult(
                     "open", None, None,
@@ -190,6 +222,6 @@ class _Walk(Walker):
             result.value["details"] = details
         if failed and text == SKIPPED_TEXT:
             result.fields.update(executed=False, note="not executed: pi skipped it because the user queued a message")
-        call = self.book.pair(raw_id, result)
-        if call is not None and call.fields.get("executed") is False:
-            call.fields.pop("executed")  # a result exists after all: it ran
+        paired = self.book.pair(raw_id, result)
+        if paired is not None and paired[1].fields.get("executed") is False:
+            self.revived.add(paired[0])  # its call went out marked not executed: walk again

@@ -1,15 +1,21 @@
 """``coldstart trace import``: copy a harness session into the run, then translate the copy.
 
-Order of work (seed 000 §3, DESIGN §5):
+Order of work (seed 000 §3, DESIGN §5 and §7):
 1. the raw bytes are copied to ``imports/<unique name>`` and hashed before anything parses
    them (a second session with the same file name gets another name, never an overwrite);
-2. the copy is parsed completely; any problem deletes the copy again and nothing is written
-   (the error names the original file and line);
-3. under the run lock: a session already imported (same sha256) or a call id already in the
-   trajectory is refused; otherwise run.json ``imports`` gets the entry (atomic rewrite);
-4. records pass through the recorder's preparation (validation, redaction, payload store) and
-   are appended as one batch (one lock, one write, one fsync), keeping the session's own
-   times: an import is contiguous in the trajectory and never half-written by a failure.
+   a session whose hash run.json already lists is refused right away;
+2. the copy is parsed completely and its records are built, prepared (shape checks,
+   redaction, payload store) and serialized as they stream out, into a spool file in
+   ``.coldstart/``; any problem deletes the copy and the spool and nothing is written (the
+   error names the original file and line);
+3. the copy itself is redacted with the run's rules (``scrub``): if anything changed, the
+   redacted copy replaces it atomically; run.json keeps both hashes (stored and source);
+4. under the run lock, held to the end: a session already imported (same source sha256) or
+   a call id already in the trajectory is refused; otherwise run.json ``imports`` gets the
+   entry (``complete: false``), the spool is appended in chunks, and the entry is marked
+   ``complete: true``. The import is contiguous in the trajectory; a failure before the
+   first chunk removes the entry and the copy, a failure after it leaves the entry
+   incomplete, which ``validate`` reports (``imports.incomplete``).
 """
 
 from __future__ import annotations
@@ -26,9 +32,11 @@ from pytest_coldstart import jsonio, layout
 from pytest_coldstart.clock import Clock, format_at, parse_at
 from pytest_coldstart.errors import ColdstartError, UsageError
 from pytest_coldstart.hashing import BLOCK, short
-from pytest_coldstart.importers import records as record_builder
 from pytest_coldstart.importers import registry
-from pytest_coldstart.importers.base import ImportedSession, canonical_at, tally
+from pytest_coldstart.importers.base import ImportedSession, canonical_at
+from pytest_coldstart.importers.records import RecordStream
+from pytest_coldstart.importers.scrub import scrub_copy
+from pytest_coldstart.importers.spool import Spool
 from pytest_coldstart.layout import RunDir
 from pytest_coldstart.paths import resolve_inside
 from pytest_coldstart.recorder import Recorder
@@ -53,6 +61,10 @@ def import_session(
             gc.enable()
 
 
+class _Unprepared(ColdstartError):
+    """A record the recorder refuses (it names the session file, not the copy)."""
+
+
 def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: str, clock: Clock | None) -> str:
     if phase not in PHASES:
         raise UsageError(f"unknown phase {phase!r} (one of {', '.join(PHASES)})")
@@ -63,38 +75,65 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     if not source.is_file():
         raise ColdstartError("session file is missing or not a regular file", source)
     importer = None if format == "auto" else registry.get(format)
-    relative, copy, digest, size = copy_in(recorder.rundir, source)
+    relative, copy, source_digest, source_size = copy_in(recorder.rundir, source)
+    spool: Spool | None = None
     try:
+        _refuse_repeat(recorder.rundir.load_manifest(), source_digest, source)
         if importer is None:
             importer = registry.sniff(_first_object(copy, source))
-        session = _parse(importer, copy, source)
-        fields = record_builder.build(session, importer=importer, copy_path=relative, sha256=digest, phase=phase)
-        extra = {k: v for k, v in (session.counts or {}).items() if isinstance(k, str) and type(v) is int}
-        counts = {**extra, **tally(session.calls), "marks": len(session.events), "lines": session.lines}
-        counts["times_raised"] = sum(1 for record in fields if "source_at" in record)
+        state = resolve_inside(recorder.rundir.root, layout.STATE_DIR, what="state folder")
+        state.mkdir(exist_ok=True)
+        spool = Spool(state, _preparer(recorder, source))
+        stream = RecordStream(spool.add, importer=importer, copy_path=relative, phase=phase, forget=spool.restart)
+        session = _read(importer, copy, source, stream)
+        stored = scrub_copy(copy, recorder.redactor, state)
+        digest, size = (stored.sha256, stored.size) if stored else (source_digest, source_size)
+        spool.put_first(stream.finish(session, sha256=digest))
         entry = {
             "source": str(source.resolve()),
             "path": relative,
             "sha256": digest,
             "size": size,
+            "source_sha256": source_digest,
+            "source_size": source_size,
+            "redacted": stored.values if stored else 0,
+            "redacted_lines": stored.lines if stored else 0,
             "importer": importer.name,
             "importer_version": str(importer.version),
             "format": str(importer.format),
             "format_version": session.format_version if type(session.format_version) in (int, str) else str(session.format_version),
-            "records": len(fields),
-            "counts": counts,
+            "records": stream.records,
+            "counts": stream.counts(session),
             "imported_at": format_at(recorder.clock.now()),
             "session_started_at": session.started_at,
             "session_ended_at": session.ended_at,
             "phase": phase,
+            "complete": False,
         }
-        last_at = _reserve(recorder, entry, [c.call_id for c in session.calls], source)
+        del session
     except BaseException:
         copy.unlink(missing_ok=True)
+        if spool is not None:
+            spool.close()
         raise
-    del session  # the records hold what is needed: free the parsed session before appending
-    _append(recorder, fields, entry, copy)
+    try:
+        last_at = _land(recorder, spool, entry, stream.call_ids, source, copy)
+    finally:
+        spool.close()
     return _summary(importer, source, entry, recorder.manifest, last_at)
+
+
+def _preparer(recorder: Recorder, source: Path):
+    prepare = recorder.prepare
+
+    def run(fields: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return prepare(fields)
+        except (ColdstartError, RecursionError) as exc:
+            problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
+            raise _Unprepared(f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())) from None
+
+    return run
 
 
 def copy_in(rundir: RunDir, source: Path) -> tuple[str, Path, str, int]:
@@ -146,36 +185,103 @@ def _renamed(exc: ColdstartError, copy: Path, source: Path) -> ColdstartError:
     return exc
 
 
-def _parse(importer: Any, copy: Path, source: Path) -> ImportedSession:
+def _read(importer: Any, copy: Path, source: Path, stream: RecordStream) -> ImportedSession:
+    """Stream the session into ``stream``: a walking importer directly, any other one through
+    its whole parsed session."""
     try:
+        walk = getattr(importer, "walk", None)
+        if callable(walk):
+            session = walk(copy, stream)
+            _check_type(importer, session)
+            _session_times(session, source)
+            return session
         session = importer.parse(copy)
+        _check_type(importer, session)
+        _canonical_times(session, source)
+        stream.replay(session)
+        return session
+    except _Unprepared:
+        raise
     except ColdstartError as exc:
         raise _renamed(exc, copy, source) from None
     except RecursionError:
         raise ColdstartError("session nests values too deeply (nothing was imported)", source) from None
+
+
+def _check_type(importer: Any, session: Any) -> None:
     if not isinstance(session, ImportedSession):
         raise ColdstartError(f"importer {importer.name!r} returned {type(session).__name__}, not an ImportedSession")
-    _canonical_times(session, source)
-    return session
+
+
+def _fix_time(value: Any, what: str, source: Path) -> str:
+    text = canonical_at(value)
+    if text is None:
+        raise ColdstartError(f"importer gave {what} time {value!r:.60}, which is not ISO-8601 (nothing was imported)", source)
+    return text
+
+
+def _session_times(session: ImportedSession, source: Path) -> None:
+    session.started_at = _fix_time(session.started_at, "the session start", source)
+    session.ended_at = _fix_time(session.ended_at, "the session end", source)
 
 
 def _canonical_times(session: ImportedSession, source: Path) -> None:
     """Every time as ``YYYY-MM-DDTHH:MM:SS.mmmZ`` (built-ins already comply; plugins may not)."""
-
-    def fix(value: Any, what: str) -> str:
-        text = canonical_at(value)
-        if text is None:
-            raise ColdstartError(f"importer gave {what} time {value!r:.60}, which is not ISO-8601 (nothing was imported)", source)
-        return text
-
-    session.started_at = fix(session.started_at, "the session start")
-    session.ended_at = fix(session.ended_at, "the session end")
+    _session_times(session, source)
     for call in session.calls:
-        call.at = fix(call.at, f"call {call.call_id!r}")
+        call.at = _fix_time(call.at, f"call {call.call_id!r}", source)
         if call.result is not None and call.result.at is not None:
-            call.result.at = fix(call.result.at, f"the result of {call.call_id!r}")
+            call.result.at = _fix_time(call.result.at, f"the result of {call.call_id!r}", source)
     for event in session.events:
-        event.at = fix(event.at, f"mark {event.name!r}")
+        event.at = _fix_time(event.at, f"mark {event.name!r}", source)
+
+
+def _refuse_repeat(manifest: dict[str, Any], digest: str, source: Path) -> None:
+    """A session whose source hash run.json already lists is not imported twice."""
+    for previous in manifest.get("imports") or []:
+        if not isinstance(previous, dict):
+            continue
+        if previous.get("source_sha256", previous.get("sha256")) == digest:
+            note = " (that import was interrupted: `coldstart trace validate` reports it)" if previous.get("complete") is False else ""
+            raise ColdstartError(
+                f"this session (sha256 {short(digest)}) was already imported as {previous.get('path')}{note}; "
+                "refusing to import it twice",
+                source,
+            )
+
+
+def _land(recorder: Recorder, spool: Spool, entry: dict[str, Any], call_ids: list[str], source: Path, copy: Path) -> str | None:
+    """Under the run lock from the checks to the last record: list the import, append the
+    spool chunk by chunk, mark the import complete. Returns the ``at`` of the record that
+    was last before the import."""
+    with lock_for(recorder.rundir):
+        try:
+            last_at = _reserve(recorder, entry, call_ids, source)
+        except BaseException:
+            copy.unlink(missing_ok=True)
+            raise
+        appended = 0
+        try:
+            for chunk in spool.chunks():
+                # Call ids were checked against the index under this lock in _reserve; the
+                # index catches up from its last offset on the next checked append.
+                recorder.appender.append_many(chunk, check_calls=False)
+                appended += len(chunk)
+        except BaseException as exc:
+            if appended == 0:
+                _unreserve(recorder, entry, copy)
+                raise
+            if not isinstance(exc, Exception):
+                raise
+            problem = exc.one_line() if isinstance(exc, ColdstartError) else f"{type(exc).__name__}: {exc}"
+            raise ColdstartError(
+                f"the import stopped after {appended} of {entry['records']} records ({problem}); they stay in the "
+                "trajectory and run.json marks the import incomplete (`coldstart trace validate` reports "
+                "imports.incomplete): import the session into a new run",
+                source,
+            ) from None
+        _mark_complete(recorder, entry)
+    return last_at
 
 
 def _reserve(recorder: Recorder, entry: dict[str, Any], call_ids: list[str], source: Path) -> str | None:
@@ -186,14 +292,7 @@ def _reserve(recorder: Recorder, entry: dict[str, Any], call_ids: list[str], sou
         manifest = rundir.load_manifest()
         if manifest.get("status") == "sealed":
             raise ColdstartError("run is sealed; nothing more can be imported", rundir.run_json)
-        imports = manifest.setdefault("imports", [])
-        for previous in imports:
-            if isinstance(previous, dict) and previous.get("sha256") == entry["sha256"]:
-                raise ColdstartError(
-                    f"this session (sha256 {short(entry['sha256'])}) was already imported as "
-                    f"{previous.get('path')}; refusing to import it twice",
-                    source,
-                )
+        _refuse_repeat(manifest, entry["source_sha256"], source)
         clash = known_call_ids(rundir, call_ids)
         if clash:
             raise ColdstartError(
@@ -202,7 +301,7 @@ def _reserve(recorder: Recorder, entry: dict[str, Any], call_ids: list[str], sou
                 source,
             )
         last = read_last_line(rundir.trajectory)  # a torn trajectory refuses the import here
-        imports.append(entry)
+        manifest.setdefault("imports", []).append(entry)
         jsonio.write_json_atomic(rundir.run_json, manifest)
     recorder.manifest = manifest
     try:
@@ -210,6 +309,16 @@ def _reserve(recorder: Recorder, entry: dict[str, Any], call_ids: list[str], sou
     except ValueError:
         return None
     return value.get("at") if isinstance(value, dict) and isinstance(value.get("at"), str) else None
+
+
+def _mark_complete(recorder: Recorder, entry: dict[str, Any]) -> None:
+    def done(manifest: dict[str, Any]) -> None:
+        for listed in manifest.get("imports") or []:
+            if isinstance(listed, dict) and listed.get("path") == entry["path"]:
+                listed["complete"] = True
+        entry["complete"] = True
+
+    recorder._update_manifest(done)
 
 
 def known_call_ids(rundir: RunDir, call_ids: list[str]) -> list[str]:
@@ -231,25 +340,6 @@ def known_call_ids(rundir: RunDir, call_ids: list[str]) -> list[str]:
         index.close()
 
 
-def _append(recorder: Recorder, fields: list[dict[str, Any]], entry: dict[str, Any], copy: Path) -> None:
-    """Prepare in place (the unprepared dicts are freed as it goes), then append as one batch."""
-    try:
-        for index, item in enumerate(fields):
-            fields[index] = recorder.prepare(item)
-        prepared = fields
-    except (ColdstartError, RecursionError) as exc:
-        _unreserve(recorder, entry, copy)
-        problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
-        raise ColdstartError(f"a record could not be prepared ({problem}); nothing was imported", entry["source"]) from None
-    try:
-        # Call ids were checked against the index under the lock in _reserve; the index itself
-        # catches up from its last offset on the next checked append.
-        recorder.appender.append_many(prepared, check_calls=False)
-    except BaseException:
-        _unreserve(recorder, entry, copy)
-        raise
-
-
 def _unreserve(recorder: Recorder, entry: dict[str, Any], copy: Path) -> None:
     def drop(manifest: dict[str, Any]) -> None:
         manifest["imports"] = [e for e in manifest.get("imports", []) if not (isinstance(e, dict) and e.get("path") == entry["path"])]
@@ -265,6 +355,11 @@ def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[
         f"format version {entry['format_version']}): {counts['calls']} calls ({counts['ok']} ok, {counts['error']} error, "
         f"{counts['open']} open; {counts['abandoned']} on abandoned branches), {entry['records']} records"
     )
+    if entry["redacted"]:
+        text += (
+            f"; {entry['redacted']} value(s) in {entry['redacted_lines']} line(s) of the stored copy were redacted "
+            f"(source sha256 {short(entry['source_sha256'])})"
+        )
     created = parse_at(manifest.get("created_at"))
     started = parse_at(entry["session_started_at"])
     if created is not None and started is not None and started < created:

@@ -68,6 +68,34 @@ def write_lines(path: Path, lines: list[Any]) -> Path:
     return path
 
 
+def check_stored_copy(run: Path, entry: dict[str, Any], raw: bytes) -> None:
+    """The copy in imports/ is the session as the run's rules redact it, with both hashes.
+
+    Unredacted: byte for byte the source. Redacted: line for line, each line either the
+    source's bytes or the compact JSON of ``Redactor.apply`` of it (and only if that differs).
+    """
+    from pytest_coldstart.redaction import Redactor
+
+    stored = (run / entry["path"]).read_bytes()
+    assert (entry["source_sha256"], entry["source_size"]) == (hashlib.sha256(raw).hexdigest(), len(raw))
+    assert (entry["sha256"], entry["size"]) == (hashlib.sha256(stored).hexdigest(), len(stored))
+    if entry["redacted"] == 0:
+        assert stored == raw and entry["redacted_lines"] == 0
+        return
+    redactor = Redactor.from_settings(manifest(run)["logging"])
+    ours, theirs = stored.split(b"\n"), raw.split(b"\n")
+    assert len(ours) == len(theirs)
+    changed = 0
+    for mine, source in zip(ours, theirs):
+        if mine == source:
+            continue
+        redactor.paths = []
+        want = json.dumps(redactor.apply(json.loads(source)), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        assert redactor.paths and mine.rstrip(b"\r") == want
+        changed += 1
+    assert changed == entry["redacted_lines"] > 0
+
+
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     merged = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, env=merged, timeout=120)

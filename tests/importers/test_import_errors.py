@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from importer_helpers import calls_by_id, manifest, new_run, records, snapshot, write_lines
+from importer_helpers import calls_by_id, check_stored_copy, manifest, new_run, records, snapshot, write_lines
 
 from pytest_coldstart.errors import ColdstartError, UsageError, VersionError
 from pytest_coldstart.importers.run import import_session
@@ -111,7 +111,8 @@ def test_same_file_name_never_overwrites_a_copy(corpus: Path, tmp_path: Path) ->
     import_session(run, "pi", second)
     entries = manifest(run)["imports"]
     assert [e["path"] for e in entries] == ["imports/session.jsonl", "imports/session-2.jsonl"]
-    assert (run / "imports/session.jsonl").read_bytes() == first.read_bytes()
+    check_stored_copy(run, entries[0], first.read_bytes())
+    check_stored_copy(run, entries[1], second.read_bytes())
     assert validate_run(run).valid
 
 
@@ -241,8 +242,10 @@ def test_large_results_go_to_the_payload_store_and_secrets_are_redacted(tmp_path
     ref = got["result"]["result_payload"]
     assert got["result"]["result"] is None and ref["stored"] is True and ref["size"] > len(big)
     assert (run / "payloads" / ref["sha256"]).is_file()
-    # the raw copy keeps every byte, secrets included (raw sessions are stored verbatim)
-    assert b"sk-live-123" in (run / "imports/s.jsonl").read_bytes()
+    # the stored copy is redacted with the same rules; run.json keeps the source's hash
+    (entry,) = manifest(run)["imports"]
+    assert b"sk-live-123" not in (run / "imports/s.jsonl").read_bytes() and entry["redacted"] == 1
+    check_stored_copy(run, entry, session.read_bytes())
     assert validate_run(run).valid
 
 
