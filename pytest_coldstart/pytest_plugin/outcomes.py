@@ -200,14 +200,22 @@ def validate_verdict(report: dict[str, Any] | None) -> Verdict:
     """
     if report is None:
         return Verdict("FAIL", FAILED, "run is not valid: the audit produced no report", [])
-    problems = [describe(e) for e in report.get("infra_errors") or []]
-    problems = [p if p.startswith("validate: ") else f"audit: {p}" for p in problems]
-    problems.extend(f"fixture: {describe(e)}" for e in report.get("fixture_errors") or [])
+    infra = [describe(e) for e in report.get("infra_errors") or []]
+    infra = [p if p.startswith("validate: ") else f"audit: {p}" for p in infra]
+    fixture = [f"fixture: {describe(e)}" for e in report.get("fixture_errors") or []]
     context = [run_line(report)]
-    if problems:
-        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-        return Verdict("FAIL", FAILED, f"run is not valid ({count})", problems + context)
+    if infra:
+        reason = f"run is not valid ({_count(len(infra), 'integrity problem')}"
+        reason += f", {_count(len(fixture), 'fixture problem')})" if fixture else ")"
+        return Verdict("FAIL", FAILED, reason, infra + fixture + context)
+    if fixture:
+        # Structurally sound, but initialisation or restore was not faithful (FIXTURE_INVALID).
+        return Verdict("FAIL", FAILED, f"fixture or restore not faithful ({_count(len(fixture), 'problem')})", fixture + context)
     return Verdict("PASS", PASSED, "run is valid", context)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' if number != 1 else ''}"
 
 
 def _strings(value: object) -> list[Any]:
