@@ -18,10 +18,10 @@ from pytest_coldstart.audit.content import ContentMatcher
 from pytest_coldstart.audit.evidence import Evidence, load_evidence
 from pytest_coldstart.audit.flags import Context, compute_flags
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult, Findings
-from pytest_coldstart.audit.ordering import latest
+from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
-from pytest_coldstart.audit.reviews import apply_reviews, load_reviews
+from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
 from pytest_coldstart.audit.scan import Scanner, Trajectory
 from pytest_coldstart.errors import ColdstartError, UsageError
 from pytest_coldstart.layout import AUDIT_DIR, TRAJECTORY, RunDir
@@ -103,8 +103,10 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     correlation.check_files(rundir, manifest, findings, digests)
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
+    reviews = load_reviews(evidence, run_id, findings)
     scanner = Scanner(rundir, findings, logger_names=evidence.logger_names, testmod_names=evidence.testmod_names,
-                      matcher=ContentMatcher(captures), payload_settings=logging, last_capture=latest(captures))
+                      matcher=ContentMatcher(captures), payload_settings=logging, last_capture=latest(captures),
+                      activation=earliest(e for e in evidence.stream(TESTMOD) if e.name == "input_processed"), named=named_calls(reviews))
     # The trajectory is read once: by validate, with the scanner fed each line it reads.
     # Never through a symlink (the scanner's own scan reports it instead).
     validation = integrity.validate(root, None if rundir.trajectory.is_symlink() else scanner, digests)
@@ -117,11 +119,11 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
                      documents=evidence.documents, declared=set(evidence.declarations))
     ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
     flags = compute_flags(ctx)
-    apply_reviews(flags, load_reviews(evidence, run_id, findings), index, findings)
+    apply_reviews(flags, reviews, index, findings)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings,
-                        inputs=_inputs(evidence, trajectory), root=root, index=index, stream_files=_files(evidence),
+                        inputs=_inputs(evidence, trajectory), root=root, index=index, stream_files=_files(evidence), records=trajectory.records,
                         documents=evidence.documents, calls=trajectory.calls,
                         events=evidence.stream(TESTMOD) + evidence.stream(LOGGER), unordered=ctx.unordered)
 
@@ -136,7 +138,7 @@ def _files(evidence: Evidence) -> dict[str, str]:
 
 
 def _inputs(evidence: Evidence, trajectory: Trajectory) -> dict[str, Any]:
-    inputs: dict[str, Any] = {"run": "run.json", "trajectory": f"{TRAJECTORY} ({trajectory.records} records)"}
+    inputs: dict[str, Any] = {"run": "run.json", "trajectory": f"{TRAJECTORY} ({trajectory.lines} records)"}
     for name in EVIDENCE_NAMES:
         decl = evidence.declarations.get(name)
         path = decl.get("path") if isinstance(decl, dict) else None

@@ -39,7 +39,9 @@ def cut(value: Any, depth: int = 0) -> Any:
 
 def build_report(*, run_id: str | None, overall: str, failure_class: str | None, flags: list[FlagResult], findings: Findings,
                  inputs: dict[str, Any], root: Path | None, index: RefIndex | None, stream_files: dict[str, str],
-                 documents: dict[str, Any], calls: list[Call], events: list[Event], unordered: list[list[str]]) -> dict[str, Any]:
+                 documents: dict[str, Any], calls: list[Call], events: list[Event], unordered: list[list[str]],
+                 records: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``records``: trajectory call records already read (by offset), quoted without reading again."""
     flag_dicts = [flag.as_dict() for flag in flags]
     cited: list[str] = []
     for flag in flag_dicts:
@@ -48,7 +50,7 @@ def build_report(*, run_id: str | None, overall: str, failure_class: str | None,
             cited += [r for r in resolution.get("evidence") or [] if isinstance(r, str)]
     cited += [ref for pair in unordered for ref in pair]
     cited = list(dict.fromkeys(cited))
-    refs = {ref: describe(ref, root, index, stream_files, documents) for ref in cited}
+    refs = {ref: describe(ref, root, index, stream_files, documents, records or {}) for ref in cited}
     return {
         "schemaVersion": SCHEMA_VERSION,
         "run_id": run_id,
@@ -81,15 +83,18 @@ def _review_status(flag: dict[str, Any], review_id: str) -> str:
     return "unresolved"
 
 
-def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: dict[str, str], documents: dict[str, Any]) -> dict[str, Any]:
+def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: dict[str, str], documents: dict[str, Any],
+             records: dict[int, dict[str, Any]]) -> dict[str, Any]:
     prefix, _, suffix = ref.partition(":")
     if prefix == "oracle" and suffix and index is not None and index.locate(suffix):
-        return describe(suffix, root, index, stream_files, documents)
+        return describe(suffix, root, index, stream_files, documents, records)
     located = index.locate(ref) if index is not None else None
     if located is not None and root is not None:
         stream, line, offset = located
         file = TRAJECTORY if stream == "trajectory" else stream_files.get(stream)
-        record = line_at(root / file, offset) if file else None
+        record = records.get(offset) if stream == "trajectory" else None
+        if record is None and file:
+            record = line_at(root / file, offset)
         return {"stream": stream, "file": file, "line": line, "record": cut(record)}
     name = prefix if prefix in documents else None
     if name is not None:

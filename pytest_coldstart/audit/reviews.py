@@ -57,6 +57,17 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
     return latest
 
 
+def named_calls(latest: dict[str, dict[str, Any]]) -> set[str]:
+    """Call ids the review entries cite (``trajectory:<call_id>``), as the report looks them up."""
+    out = set()
+    for entry in latest.values():
+        for ref in entry.get("evidence") or []:
+            prefix, _, suffix = str(ref).partition(":")
+            if prefix.lower() == "trajectory":
+                out.add(suffix)
+    return out
+
+
 def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     """(kind, problem) of a review line that cannot be used: kind "version", "run" or "shape"."""
     version = entry.get("schemaVersion")

@@ -2,13 +2,20 @@
 
 ``validate_run`` reads the file once and hands every line to ``Scanner.feed`` right after its
 own checks (see ``integrity``), so each line is read, hashed and parsed once. Keeps only
-compact ``Call`` summaries (the full records stay on disk and are re-read by offset for the
-report), judges each agent call's arguments and result as it goes, and loads stored payloads
-when their content is needed. Structural problems of the file are validate's to report.
+compact ``Call`` summaries, judges each agent call's arguments and result as it goes, and
+loads stored payloads when their content is needed. Structural problems of the file are
+validate's to report.
+
+The report quotes the call records it cites. So that it need not read the file again, the
+records of the calls it can cite are kept (by offset, bounded): calls that name or arm the
+logger or return captured content, calls a review names, and the latest calls not ordered
+after the first input_processed (where a machine_operated witness comes from). A cited call
+outside them is re-read by offset (``reader.line_at``).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -16,7 +23,7 @@ from typing import Any
 from pytest_coldstart import jsonio
 from pytest_coldstart.audit import content, integrity
 from pytest_coldstart.audit.model import Call, Event, Findings
-from pytest_coldstart.audit.ordering import BEFORE, compare
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError
 from pytest_coldstart.layout import PAYLOADS, TRAJECTORY, RunDir
@@ -24,22 +31,26 @@ from pytest_coldstart.payloads import PayloadStore, stored_name
 from pytest_coldstart.versioning import READABLE
 
 NON_AGENT_PHASES = ("prepare", "restore", "audit")
+RECENT = 256  # records kept of the latest calls before the first input_processed
+PINNED = 1024  # records kept of calls the report is likely to cite
 
 
 @dataclass
 class Trajectory:
     calls: list[Call] = field(default_factory=list)  # agent calls, file order
     call_lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # every call id -> (line, offset)
-    records: int = 0
+    lines: int = 0
     agent_phase_seen: bool = False
     excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
 
 
 class Scanner:
     """``feed`` each line then ``finish`` (as validate's pass does), or ``scan`` the file alone."""
 
     def __init__(self, rundir: RunDir, findings: Findings, *, logger_names: set[str], testmod_names: set[str],
-                 matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None, last_capture: Event | None = None):
+                 matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None, last_capture: Event | None = None,
+                 activation: Event | None = None, named: set[str] | frozenset[str] = frozenset()):
         self.rundir = rundir
         self.findings = findings
         self.logger_names = logger_names
@@ -47,6 +58,8 @@ class Scanner:
         self.matcher = matcher
         self.store = PayloadStore(rundir, payload_settings or {})
         self.last_capture = last_capture
+        self.activation = activation  # the first input_processed event
+        self.named = named  # call ids the reviews cite
         self._name_bytes = [n.encode("utf-8", "replace") for n in logger_names | testmod_names]
         self._start()
 
@@ -56,6 +69,9 @@ class Scanner:
         self._pending: dict[str, Call] = {}
         self._outside: list[Call] = []
         self._lifecycle: str | None = None
+        self._recent: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._pinned: dict[int, dict[str, Any]] = {}
+        self._waiting: dict[str, dict[str, Any]] = {}  # records of open calls, until their result shows content
 
     def scan(self) -> Trajectory:
         """The scanner's own read, for when validate could not share its read of the file."""
@@ -76,7 +92,7 @@ class Scanner:
     def feed(self, line: jsonio.RawLine, at: datetime | None) -> None:
         """One line (``at``: its parsed time when the caller has it)."""
         out = self.trajectory
-        out.records += 1
+        out.lines += 1
         record = line.value
         if record is None:
             return  # validate reports the line (file:line: problem)
@@ -89,6 +105,9 @@ class Scanner:
             call = self._pending.pop(call_id, None) if isinstance(call_id, str) else None
             if call is not None:
                 self._result(record, call)
+                waiting = self._waiting.pop(call.call_id, None)
+                if waiting is not None and call.content:
+                    self._pin(call.offset, waiting)
         elif kind == "call":
             call = self._call(record, line.number, line.offset, out, line.raw, at)
             if call is not None:
@@ -109,7 +128,24 @@ class Scanner:
             out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
         for reason, count in sorted(out.excluded.items()):
             self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
+        out.records = {**self._recent, **self._pinned}
+        self._recent, self._pinned, self._waiting = OrderedDict(), {}, {}
         self.finished = True
+
+    def _pin(self, offset: int, record: dict[str, Any]) -> None:
+        if len(self._pinned) < PINNED:
+            self._pinned[offset] = record
+
+    def _keep(self, call: Call, record: dict[str, Any]) -> None:
+        """Keep the record of a call the report may cite (see the module docstring)."""
+        if call.arm or call.names_logger or call.names_testmod:
+            self._pin(call.offset, record)
+        elif len(self._waiting) < PINNED:
+            self._waiting[call.call_id] = record  # its result may show captured content
+        if self.activation is None or compare(call, self.activation) != AFTER:
+            self._recent[call.offset] = record
+            if len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
 
     def _call(self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None) -> Call | None:
         get = record.get
@@ -117,6 +153,8 @@ class Scanner:
         if not isinstance(call_id, str) or not call_id:
             return None
         out.call_lines.setdefault(call_id, (number, offset))
+        if call_id in self.named:
+            self._pin(offset, record)
         if get("actor") != "agent":
             return None
         if get("phase") != "agent":
@@ -140,6 +178,7 @@ class Scanner:
             call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
             call.arm = content.arms(tool, text, self.logger_names)
         out.calls.append(call)
+        self._keep(call, record)
         return call
 
     def _may_name(self, raw: bytes) -> bool:

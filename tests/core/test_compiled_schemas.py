@@ -27,23 +27,20 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.floats(a
 
 
 @lru_cache(maxsize=1)
-def documents(base: str = "") -> tuple[tuple[str, object], ...]:
-    """(kind, valid document) from real runs: a research bundle (every record family) and the
-    passing scenario (evidence, reviews, audit report, validation report, summary)."""
+def documents() -> tuple[tuple[str, object], ...]:
+    """(kind, valid document) from real runs: the demo's research bundle (every record family)
+    and passing scenario (evidence, reviews, audit report, validation report, summary)."""
     import tempfile
 
-    from pytest_coldstart import demo_research, summary
+    from pytest_coldstart import summary
     from pytest_coldstart.audit import audit_run
-    from pytest_coldstart.clock import FixedClock
-    from pytest_coldstart.scenarios import build_run
-    from pytest_coldstart.scenarios.story import T0
+    from pytest_coldstart.demo import generate
     from pytest_coldstart.validate import validate_run
 
     out: list[tuple[str, object]] = []
     with tempfile.TemporaryDirectory() as folder:
-        research = demo_research.build(Path(folder) / "research", clock=FixedClock(T0), model="m", payload_mode="full",
-                                       compression="none", salted=False)
-        passing = build_run(Path(folder) / "passing", "passing")
+        generate(Path(folder) / "demo")  # `coldstart demo`: the scenarios and the research bundles
+        research, passing = Path(folder) / "demo" / "research-full", Path(folder) / "demo" / "passing"
         for run in (research, passing):
             out += [("trajectory-record", line.value) for line in jsonio.iter_jsonl(run / "trajectory.jsonl")]
             out += [(kind, jsonio.read_json(run / name)) for kind, name in (("run", "run.json"), ("evidence", "evidence.json"), ("visibility", "visibility.json"))]
