@@ -8,8 +8,10 @@ a reader that finds a broken or foreign entry recomputes instead of trusting it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -92,9 +94,20 @@ class AuditCache:
             return
         entry_path, _ = self._paths(kind, key)
         try:
-            jsonio.write_json_atomic(entry_path, {"schemaVersion": CURRENT, "kind": kind, "key": key, "value": value})
+            data = jsonio.dumps_line({"schemaVersion": CURRENT, "kind": kind, "key": key, "value": value})
+            entry_path.parent.mkdir(parents=True, exist_ok=True)
+            # Atomic (readers never see half an entry) but not fsynced: the cache is derived
+            # data, a lost entry is recomputed, and an fsync per run dominated cold xdist runs.
+            fd, temp = tempfile.mkstemp(prefix=f".{key[:16]}.", suffix=".tmp", dir=entry_path.parent)
         except (OSError, ValueError):
-            pass  # an unwritable cache costs time, never correctness
+            return  # an unwritable cache costs time, never correctness
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(temp, entry_path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
 
     def get_or_compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
         """The cached value, or compute it once under the key's lock (other workers wait)."""
