@@ -6,6 +6,9 @@ letting a test break any part of it in one line.
 Every ``mutate_*`` takes a function that edits the data in place or returns a replacement
 of the same type (a returned piece of the data, like ``list.pop``'s, is not a replacement).
 ``after_build`` edits bytes on disk after the declarations were hashed (tampering).
+``manifest`` changes what ``init_run`` records (harness, task, logging settings ...), ``insert``
+appends extra records at a point of the story through the live recorder (redaction, payload
+store and state hashes apply), ``sealed`` seals the run after its reviews.
 Deterministic: the same steps give byte-identical files (fixed clock, machine and repo).
 """
 
@@ -18,9 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart import jsonio
-from pytest_coldstart.clock import Clock, FixedClock
-from pytest_coldstart.recorder import init_run
+from pytest_coldstart.clock import Clock, FixedClock, parse_at
+from pytest_coldstart.recorder import Recorder, init_run
 from pytest_coldstart.scenarios import story
+from pytest_coldstart.scenarios.storyclock import StoryClock
+from pytest_coldstart.seal import seal
 
 MACHINE = {"platform": "scenario", "os": "scenario", "os_release": "0", "machine": "scenario", "python": "3.11", "implementation": "CPython", "executable_name": "python"}
 REPO = {"root": ".", "commit": "0" * 40, "branch": "main", "dirty_entries": 0}
@@ -30,6 +35,10 @@ TASK = b"Operate the machine through the note block and report the ordered items
 EVIDENCE_FILES = {"test_mod": story.TESTMOD_PATH, "agent_logger": story.LOGGER_PATH, "answer": "answer.json", "oracle": "oracle.json",
                   "fixture": "fixture/ready.json", "restore": "restore/verify.json"}
 BATCH = 5000
+#: What ``manifest`` may change: every ``init_run`` keyword but the directory, run id and clock.
+MANIFEST_DEFAULTS: dict[str, Any] = {"task_bytes": TASK, "task_source": "inline", "harness": HARNESS, "visible_roots": [], "created_at": story.at(0),
+                                     "machine": MACHINE, "repo": REPO, "tool": TOOL}
+MANIFEST_KEYS = ("task_bytes", "task_source", "harness", "visible_roots", "excludes", "notes", "created_at", "experiment_id", "logging", "machine", "repo", "tool")
 
 
 def _apply(value: Any, change: Callable[[Any], Any]) -> Any:
@@ -62,6 +71,9 @@ class RunBuilder:
         self.declared: dict[str, str | None] = {}
         self.filler_calls = 0
         self.filler_bytes = 0
+        self.options: dict[str, Any] = copy.deepcopy(MANIFEST_DEFAULTS)
+        self.inserts: list[tuple[str, str, str | None, Callable[[Recorder], Any]]] = []
+        self.to_seal = False
         self._after: list[Callable[[Path], None]] = []
 
     # -- stories ---------------------------------------------------------------------------
@@ -147,6 +159,38 @@ class RunBuilder:
         self.filler_calls, self.filler_bytes = calls, result_bytes
         return self
 
+    # -- richer runs -----------------------------------------------------------------------
+
+    def manifest(self, **options: Any) -> RunBuilder:
+        """Override what ``init_run`` records: harness, task_bytes, task_source, notes,
+        experiment_id, logging (payload mode, limits, redaction), machine, repo, tool ..."""
+        unknown = sorted(set(options) - set(MANIFEST_KEYS))
+        if unknown:
+            raise TypeError(f"manifest() got unknown option(s) {', '.join(unknown)} (one of {', '.join(MANIFEST_KEYS)})")
+        self.options.update(copy.deepcopy(options))
+        return self
+
+    def insert(self, where: str, add: Callable[[Recorder], Any], *, at: str | None = None) -> RunBuilder:
+        """Call ``add(recorder)`` at a point of the story: ``"before:<anchor>"`` or
+        ``"after:<anchor>"``, the anchor a story call id (after = after its result) or
+        ``"phase:<name>"``. Records it appends without a time of their own are stamped 1 ms
+        apart, from the time of the story record before the point (or from ``at``, a later
+        time before the next story record); running into the next story record's time is
+        refused (the story's order is what the audit judges). Inserts at one point run in the
+        order they were added."""
+        side, _, anchor = where.partition(":")
+        if side not in ("before", "after") or not anchor:
+            raise ValueError(f"insert point {where!r}: expected 'before:<anchor>' or 'after:<anchor>'")
+        if at is not None and parse_at(at) is None:
+            raise ValueError(f"insert at {at!r}: not a timestamp")
+        self.inserts.append((side, anchor, at, add))
+        return self
+
+    def sealed(self) -> RunBuilder:
+        """Seal the run (``coldstart trace seal``) after its declarations and reviews."""
+        self.to_seal = True
+        return self
+
     def after_build(self, change: Callable[[Path], None]) -> RunBuilder:
         self._after.append(change)
         return self
@@ -166,10 +210,9 @@ class RunBuilder:
     # -- writing ---------------------------------------------------------------------------
 
     def build(self) -> Path:
-        clock = self.clock or FixedClock(story.T0)
-        recorder = init_run(self.root, run_id=self.run_id, task_bytes=TASK, task_source="inline", harness=HARNESS,
-                            visible_roots=[], created_at=story.at(0), clock=clock, machine=MACHINE, repo=REPO, tool=TOOL)
-        self._append(recorder, self._records())
+        clock = StoryClock(self.clock or FixedClock(story.T0))
+        recorder = init_run(self.root, run_id=self.run_id, clock=clock, **copy.deepcopy(self.options))
+        self._write(recorder, clock, self._records())
         files = {"test_mod": _jsonl(self.testmod), "agent_logger": _jsonl(self.logger)}
         for name, value in self.documents.items():
             files[name] = jsonio.dumps_document(value)
@@ -182,9 +225,33 @@ class RunBuilder:
             recorder.declare_evidence(name, relative)
         for entry in self.reviews:
             recorder.review(entry["id"], entry["status"], entry["by"], evidence=list(entry["evidence"]), note=entry.get("note", ""), at=entry.get("at"))
+        if self.to_seal:
+            seal(self.root, recorder=recorder)
         for change in self._after:
             change(self.root)
         return self.root
+
+    def _write(self, recorder: Recorder, clock: StoryClock, records: list[dict[str, Any]]) -> None:
+        """Append the story, running the inserted steps at their points."""
+        points: dict[int, list[tuple[str | None, Callable[[Recorder], Any]]]] = {}
+        for side, anchor, at, add in self.inserts:
+            points.setdefault(_point(records, side, anchor), []).append((at, add))
+        start = 0
+        for index in sorted(points):
+            self._append(recorder, records[start:index])
+            start = index
+            where = f"insert point before story record {index + 1}"
+            moment = parse_at(records[index - 1].get("at") if index else self.options["created_at"])
+            until = parse_at(records[index].get("at")) if index < len(records) else None
+            for at, add in points[index]:
+                if at is not None:
+                    if moment is not None and parse_at(at) < moment:
+                        raise ValueError(f"{where}: at {at} is earlier than the records before it")
+                    moment = parse_at(at)
+                with clock.pinned(moment, until=until, where=where):
+                    add(recorder)
+                moment = clock.reached
+        self._append(recorder, records[start:])
 
     def _records(self) -> list[dict[str, Any]]:
         read_text = "".join(json.dumps(e) + "\n" for e in self.logger if e.get("event") == "cart_observed")
@@ -212,6 +279,17 @@ class RunBuilder:
         for start in range(0, len(records), BATCH):
             batch = [recorder.prepare(fields) for fields in records[start : start + BATCH]]
             recorder.appender.append_many(batch)
+
+
+def _point(records: list[dict[str, Any]], side: str, anchor: str) -> int:
+    """The index in ``records`` where an insert at ``side:anchor`` goes."""
+    if anchor.startswith("phase:"):
+        hits = [i for i, r in enumerate(records) if r.get("record") == "phase" and r.get("phase") == anchor[len("phase:"):]]
+    else:
+        hits = [i for i, r in enumerate(records) if r.get("call_id") == anchor]
+    if not hits:
+        raise ValueError(f"insert point {side}:{anchor}: the story has no such call or phase")
+    return hits[0] if side == "before" else hits[-1] + 1
 
 
 def _jsonl(events: list[dict[str, Any]]) -> bytes:
