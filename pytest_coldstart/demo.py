@@ -1,8 +1,8 @@
 """``coldstart demo --out DIR``: deterministic sample bundles, byte-identical on every regeneration.
 
 DIR receives one run per audit scenario (``pytest_coldstart.scenarios``) and the research-grade
-bundles of ``demo_research`` (every record family, payload store, redaction, decisions), each
-audited (``audit/``) and summarized (``summary.json``), plus ``demo.json``, an index. Every
+bundles of ``demo_research`` (the valid cold-start story told with every record family, payload
+store, redaction and decisions; one audits PASS, the preview-only one PENDING), each audited (``audit/``) and summarized (``summary.json``), plus ``demo.json``, an index. Every
 clock is a ``FixedClock`` and every machine, repository and tool fact is fixed, so nothing of
 the generating machine leaks into the bytes. The private ``.coldstart/`` state is removed.
 
@@ -89,7 +89,8 @@ def _plan() -> list[tuple[str, str, Any]]:
         for name in sorted(scenarios):
             plan.append((name, "scenario", lambda run_dir, clock, name=name: module.build_run(run_dir, name, clock=clock)))
     for name, options in demo_research.BUNDLES.items():
-        plan.append((name, "research", lambda run_dir, clock, options=options: demo_research.build(run_dir, clock=clock, **options)))
+        # Their own clock: the story's times are fixed, so the rest follows them, not clock_for().
+        plan.append((name, "research", lambda run_dir, clock, options=options: demo_research.build(run_dir, **options)))
     return plan
 
 

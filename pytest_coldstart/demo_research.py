@@ -1,10 +1,17 @@
-"""The research-grade sample bundles of ``coldstart demo``: one agent session that exercises every
-record family of the taxonomy, the payload store, redaction and decision annotations.
+"""The research-grade sample bundles of ``coldstart demo``: complete cold-start runs that also
+exercise every record family of the taxonomy, the payload store, redaction and decisions.
 
-The story: an agent, in a fresh context, researches the Minecart ROM task, builds a logger
-(one failed build, one retry), actuates the machine (one invalid action, one accepted action
-whose state poll times out once, one timeout), re-reads an unchanged state (a repeated,
-non-actionable poll), reads its large logger output (payload store) and annotates its decisions.
+The story is the scenarios' valid run (``scenarios.story``: test-mod log, agent logger, answer,
+oracle, fixture and restore declared and hashed; the agent writes, builds and starts its logger,
+actuates the machine and reads its log back; the three required reviews resolved), told by a
+harness that records more: a session, the states the agent saw, the actions it requested and
+their outcomes, its decisions, its errors and recoveries. Inserted at their points of the story
+(``RunBuilder.insert``): research first (task, bridge status), one failed logger build before
+the retry, one invalid action, a repeated status poll, the actuation as an action whose state
+poll times out once, a second actuation that never answers, decisions linked to states and
+calls. The server log the agent reads and its logger read-back are larger than the inline limit:
+they go to the payload store.
+
 Fake secrets are seeded into tool arguments, results, error messages and an environment value;
 none of them may reach any file of the bundle (``tests/bundle`` greps every byte).
 """
@@ -14,13 +21,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart import records
-from pytest_coldstart.clock import Clock
-from pytest_coldstart.recorder import Recorder, init_run
-from pytest_coldstart.seal import seal
+from pytest_coldstart.clock import Clock, FixedClock
+from pytest_coldstart.recorder import Recorder
+from pytest_coldstart.scenarios import RunBuilder, story
 
 #: Fake secrets the demo seeds; the tests prove none of them reaches any file of a bundle.
 SECRETS = {
@@ -33,11 +41,22 @@ SECRET_ENV = "COLDSTART_DEMO_BRIDGE_CREDENTIAL"
 SALT_ENV = "COLDSTART_DEMO_SALT"
 #: A fixed, published salt: it makes the demo deterministic; real runs keep theirs private.
 DEMO_SALT = "demo-salt-not-secret-0001"
-PLAYER = {"player_id": "4b1e0f3c-7d2a-4a55-9f0e-2c3d4e5f6a7b", "profile_id": "profile-31337", "name": "coldstart-bot"}
+PLAYER = {"player_id": "4b1e0f3c-7d2a-4a55-9f0e-2c3d4e5f6a7b", "profile_id": "profile-31337", "name": "Romuser"}
+#: Small enough that the logger read-back (about 1 kB) goes to the payload store.
+INLINE_MAX_BYTES = 512
+PREVIEW_CHARS = 160
+
+_FULL_NOTE = ("audited PASS by design: a complete cold-start run (every evidence file declared and hashed, the three required "
+              "reviews resolved), recorded with full payloads (gzip) so the logger read-back is kept and the audit reads it")
+_PREVIEW_NOTE = ("audited PENDING by design: the same cold-start story and reviews, recorded preview-only, so the bundle keeps only a "
+                 f"{PREVIEW_CHARS}-character preview of the logger read-back; the audit cannot see from the bundle that the agent read "
+                 "its captured carts, and asks a reviewer (agent_read_log.linkage) instead of guessing: the price of preview-only retention")
 
 BUNDLES: dict[str, dict[str, Any]] = {
-    "research-full": {"model": "demo-model-a", "payload_mode": "full", "compression": "gzip", "salted": False},
-    "research-preview": {"model": "demo-model-b", "payload_mode": "preview", "compression": "none", "salted": True},
+    "research-full": {"harness": {"name": "demo-harness-a", "version": "1.4.0", "model": "demo-model-a", "provider": "demo-provider-a"},
+                      "payload_mode": "full", "compression": "gzip", "salted": False, "failed_builds": 1, "note": _FULL_NOTE},
+    "research-preview": {"harness": {"name": "demo-harness-b", "version": "2.1.0", "model": "demo-model-b", "provider": "demo-provider-b"},
+                         "payload_mode": "preview", "compression": "none", "salted": True, "failed_builds": 2, "note": _PREVIEW_NOTE},
 }
 
 TASK = (
@@ -45,6 +64,8 @@ TASK = (
     b"Operate the machine in the lab world through the bridge, capture every cart it ejects\n"
     b"with a logger you build yourself, read your log, and report each cart's items.\n"
 )
+NOTE_BLOCK = "note_block 11,-54,-23"
+WRONG_BLOCK = "note_block 11,-53,-23"
 
 
 @contextmanager
@@ -64,137 +85,175 @@ def demo_environment(salted: bool) -> Iterator[None]:
                 os.environ[name] = value
 
 
-def world(carts: int, *, note_block: str = "idle", tick: int = 1200) -> dict[str, Any]:
+def world(note_block: str = "idle", carts_ejected: int = 0) -> dict[str, Any]:
+    """What the bridge's status returns (the tick is in the state's ``where``: a re-read of an
+    unchanged machine hashes the same)."""
     return {
-        "dimension": "minecraft:overworld",
-        "instance": "lab-a",
-        "tick": tick,
+        "dimension": story.DIMENSION,
+        "instance": story.INSTANCE,
         "player": dict(PLAYER),
-        "machine": {"note_block": {"pos": [12, 64, -3], "state": note_block}, "ejected": carts},
+        "machine": {"note_block": {"pos": [11, -54, -23], "state": note_block}, "carts_ejected": carts_ejected},
     }
 
 
-def logger_output(carts: int) -> dict[str, Any]:
-    """A large logger read-back (well above the inline limit): goes to the payload store."""
-    items = ["minecraft:rail", "minecraft:redstone", "minecraft:oak_planks", "minecraft:iron_ingot"]
-    observed = [
-        {"event": "cart_observed", "uuid": f"00000000-0000-4000-8000-{n:012d}", "tick": 1300 + n, "position": [12.5, 63.0, -3.5 - n],
-         "items": [{"id": items[(n + k) % 4], "count": 1 + (n * 7 + k) % 64} for k in range(9)]}
-        for n in range(carts)
-    ]
-    return {"path": "agent/logger.jsonl", "records": [{"event": "logger_armed", "tick": 1250}, *observed]}
+def where(tick: int) -> dict[str, Any]:
+    return {"instance": story.INSTANCE, "dimension": story.DIMENSION, "tick": tick}
 
 
-class Story:
-    """Appends one call and its result, keeping ids and durations readable."""
-
-    def __init__(self, recorder: Recorder):
-        self.r = recorder
-        self.n = 0
-
-    def tool(self, tool: str, arguments: Any, status: str = "ok", result: Any = None, *, duration_ms: float = 40.0, error: str | None = None) -> str:
-        self.n += 1
-        call_id = f"c{self.n}"
-        self.r.call(call_id, tool, arguments)
-        extra = {"error": error} if error is not None else {}
-        self.r.result(call_id, status, result, duration_ms=duration_ms, **extra)
-        return call_id
+def actuate(target: str) -> dict[str, Any]:
+    return {"command": "player Romuser use once", "target": target}
 
 
-def build(run_dir: str | Path, *, clock: Clock, model: str, payload_mode: str, compression: str, salted: bool) -> Path:
-    """Record one complete research bundle into ``run_dir`` and seal it."""
+def clock_after_story() -> FixedClock:
+    """Declarations, reviews and the seal follow the story's last record (its audit phase at 25 s)."""
+    return FixedClock(story.T0 + timedelta(seconds=30))
+
+
+def server_log() -> str:
+    """The lab server's log as the agent reads it to confirm its mod loaded: large and
+    repetitive (payload store, gzip)."""
+    lines = ["[12:00:07] [main/INFO]: Loading Minecraft with Fabric Loader", "[12:00:07] [main/INFO]: Loading 43 mods:"]
+    lines += [f"[12:00:07] [main/INFO]: \t- lab-support-{n:02d} 1.0.{n} (lab fixture library)" for n in range(42)]
+    lines.append(f"[12:00:07] [main/INFO]: \t- romlogger 1.0 (agent-built; writes {story.LOGGER_PATH})")
+    lines += [f"[12:00:07] [Worker-Main-{n % 4}/INFO]: Preparing spawn area: {n}%" for n in range(100)]
+    lines += [f"[12:00:07] [Server thread/INFO]: [romlogger] watching chunk {x},{z} for minecarts" for x in range(-2, 2) for z in range(-3, 1)]
+    lines += ["[12:00:08] [Server thread/INFO]: Done (0.912s)! For help, type \"help\"",
+              f"[12:00:08] [Server thread/INFO]: [romlogger] armed; appending to {story.LOGGER_PATH}"]
+    return "\n".join(lines) + "\n"
+
+
+def build(run_dir: str | Path, *, clock: Clock | None = None, harness: dict[str, str], payload_mode: str, compression: str, salted: bool,
+          failed_builds: int, note: str) -> Path:
+    """Record one complete research bundle into ``run_dir``, reviewed and sealed."""
     from pytest_coldstart.demo import fixed
 
     rules: dict[str, Any] = {"env": [SECRET_ENV], "hash_keys": ["player_id", "profile_id"]}
     if salted:
         rules.update(digest="hmac-sha256", salt={"env": SALT_ENV})
+    builder = RunBuilder(run_dir, run_id=Path(run_dir).name, clock=clock or clock_after_story()).passing().manifest(
+        task_bytes=TASK,
+        task_source="demo-task.md",
+        harness=dict(harness),
+        experiment_id="demo-experiment",
+        notes=["deterministic research-grade sample bundle (coldstart demo): a complete cold-start run plus every record family, "
+               "payload store and redaction", note],
+        logging={"payload_mode": payload_mode, "compression": compression, "inline_max_bytes": INLINE_MAX_BYTES,
+                 "preview_chars": PREVIEW_CHARS, "redaction": rules},
+        **fixed(),
+    )
+    # Reviewed when recorded (on the run's clock, before the seal), not at the story's fixed times.
+    builder.mutate_reviews(lambda entries: [dict(entry, at=None) for entry in entries])
+    Session(failed_builds).attach(builder)
     with demo_environment(salted):
-        recorder = init_run(
-            run_dir,
-            run_id=Path(run_dir).name,
-            task_bytes=TASK,
-            task_source="demo-task.md",
-            harness={"name": "demo-harness", "version": "1.0", "model": model, "provider": "demo-provider"},
-            experiment_id="demo-experiment",
-            notes=[
-                "deterministic research-grade sample bundle (coldstart demo): every record family, payload store, redaction",
-                "annotation-only: no test-mod, logger, answer or oracle evidence is declared, so the audit fails closed; "
-                "the 'passing' scenario is the audited PASS",
-            ],
-            logging={"payload_mode": payload_mode, "compression": compression, "inline_max_bytes": 4096, "preview_chars": 400, "redaction": rules},
-            clock=clock,
-            **fixed(),
-        )
-        _record(recorder)
-        seal(run_dir, recorder=recorder)
-    return Path(run_dir)
+        return builder.sealed().build()
 
 
-def _record(r: Recorder) -> None:
-    s = Story(r)
-    tracker = records.StateTracker()
-    r.append(records.session("start", session_id="demo-session-1", source="live", actor="harness", phase="agent"))
-    r.phase("agent", actor="agent", note="fresh context; task handed over")
-    r.append(records.decision("read the task, then the bridge status, before touching anything", event="plan_update",
-                              intended_tool="read_file", tags=["plan"], alternatives=["actuate the machine first"]))
-    s.tool("read_file", {"path": "task.md"}, result={"text": TASK.decode()}, duration_ms=12.0)
+class Session:
+    """The harness's extra records, one method per point of the story; keeps the state
+    tracker and the hashes that later records link to."""
 
-    # First state: the world as the bridge reports it (credential in the call's env: redacted).
-    status = s.tool("bridge", {"command": "status", "env": {"MC_BRIDGE_TOKEN": SECRETS["env"]}}, result=world(0), duration_ms=85.0)
-    first = tracker.observe(world(0), redactor=r.redactor, call_id=status, returned_to_agent=True, state_type="world", mode="survival", format="json", where={"instance": "lab-a", "dimension": "minecraft:overworld", "tick": 1200})
-    state0 = r.append(first)["state_hash"]
-    r.append(records.decision("arm a logger before actuating the machine", intended_tool="bash", target="agent/logger.jar",
-                              alternatives=["actuate first and read the cart list afterwards"], confidence=0.8,
-                              tags=["logger", "risk"], related_state_hash=state0, related_call_id=status,
-                              rationale="carts are transient: anything not captured while in flight is lost"))
+    def __init__(self, failed_builds: int = 1) -> None:
+        self.failed_builds = failed_builds
+        self.tracker = records.StateTracker()
+        self.idle: str | None = None
+        self.powered: str | None = None
 
-    # A failed build that leaks credentials in its command and output (all redacted).
-    build_cmd = f"curl -H 'Authorization: Bearer {SECRETS['bearer']}' https://maven.example/fabric.jar -o lib.jar && javac LoggerMod.java"
-    failed = s.tool("bash", {"command": build_cmd}, "error", {"text": f"LoggerMod.java:3: error: cannot find symbol\nusing api_key={SECRETS['api_key']}", "exit_code": 1},
-                    duration_ms=2300.0, error=f"exit 1 (credential {SECRETS['env']} was in the environment)")
-    r.append(records.error("tool_error", "logger build failed: missing import", call_id=failed, fault="agent", recoverable=True,
-                           recovery="add the missing import and rebuild", recovery_action="retry", attempt=1,
-                           detail={"stderr": "cannot find symbol", "login": {"user": "bot", "password": SECRETS["password"]}}))
-    s.tool("bash", {"command": "javac LoggerMod.java && jar cf agent/logger.jar *.class"}, result={"text": "", "exit_code": 0}, duration_ms=2100.0)
-    r.append(records.decision("logger built; start it, then actuate", event="reflection", tags=["logger"], intended_tool="bridge"))
+    def attach(self, b: RunBuilder) -> RunBuilder:
+        return (b.insert("after:phase:agent", self.research)
+                .insert("before:c-build-logger", self.failed_build)
+                .insert("after:c-build-logger", self.logger_built)
+                .insert("after:c-start-logger", self.check_server_log)
+                .insert("before:c-actuate", self.invalid_action)
+                .insert("before:c-actuate", self.request_actuation)
+                .insert("after:c-actuate", self.actuation_outcome)
+                .insert("before:c-read-log", self.second_actuation, at=story.at(14.0))
+                .insert("before:c-read-log", self.second_actuation_timeout, at=story.at(19.0))
+                .insert("before:c-read-log", self.plan_read)
+                .insert("before:phase:audit", self.close))
 
-    # An invalid action: wrong coordinates.
-    r.append(records.action("requested", "a1", tool="bridge", arguments={"command": "use_block", "pos": [12, 65, -3]}, pre_state_hash=state0))
-    bad = s.tool("bridge", {"command": "use_block", "pos": [12, 65, -3]}, "error", {"status": 400, "error": "no note block at 12,65,-3"}, duration_ms=30.0, error="HTTP 400")
-    r.append(records.action("rejected", "a1", call_id=bad, tool="bridge", outcome="invalid", http_status=400, elapsed_ms=30.0, changed_state=False,
-                            request={"method": "POST", "path": "/use_block", "headers": {"Authorization": f"Bearer {SECRETS['bearer']}"}, "body": {"pos": [12, 65, -3]}},
-                            response={"status": 400, "error": "no note block at 12,65,-3"}, error="no note block at 12,65,-3",
-                            recovery="re-read the machine position from the status"))
-    r.append(records.error("invalid_action", "use_block targeted an empty position", call_id=bad, action_id="a1", fault="agent", recoverable=True, recovery_action="retry"))
-    r.append(records.decision("wrong coordinates: re-read the status before retrying", event="reflection", related_action_id="a1", related_call_id=bad, tags=["recovery"], confidence=0.9))
+    @staticmethod
+    def tool(r: Recorder, call_id: str, tool: str, arguments: Any, result: Any, status: str = "ok", *, duration_ms: float, error: str | None = None) -> str:
+        r.call(call_id, tool, arguments)
+        r.result(call_id, status, result, duration_ms=duration_ms, **({"error": error} if error is not None else {}))
+        return call_id
 
-    # A re-read of an unchanged state: a repeated, non-actionable poll.
-    again = s.tool("bridge", {"command": "status"}, result=world(0), duration_ms=80.0)
-    r.append(tracker.observe(world(0), redactor=r.redactor, call_id=again, returned_to_agent=True, state_type="world", mode="survival", format="json"))
+    def observe(self, r: Recorder, value: Any, call_id: str, tick: int) -> dict[str, Any]:
+        state = self.tracker.observe(value, redactor=r.redactor, call_id=call_id, returned_to_agent=True, state_type="world", mode="survival", format="json", where=where(tick))
+        return r.append(state)
 
-    # The accepted action; one state poll times out, the retry sees the change.
-    r.append(records.action("requested", "a2", tool="bridge", arguments={"command": "use_block", "pos": [12, 64, -3]}, pre_state_hash=state0))
-    good = s.tool("bridge", {"command": "use_block", "pos": [12, 64, -3]}, result={"status": 202, "accepted": True}, duration_ms=35.0)
-    r.append(records.action("accepted", "a2", call_id=good, tool="bridge", http_status=202, elapsed_ms=35.0))
-    r.append(records.error("recovery", "state poll timed out during the machine transition; polling again", action_id="a2", fault="environment", recoverable=True, recovery_action="poll_timeout", attempt=1))
-    r.append(records.state("unavailable", None, reason="bridge status timed out after 2000 ms", returned_to_agent=False,
-                           missing_reason={"state": "the poll timed out; nothing was observed"}))
-    poll = s.tool("bridge", {"command": "status"}, result=world(3, note_block="powered", tick=1420), duration_ms=90.0)
-    changed = tracker.observe(world(3, note_block="powered", tick=1420), redactor=r.redactor, call_id=poll, returned_to_agent=True, state_type="world", mode="survival", format="json", where={"instance": "lab-a", "dimension": "minecraft:overworld", "tick": 1420})
-    state1 = r.append(changed)["state_hash"]
-    r.append(records.action("resolved", "a2", call_id=good, tool="bridge", outcome="success", changed_state=True, pre_state_hash=state0, post_state_hash=state1, elapsed_ms=2250.0,
-                            request={"method": "POST", "path": "/use_block", "body": {"pos": [12, 64, -3]}}, response={"status": 202, "accepted": True}))
+    def research(self, r: Recorder) -> None:
+        r.append(records.session("start", session_id="demo-session-1", source="live", actor="harness", phase="agent"))
+        r.append(records.decision("read the task, then the bridge status, before touching anything", event="plan_update",
+                                  intended_tool="read", tags=["plan"], alternatives=["actuate the machine first"], related_call_id="c-read-task"))
+        self.tool(r, "c-read-task", "read", {"path": "task.md"}, {"text": TASK.decode()}, duration_ms=12.0)
+        # The bridge credential rides in the call's env: redacted (its digest stays).
+        status = self.tool(r, "c-status", "bridge", {"command": "status", "env": {"MC_BRIDGE_TOKEN": SECRETS["env"]}}, world(), duration_ms=85.0)
+        self.idle = self.observe(r, world(), status, 150)["state_hash"]
+        r.append(records.decision("arm a logger before actuating the machine", intended_tool="bash", target="romlogger.jar",
+                                  alternatives=["actuate first and read the cart list afterwards"], confidence=0.8,
+                                  tags=["logger", "risk"], related_state_hash=self.idle, related_call_id=status,
+                                  rationale="carts are transient: anything not captured while in flight is lost"))
 
-    # A second actuation that never answers.
-    r.append(records.action("requested", "a3", tool="bridge", arguments={"command": "use_block", "pos": [12, 64, -3]}, pre_state_hash=state1))
-    r.append(records.action("timeout", "a3", tool="bridge", outcome="timeout", elapsed_ms=5000.0, error="no response within 5000 ms",
-                            missing_reason={"post_state_hash": "not polled after the timeout", "http_status": "no response"}))
+    def failed_build(self, r: Recorder) -> None:
+        """Builds that fail (leaking credentials in their command and output, all redacted)
+        before the story's c-build-logger succeeds."""
+        command = (f"curl -H 'Authorization: Bearer {SECRETS['bearer']}' https://maven.example/fabric.jar -o lib.jar && "
+                   "javac -d build workspace/logger/RomLogger.java")
+        for attempt in range(1, self.failed_builds + 1):
+            failed = self.tool(r, f"c-build-failed-{attempt}", "bash", {"command": command},
+                               {"text": f"RomLogger.java:3: error: cannot find symbol\nusing api_key={SECRETS['api_key']}", "exit_code": 1},
+                               "error", duration_ms=230.0, error=f"exit 1 (credential {SECRETS['env']} was in the environment)")
+            r.append(records.error("tool_error", "logger build failed: missing import", call_id=failed, fault="agent", recoverable=True,
+                                   recovery="add the missing import and rebuild", recovery_action="retry", attempt=attempt,
+                                   detail={"stderr": "cannot find symbol", "login": {"user": "bot", "password": SECRETS["password"]}}))
 
-    # Reading the large logger output (payload store), then the answer.
-    r.append(records.decision("read my logger output and report the carts", intended_tool="read_file", target="agent/logger.jsonl", related_state_hash=state1, tags=["report"], confidence=0.7))
-    s.tool("read_file", {"path": "agent/logger.jsonl"}, result=logger_output(40), duration_ms=15.0)
-    s.tool("write_file", {"path": "answer.json", "content": "{\"carts\": 3}"}, result={"text": "written"}, duration_ms=5.0)
-    r.mark("answer_written", {"path": "answer.json"}, actor="agent", phase="agent")
-    r.append(records.note("operator: session ended normally; secrets were present in the environment and in tool output", actor="operator"))
-    r.append(records.session("flush", records=None, actor="harness", missing_reason={"records": "the demo harness does not count its own records"}))
-    r.append(records.session("end", session_id="demo-session-1", reason="agent finished", actor="harness", phase="agent"))
+    def logger_built(self, r: Recorder) -> None:
+        r.append(records.decision("logger built; start the server with it, then actuate", event="reflection", tags=["logger"],
+                                  intended_tool="bash", related_call_id="c-build-logger"))
+
+    def check_server_log(self, r: Recorder) -> None:
+        self.tool(r, "c-read-server-log", "read", {"path": "logs/latest.log"}, {"text": server_log()}, duration_ms=20.0)
+
+    def invalid_action(self, r: Recorder) -> None:
+        """Wrong coordinates: rejected, then a re-read of the unchanged machine (a repeated, non-actionable poll)."""
+        r.append(records.action("requested", "a1", tool="bridge", arguments=actuate(WRONG_BLOCK), pre_state_hash=self.idle))
+        bad = self.tool(r, "c-use-wrong-block", "bridge", actuate(WRONG_BLOCK), {"status": 400, "error": "no note block at 11,-53,-23"}, "error", duration_ms=30.0, error="HTTP 400")
+        r.append(records.action("rejected", "a1", call_id=bad, tool="bridge", outcome="invalid", http_status=400, elapsed_ms=30.0, changed_state=False,
+                                request={"method": "POST", "path": "/player/use", "headers": {"Authorization": f"Bearer {SECRETS['bearer']}"}, "body": actuate(WRONG_BLOCK)},
+                                response={"status": 400, "error": "no note block at 11,-53,-23"}, error="no note block at 11,-53,-23",
+                                recovery="re-read the machine position from the status"))
+        r.append(records.error("invalid_action", "the use targeted an empty position", call_id=bad, action_id="a1", fault="agent", recoverable=True, recovery_action="retry"))
+        r.append(records.decision("wrong coordinates: re-read the status before retrying", event="reflection", related_action_id="a1", related_call_id=bad, tags=["recovery"], confidence=0.9))
+        again = self.tool(r, "c-status-again", "bridge", {"command": "status"}, world(), duration_ms=80.0)
+        self.observe(r, world(), again, 165)
+
+    def request_actuation(self, r: Recorder) -> None:
+        r.append(records.action("requested", "a2", tool="bridge", arguments=actuate(NOTE_BLOCK), pre_state_hash=self.idle))
+
+    def actuation_outcome(self, r: Recorder) -> None:
+        """The story's c-actuate was accepted; one state poll times out, the retry sees the change."""
+        r.append(records.action("accepted", "a2", call_id="c-actuate", tool="bridge", http_status=202, elapsed_ms=2000.0))
+        r.append(records.error("recovery", "state poll timed out during the machine transition; polling again", action_id="a2", fault="environment", recoverable=True, recovery_action="poll_timeout", attempt=1))
+        r.append(records.state("unavailable", None, reason="bridge status timed out after 2000 ms", returned_to_agent=False,
+                               missing_reason={"state": "the poll timed out; nothing was observed"}))
+        poll = self.tool(r, "c-poll-status", "bridge", {"command": "status"}, world("powered", 1), duration_ms=90.0)
+        self.powered = self.observe(r, world("powered", 1), poll, 342)["state_hash"]
+        r.append(records.action("resolved", "a2", call_id="c-actuate", tool="bridge", outcome="success", changed_state=True, pre_state_hash=self.idle, post_state_hash=self.powered,
+                                elapsed_ms=2100.0, request={"method": "POST", "path": "/player/use", "body": actuate(NOTE_BLOCK)}, response={"status": 202, "accepted": True}))
+
+    def second_actuation(self, r: Recorder) -> None:
+        r.append(records.action("requested", "a3", tool="bridge", arguments=actuate(NOTE_BLOCK), pre_state_hash=self.powered))
+
+    def second_actuation_timeout(self, r: Recorder) -> None:
+        r.append(records.action("timeout", "a3", tool="bridge", outcome="timeout", elapsed_ms=5000.0, error="no response within 5000 ms",
+                                missing_reason={"post_state_hash": "not polled after the timeout", "http_status": "no response"}))
+
+    def plan_read(self, r: Recorder) -> None:
+        r.append(records.decision("read my logger output and report the carts", intended_tool="read", target=story.LOGGER_PATH,
+                                  related_state_hash=self.powered, related_call_id="c-read-log", tags=["report"], confidence=0.7))
+
+    def close(self, r: Recorder) -> None:
+        r.mark("answer_written", {"path": "answer.json"}, actor="agent", phase="agent")
+        r.append(records.note("operator: session ended normally; secrets were present in the environment and in tool output", actor="operator"))
+        r.append(records.session("flush", records=None, actor="harness", missing_reason={"records": "the demo harness does not count its own records"}))
+        r.append(records.session("end", session_id="demo-session-1", reason="agent finished", actor="harness", phase="agent"))
