@@ -13,10 +13,7 @@ reports each problem once.
 
 from __future__ import annotations
 
-import builtins
-import io
 import json
-import os
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -24,6 +21,7 @@ from typing import Any
 
 import pytest
 from audit_helpers import builder, statuses
+from read_counter import count_reads
 
 from pytest_coldstart import jsonio
 from pytest_coldstart.audit import audit_run, integrity
@@ -126,54 +124,6 @@ def test_scenarios_validate_inside_the_audit_as_alone(name, tmp_path, monkeypatc
 
 # -- one open, one read -----------------------------------------------------------------------------
 
-class _Counted:
-    """A file handle that counts the bytes read through it."""
-
-    def __init__(self, handle, tally: list[int]):
-        self._handle = handle
-        self._tally = tally
-
-    def readline(self, *args):
-        data = self._handle.readline(*args)
-        self._tally[1] += len(data)
-        return data
-
-    def read(self, *args):
-        data = self._handle.read(*args)
-        self._tally[1] += len(data)
-        return data
-
-    def __iter__(self):
-        return iter(self.readline, b"")
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self._handle.close()
-
-    def __getattr__(self, name):
-        return getattr(self._handle, name)
-
-
-def count_reads(monkeypatch, target: Path) -> list[int]:
-    """[opens, bytes read] of ``target`` from now on (builtins.open and io.open are watched)."""
-    tally = [0, 0]
-    real = io.open
-    wanted = os.path.realpath(target)
-
-    def watched(file, *args, **kwargs):
-        handle = real(file, *args, **kwargs)
-        if isinstance(file, (str, os.PathLike)) and os.path.realpath(file) == wanted:
-            tally[0] += 1
-            return _Counted(handle, tally)
-        return handle
-
-    monkeypatch.setattr(builtins, "open", watched)
-    monkeypatch.setattr(io, "open", watched)
-    return tally
-
-
 READ_ONCE = [c for c in sorted(GOLDEN) if c.endswith("unchanged") or (c.endswith("trajectory.jsonl") and "-remove-" not in c)]
 
 
@@ -183,7 +133,7 @@ def test_the_trajectory_is_opened_and_read_once(case_id, shared_dir, tmp_path, m
     size = (run / "trajectory.jsonl").stat().st_size
     tally = count_reads(monkeypatch, run / "trajectory.jsonl")
     report = audit_run(run, write=False)
-    assert tally == [1, size], report["infra_errors"]
+    assert (tally.opens, tally.bytes) == (1, size), report["infra_errors"]
     assert report["refs"]  # the cited records are quoted all the same
 
 
@@ -195,7 +145,7 @@ def test_every_scenario_reads_its_trajectory_once(name, tmp_path, monkeypatch):
     size = (run / "trajectory.jsonl").stat().st_size
     tally = count_reads(monkeypatch, run / "trajectory.jsonl")
     audit_run(run, write=False)
-    assert tally == ([0, 0] if name == "unknown_version" else [1, size])
+    assert (tally.opens, tally.bytes) == ((0, 0) if name == "unknown_version" else (1, size))
 
 
 # -- each problem once --------------------------------------------------------------------------------
