@@ -47,6 +47,9 @@ _TYPE_EXPR = {
     "number": "(isinstance({x}, (int, float)) and {x} is not True and {x} is not False)",
     "integer": "((isinstance({x}, int) and {x} is not True and {x} is not False) or (isinstance({x}, float) and {x}.is_integer()))",
 }
+#: Patterns with an exact non-regex equivalent: r"\S" finds a character that is not
+#: whitespace, and str.isspace uses the same Unicode whitespace test as re's \s.
+_PATTERNS = {"\\S": "({x} != '' and not {x}.isspace())"}
 _GUARD = {"string": "isinstance({x}, str)", "object": "isinstance({x}, dict)", "array": "isinstance({x}, list)",
           "number": _TYPE_EXPR["number"]}
 
@@ -316,7 +319,9 @@ class Compiler:
         if "maximum" in schema:
             out.append(only("number", f"not {x} > {self.const(schema['maximum'])}"))
         if "pattern" in schema:
-            out.append(only("string", f"{self.const(re.compile(schema['pattern']).search)}({x}) is not None"))
+            fast = _PATTERNS.get(schema["pattern"])
+            test = fast.format(x=x) if fast else f"{self.const(re.compile(schema['pattern']).search)}({x}) is not None"
+            out.append(only("string", test))
         return out
 
     def _fallback(self, schema: dict[str, Any], resolver: Any) -> Check:

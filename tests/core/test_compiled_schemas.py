@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import math
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -105,6 +106,7 @@ SYNTHETIC = {
         "not": {"not": {"const": "no"}},
         "list": {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 10}, "minItems": 1, "maxItems": 3},
         "text": {"type": ["string", "null"], "minLength": 2, "maxLength": 4, "pattern": "^[a-z]+$"},
+        "nonblank": {"pattern": "\\S"},
         "loose": {"minimum": 1, "maxLength": 2, "minItems": 1, "required": ["x"]},
         "closed": {"type": "object", "properties": {"a": {"type": "boolean"}}, "additionalProperties": False},
         "typed": {"additionalProperties": {"type": "integer"}, "dependentRequired": {"a": ["b"]}},
@@ -132,7 +134,8 @@ SYNTHETIC_VALUES = VALUES | JSON | st.sampled_from([float("nan"), math.inf, -mat
                                                     [0, 11], {"x": 1}, {"a": True}, {"a": 1, "b": 2}, {"a": 1}, {"x": [1, True]},
                                                     {"x": [1, 1]}, {"k": "x", "then": 1}, {"k": "x"}, {"else": 1}, {"z": 1},
                                                     {"value": 1, "children": [{"value": 2, "children": [{"value": "deep"}]}]},
-                                                    {"children": [{"children": []}]}, "no", TRICKY, [1, 1], [1, 2]])
+                                                    {"children": [{"children": []}]}, "no", TRICKY, [1, 1], [1, 2],
+                                                    "\u2003", "\x1c\x1f", " \t\n", "\u200b", "\xa0x"]) | st.text(st.sampled_from(" \t\n\x0b\x1c\x85\xa0\u2028\u3000a_"), max_size=3)
 
 
 @lru_cache(maxsize=1)
@@ -177,3 +180,13 @@ def test_recursive_schemas_compile_to_calls_not_endless_inlining():
     for _ in range(50):
         chain = {"next": chain}
     assert check(chain) and not check({"next": {"next": 3}})
+
+
+def test_the_non_regex_pattern_equals_the_regex_for_every_character():
+    import re
+
+    search = re.compile(r"\S").search
+    spaces = [chr(code) for code in range(sys.maxunicode + 1) if search(chr(code)) is None]
+    assert spaces == [chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace()]
+    for text in ("", " ", "".join(spaces), "".join(spaces) + "x", "x" + "".join(spaces)):
+        assert (search(text) is not None) == (text != "" and not text.isspace())
