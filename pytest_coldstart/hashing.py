@@ -12,11 +12,14 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def sha256_file(path: str | Path) -> tuple[str, int]:
-    """Return (hex digest, size in bytes)."""
+def sha256_file(path: str | Path, *, follow_symlinks: bool = False) -> tuple[str, int]:
+    """Return (hex digest, size in bytes). Like every run read: a regular file only, not
+    through a symlink unless ``follow_symlinks`` (operator inputs); OSError otherwise."""
+    from pytest_coldstart.jsonio import open_regular  # lazily: jsonio is not needed to hash bytes
+
     digest = hashlib.sha256()
     size = 0
-    with open(path, "rb") as handle:
+    with open_regular(path, follow_symlinks=follow_symlinks) as handle:
         while block := handle.read(BLOCK):
             digest.update(block)
             size += len(block)

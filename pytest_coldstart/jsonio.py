@@ -7,8 +7,10 @@ lines are compact UTF-8. Reading: every failure becomes a ``ColdstartError`` nam
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +20,9 @@ from pytest_coldstart.errors import ColdstartError, TornLineError
 
 #: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
 MAX_LINE_BYTES = 64 * 1024 * 1024
+#: A JSON document larger than this is refused by ``read_json`` (same bound as the audit's).
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+SYMLINK_REFUSED = "is a symlink; symlinks inside a run are never followed"
 
 
 def _reject_constant(name: str) -> Any:
@@ -89,14 +94,23 @@ def write_json_atomic(path: str | Path, value: Any) -> None:
     write_bytes_atomic(path, dumps_document(value))
 
 
-def read_json(path: str | Path, *, what: str | None = None) -> Any:
-    """Read one JSON document; any problem is a ColdstartError naming the file."""
+def read_json(
+    path: str | Path, *, what: str | None = None, follow_symlinks: bool = False, max_bytes: int | None = None
+) -> Any:
+    """Read one JSON document; any problem is a ColdstartError naming the file.
+
+    Run files are never followed through a symlink nor waited on (see ``open_regular``);
+    ``follow_symlinks`` is for operator inputs outside a run. Documents over ``max_bytes``
+    (default MAX_DOCUMENT_BYTES) are refused unread."""
     label = what or str(path)
-    with open_bytes(path, label) as handle:
+    limit = MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes
+    with open_bytes(path, label, follow_symlinks=follow_symlinks) as handle:
         try:
-            data = handle.read()
+            data = handle.read(limit + 1)
         except OSError as exc:
             raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+    if len(data) > limit:
+        raise ColdstartError(f"larger than {limit} bytes; refusing to load it", label)
     return parse_json_bytes(data, label)
 
 
@@ -113,8 +127,8 @@ def parse_json_bytes(data: bytes, label: str) -> Any:
         raise ColdstartError(f"malformed JSON ({_short_reason(exc)})", label) from None
 
 
-def read_json_object(path: str | Path, *, what: str | None = None) -> dict[str, Any]:
-    value = read_json(path, what=what)
+def read_json_object(path: str | Path, *, what: str | None = None, follow_symlinks: bool = False) -> dict[str, Any]:
+    value = read_json(path, what=what, follow_symlinks=follow_symlinks)
     if not isinstance(value, dict):
         raise ColdstartError(f"expected a JSON object, got {type_name(value)}", what or str(path))
     return value
@@ -164,20 +178,72 @@ class RawLine(NamedTuple):
 TORN = "torn final line (no newline): an append did not complete"
 
 
-def open_bytes(path: str | Path, label: str) -> BinaryIO:
-    """Open a file for reading bytes; ColdstartError naming ``label`` when impossible."""
+class RefusedFile(OSError):
+    """Not opened: a symlink (when not following) or not a regular file; ``strerror`` says which."""
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def open_regular(path: str | Path, *, follow_symlinks: bool = False) -> BinaryIO:
+    """Open a regular file for reading bytes, never waiting and (by default) never following.
+
+    O_NONBLOCK: opening a FIFO does not wait for a writer; O_NOFOLLOW: a symlinked final
+    component is refused (``paths.resolve_inside`` refuses symlinked directories); fstat on
+    the open descriptor: anything but a regular file is refused (RefusedFile, an OSError)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        return open(path, "rb")
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if not follow_symlinks and exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+            raise RefusedFile(errno.ELOOP, SYMLINK_REFUSED, str(path)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise RefusedFile(errno.EINVAL, f"is {_kind(mode)}, not a regular file", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def irregular(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a run file ("file is missing", a symlink, a FIFO ...),
+    or None for a regular file. lstat: nothing is followed."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "file is missing"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if stat.S_ISLNK(mode):
+        return SYMLINK_REFUSED
+    return None if stat.S_ISREG(mode) else f"is {_kind(mode)}, not a regular file"
+
+
+def open_bytes(path: str | Path, label: str, *, follow_symlinks: bool = False) -> BinaryIO:
+    """``open_regular``; ColdstartError naming ``label`` when impossible."""
+    try:
+        return open_regular(path, follow_symlinks=follow_symlinks)
     except FileNotFoundError:
         raise ColdstartError("file is missing", label) from None
-    except IsADirectoryError:
-        raise ColdstartError("is a directory, not a file", label) from None
+    except RefusedFile as exc:
+        raise ColdstartError(str(exc.strerror), label) from None
     except OSError as exc:
         raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
 
 
 def iter_jsonl(
-    path: str | Path, *, what: str | None = None, strict: bool = True
+    path: str | Path, *, what: str | None = None, strict: bool = True, follow_symlinks: bool = False
 ) -> Iterator[Line | LineProblem]:
     """Stream a JSONL file.
 
@@ -186,7 +252,7 @@ def iter_jsonl(
     A final line with no LF is a torn append: reported as such (TornLineError when strict).
     """
     label = what or str(path)
-    with open_bytes(path, label) as handle:
+    with open_bytes(path, label, follow_symlinks=follow_symlinks) as handle:
         for line in read_lines(handle):
             if line.problem is None:
                 yield Line(line.number, line.value, line.raw)

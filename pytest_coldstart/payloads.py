@@ -192,7 +192,7 @@ def read_ref(root: str | Path, ref: Any) -> tuple[str | None, bytes | None]:
         return "payload was not stored (" + str(ref.get("missing_reason") or "no reason given") + ")", None
     try:
         path = resolve_inside(Path(root), f"{PAYLOADS}/{stored_name(digest, compression)}", what="payload")
-        with open(path, "rb") as handle:
+        with jsonio.open_regular(path) as handle:
             if compression == "gzip":
                 with gzip.GzipFile(fileobj=handle) as unpacked:
                     data = unpacked.read(size + 1)

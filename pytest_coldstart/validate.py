@@ -103,14 +103,16 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], ob
     check_task(ctx, manifest)
     _check_visibility(ctx, manifest, version)
     checker = TrajectoryChecker(ctx.findings, run_id=report.run_id, version=version, created_at=created_at)
-    if ctx.rundir.trajectory.is_file():
+    unusable = jsonio.irregular(ctx.rundir.trajectory)
+    if unusable is None:
         # A seal that lists the trajectory needs its whole-file hash: taken in the same read.
         whole = FileDigest() if version >= 2 and _seals(manifest, layout.TRAJECTORY) else None
         checker.run(ctx.rundir.trajectory, observer=observer, digest=whole)
         if whole is not None:
             ctx.known(ctx.rundir.trajectory, whole.result())
     else:
-        ctx.add(layout.TRAJECTORY, None, "trajectory is missing", "trajectory.missing")
+        problem = "trajectory is missing" if unusable == "file is missing" else f"{layout.TRAJECTORY} {unusable}"
+        ctx.add(layout.TRAJECTORY, None, problem, "trajectory.missing")
     counts.update(records=checker.records, calls=checker.calls, results=checker.results)
     check_imports(ctx, manifest, created_at, checker.early_imports)
     check_artifacts(ctx, manifest, version)
@@ -138,8 +140,7 @@ def read_document(ctx: Context, relative: str, kind: str, *, required: bool, run
             ctx.add(relative, None, f"{relative} is missing", "document.missing")
         return None
     try:
-        data = path.read_bytes()
-        document = jsonio.parse_json_bytes(data, relative)
+        document = jsonio.read_json(path, what=relative)
         if not isinstance(document, dict):
             raise ColdstartError(f"expected a JSON object, got {jsonio.type_name(document)}", relative)
         version = version_of(document, kind, relative)
@@ -209,8 +210,14 @@ def _reviews_path(ctx: Context, manifest: dict[str, Any], evidence: dict[str, An
 
 def _check_reviews(ctx: Context, manifest: dict[str, Any], evidence: dict[str, Any], version: int) -> int:
     relative = _reviews_path(ctx, manifest, evidence)
-    if relative is None or not (ctx.root / relative).is_file():
+    if relative is None:
+        return 0
+    unusable = jsonio.irregular(ctx.root / relative)
+    if unusable == "file is missing":
         return 0  # no review written yet
+    if unusable is not None:  # a FIFO, directory or symlink is not "no reviews"
+        ctx.add(relative, None, f"{relative} {unusable}", "review.malformed")
+        return 0
     count = 0
     last_seq: tuple[int, int] | None = None
     for item in jsonio.iter_jsonl(ctx.root / relative, what=relative, strict=False):

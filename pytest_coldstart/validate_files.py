@@ -14,7 +14,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import layout, payloads
+from pytest_coldstart import jsonio, layout, payloads
 from pytest_coldstart.errors import ContainmentError
 from pytest_coldstart.hashing import BLOCK, sha256_file, short
 from pytest_coldstart.layout import RunDir
@@ -199,7 +199,7 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
 def _stored_digest(path: Path, compression: str) -> str | None:
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as raw, (gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw) as handle:
+        with jsonio.open_regular(path) as raw, (gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw) as handle:
             while block := handle.read(BLOCK):
                 digest.update(block)
     except (OSError, EOFError, zlib.error):

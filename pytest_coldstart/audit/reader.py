@@ -35,7 +35,7 @@ class HashedLines:
 
     def __iter__(self) -> Iterator[RawLine]:
         digest = hashlib.sha256()
-        with open(self.path, "rb") as handle:
+        with jsonio.open_regular(self.path) as handle:
             for line in jsonio.read_lines(handle, digest=digest):
                 if line.number == 1 and line.problem is not None and line.raw.startswith(_BOM):
                     line = jsonio.parse_line(1, line.offset, line.raw[len(_BOM):])
@@ -46,7 +46,7 @@ class HashedLines:
 
 def read_hashed(path: str | Path) -> tuple[bytes, str]:
     """(bytes, sha256) of a small document; OSError/ValueError on trouble."""
-    with open(path, "rb") as handle:
+    with jsonio.open_regular(path) as handle:
         data = handle.read(MAX_DOCUMENT_BYTES + 1)
     if len(data) > MAX_DOCUMENT_BYTES:
         raise ValueError(f"larger than {MAX_DOCUMENT_BYTES} bytes; refusing to load it")
@@ -56,7 +56,7 @@ def read_hashed(path: str | Path) -> tuple[bytes, str]:
 def line_at(path: str | Path, offset: int) -> dict[str, Any] | None:
     """Re-read the one record starting at ``offset`` (for the report's cited refs)."""
     try:
-        with open(path, "rb") as handle:
+        with jsonio.open_regular(path) as handle:
             handle.seek(offset)
             raw = handle.readline(jsonio.MAX_LINE_BYTES + 1)
     except OSError:

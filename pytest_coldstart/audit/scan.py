@@ -81,7 +81,7 @@ class Scanner:
             self.findings.infra(f"{TRAJECTORY}: missing (or not a regular file)", integrity.TRAJECTORY_MISSING)
             return self.trajectory
         try:
-            with open(path, "rb") as handle:
+            with jsonio.open_regular(path) as handle:
                 for line in jsonio.read_lines(handle):
                     self.feed(line, None)
         except OSError as exc:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart import jsonio
 from pytest_coldstart.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin import markers
 from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items, usable
@@ -28,7 +29,7 @@ def looks_like_run(run_json: Path) -> bool:
     import json
 
     try:
-        with open(run_json, "rb") as handle:
+        with jsonio.open_regular(run_json) as handle:  # a FIFO must not hang collection
             data = handle.read(_SNIFF_BYTES + 1)
         if len(data) > _SNIFF_BYTES:
             return False

@@ -169,22 +169,12 @@ def test_hostile_declared_paths_are_refused_even_when_the_bytes_match(form, evid
     assert any(code.startswith(("evidence.", "schema.evidence")) for code in codes(findings)), codes(findings)
 
 
-FAILS_OPEN = "fails open (reported to the lead): validate/the audit read {} through a symlink"
-#: (template, file, where): in a sealed run the seal check refuses symlinked sealed files, and
-#: a copy inside is an unsealed new file; run.json is never sealed.
-SYMLINK_BUGS = {("open", "run.json", "outside"), ("open", "run.json", "inside"), ("sealed", "run.json", "outside"),
-                ("open", "evidence.json", "outside"), ("open", "evidence.json", "inside"),
-                ("open", "trajectory.jsonl", "outside"), ("open", "trajectory.jsonl", "inside")}
-
-
 def _symlink_cases() -> list:
     cases = []
     for name in ("open", "sealed"):
         for relative in run_files(template(name)):
             for where in ("outside", "inside"):
-                bug = (name, relative, where) in SYMLINK_BUGS
-                marks = [pytest.mark.xfail(strict=True, reason=FAILS_OPEN.format(relative))] if bug else []
-                cases.append(pytest.param(name, relative, where, marks=marks, id=f"{name}-{relative}-{where}"))
+                cases.append(pytest.param(name, relative, where, id=f"{name}-{relative}-{where}"))
         for folder in ("agent", "test", "fixture", "restore"):
             cases.append(pytest.param(name, folder, "directory", id=f"{name}-{folder}/-directory"))
     return cases
@@ -204,18 +194,11 @@ def test_symlinks_are_never_followed(name, relative, where):
     assert findings, f"validate did not notice that {relative} is a symlink"
 
 
-HANGS = "hangs (reported to the lead): readers open {} without checking it is a regular file"
-SPECIAL_BUGS = {"run.json": HANGS, "evidence.json": HANGS, "visibility.json": HANGS,
-                "reviews.jsonl": "fails open (reported to the lead): validate and the audit ignore a {} that is not a regular file"}
-
-
 def _special_cases() -> list:
     cases = []
     for relative in ("run.json", "evidence.json", "visibility.json", "trajectory.jsonl", "reviews.jsonl", "task.md", "answer.json", "test/testmod.jsonl"):
         for kind in ("fifo", "directory"):
-            reason = SPECIAL_BUGS.get(relative) if kind == "fifo" or relative == "reviews.jsonl" else None
-            marks = [pytest.mark.xfail(strict=True, reason=reason.format(relative))] if reason else []
-            cases.append(pytest.param(relative, kind, marks=marks, id=f"{relative}-{kind}"))
+            cases.append(pytest.param(relative, kind, id=f"{relative}-{kind}"))
     return cases
 
 

@@ -127,8 +127,8 @@ class BuildInstall:
                 return CheckResult.failed(f"{jar.name} does not contain {PROBE_CLASS}.class", evidence, **versions)
         installed.parent.mkdir(exist_ok=True)
         shutil.copyfile(jar, installed)
-        built_sha, size = sha256_file(jar)
-        installed_sha, _ = sha256_file(installed)
+        built_sha, size = sha256_file(jar, follow_symlinks=True)  # build outputs: not run files
+        installed_sha, _ = sha256_file(installed, follow_symlinks=True)
         evidence.append({"kind": "install", "built": jar.relative_to(context.out).as_posix(), "installed": installed.relative_to(context.out).as_posix(), "sha256": built_sha, "installed_sha256": installed_sha, "size": size})
         versions.update(jar_sha256=built_sha, installed_sha256=installed_sha)
         if installed_sha != built_sha:

@@ -143,7 +143,7 @@ class LabRun:
         if not path.is_file():
             self.versions["console_sha256"] = None
             return
-        digest, size = sha256_file(path)
+        digest, size = sha256_file(path, follow_symlinks=True)  # lab files: operator inputs
         self.versions.update(console=str(path), console_sha256=digest, console_size=size)
         self.evidence.append({"kind": "console", "path": str(path), "sha256": digest, "size": size})
 
