@@ -272,11 +272,6 @@ def test_the_mutation_kinds_really_change_bytes():
                 assert (run / target).read_bytes() != before, (kind, target)
 
 
-LOGGING_BUG = ("crashes (reported to the lead): the audit builds its PayloadStore from run.json's logging settings and "
-               "check_settings' UsageError escapes as an internal audit error (found by COLDSTART_FUZZ=3000)")
-
-
-@pytest.mark.xfail(strict=True, reason=LOGGING_BUG)
 @pytest.mark.parametrize("key, value", [("compression", None), ("compression", "zip"), ("payload_mode", "x"), ("inline_max_bytes", -1),
                                         ("max_payload_bytes", "big")])
 def test_unusable_logging_settings_are_an_infra_error(key, value):
