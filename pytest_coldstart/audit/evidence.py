@@ -62,11 +62,6 @@ class Evidence:
         return self.events.get(stream, [])
 
 
-def subject_of(name: str, what: str = "path") -> str:
-    """How validate names the check of a declaration's ``path`` or ``normalized`` view."""
-    return f"evidence {name}" if what == "path" else f"evidence {name} {what}"
-
-
 def basename(path: object) -> str | None:
     if not isinstance(path, str) or not path.strip():
         return None
@@ -106,7 +101,7 @@ def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any]
     """Compare a declaration's hash (and size) with the bytes read; report and refuse on mismatch.
     ``declaration``: its name in evidence.json (default ``name``), for the keys of ``integrity``."""
     declaration = declaration or name
-    about = functools.partial(integrity.declared, subject_of(declaration, "normalized view" if key == "normalized_sha256" else "path"))
+    about = functools.partial(integrity.declared, integrity.evidence_check(declaration, "normalized view" if key == "normalized_sha256" else "path"))
     field = integrity.schema(EVIDENCE_JSON, f"$.{declaration}.{key}")  # validate's schema check of the same value
     expected = decl.get(key)
     if expected is None:
@@ -162,7 +157,7 @@ class _Loader:
     def resolve(self, name: str, relative: object, what: str = "path") -> Path | None:
         """The contained, existing file, or None after reporting an infra error."""
         label = f"evidence {name}" if what == "path" else f"evidence {name} ({what})"
-        subject = subject_of(name, what)
+        subject = integrity.evidence_check(name, what)
         about = (subject, "reviews file") if name == "review" else (subject,)  # validate checks a reviews path twice
         target = self.contained(label, relative, about, f"$.{name}.{'path' if what == 'path' else 'normalized'}")
         if target is None:

@@ -36,6 +36,11 @@ def declared(what: str, *aspects: str) -> tuple[Key, ...]:
     return tuple(("declared", what, aspect) for aspect in aspects)
 
 
+def evidence_check(name: str, what: str = "path") -> str:
+    """How validate names its check of an evidence declaration's ``path`` or normalized view."""
+    return f"evidence {name}" if what == "path" else f"evidence {name} {what}"
+
+
 def document(relative: str) -> Key:
     return ("document", _posix(relative))
 
