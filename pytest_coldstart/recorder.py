@@ -21,7 +21,7 @@ from pytest_coldstart.paths import resolve_inside
 from pytest_coldstart.payloads import PayloadStore
 from pytest_coldstart.redaction import Redactor
 from pytest_coldstart.trajectory import Appender, lock_for, read_last_line
-from pytest_coldstart.versioning import CURRENT
+from pytest_coldstart.versioning import CURRENT, require_current
 from pytest_coldstart.vocabulary import ACTORS, EVIDENCE_NAMES, PHASES, RECORD_TYPES, RESULT_STATUSES, REVIEW_STATUSES
 
 TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part of the run"
@@ -296,7 +296,13 @@ class Recorder:
         entry = {"schemaVersion": CURRENT, "seq": 0, "id": review_id, "status": status, "by": by, "at": format_at(moment), "note": note, "evidence": refs}
         with lock_for(self.rundir):
             last = read_last_line(self.rundir.reviews)
-            previous = jsonio.loads(last) if last else {}
+            previous: Any = {}
+            if last:
+                try:
+                    previous = jsonio.loads(last)
+                except ValueError:
+                    raise ColdstartError("last line is not valid JSON; run `coldstart trace validate`", self.rundir.reviews) from None
+                require_current(previous, "review line", str(self.rundir.reviews))
             seq = previous.get("seq") if isinstance(previous, dict) else None
             entry["seq"] = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
             with open(self.rundir.reviews, "ab") as handle:

@@ -22,7 +22,7 @@ from pytest_coldstart.errors import ColdstartError, TornLineError
 from pytest_coldstart.hashing import sha256_bytes
 from pytest_coldstart.layout import TRAJECTORY, RunDir
 from pytest_coldstart.runlock import RunLock
-from pytest_coldstart.versioning import CURRENT
+from pytest_coldstart.versioning import CURRENT, require_current
 
 ENVELOPE = ("schemaVersion", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev")
 LOCK_TIMEOUT_S = 120
@@ -198,6 +198,7 @@ class Appender:
                 seq = previous.get("seq") if isinstance(previous, dict) else None
                 if isinstance(seq, bool) or not isinstance(seq, int):
                     raise ColdstartError("last record has no integer seq; run `coldstart trace validate`", path)
+                require_current(previous, "trajectory record", str(path))
                 prev_hash = sha256_bytes(last)
                 prev_at = parse_at(previous.get("at"))
                 mono = previous.get("monotonic_ms")

@@ -137,7 +137,7 @@ class TrajectoryChecker:
         moment = None
         if self.version >= 2:
             found = value.get("schemaVersion")
-            record = value if found == 2 and found is not True else self._versioned(number, value)
+            record = value if type(found) is int and found == 2 else self._versioned(number, value)
         else:
             record = self._versioned(number, value)
         if record is not None:
@@ -156,7 +156,7 @@ class TrajectoryChecker:
         """The record in the current shape, or None (a finding) when its version is unusable."""
         if self.version >= 2:
             found = value.get("schemaVersion")
-            if found == 2 and found is not True:
+            if type(found) is int and found == 2:
                 return value
             if "schemaVersion" not in value and value.get("schema") == V1_SCHEMAS["trajectory"]:
                 self.add(number, "a version-1 record in a version-2 trajectory (migrate the whole run)", "version.mixed")

@@ -50,7 +50,7 @@ def version_of(document: Any, kind: str, label: str | None = None) -> int:
         raise VersionError(f"{kind} must be a JSON object", where)
     if "schemaVersion" in document:
         found = document["schemaVersion"]
-        if isinstance(found, bool) or not isinstance(found, int) or found not in READABLE:
+        if type(found) is not int or found not in READABLE:  # no bool, no 2.0
             raise VersionError(incompatible(kind, found), where)
         return found
     schema = document.get("schema")
@@ -66,3 +66,19 @@ def version_of(document: Any, kind: str, label: str | None = None) -> int:
     if kind in UNMARKED_IS_V1:
         return 1
     raise VersionError(f"{kind} carries no schemaVersion (and no version-1 schema string)", where)
+
+
+def is_version(value: Any, version: int) -> bool:
+    """``value`` is exactly the integer ``version`` (no bool, no float such as 2.0)."""
+    return type(value) is int and value == version
+
+
+def require_current(record: Any, kind: str, label: str | None = None) -> None:
+    """Writers that continue a file (appenders) refuse to follow a record of another version."""
+    found = record.get("schemaVersion", "missing") if isinstance(record, dict) else "missing"
+    if not is_version(found, CURRENT):
+        raise VersionError(
+            f"last {kind} has schemaVersion {found!r}; pytest-coldstart {__version__} appends only after version "
+            f"{CURRENT} records (fail closed: upgrade pytest-coldstart or migrate the file)",
+            label or kind,
+        )

@@ -71,7 +71,7 @@ def named_calls(latest: dict[str, dict[str, Any]]) -> set[str]:
 def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     """(kind, problem) of a review line that cannot be used: kind "version", "run" or "shape"."""
     version = entry.get("schemaVersion")
-    if version is not None and (isinstance(version, bool) or version not in (1, 2)):
+    if version is not None and (type(version) is not int or version not in (1, 2)):  # no bool, no 2.0
         return "version", f"schemaVersion {version!r} is not a version this build reads"
     review_id = entry.get("id")
     if not isinstance(review_id, str) or not review_id.strip():

@@ -101,7 +101,7 @@ class Scanner:
         if record is None:
             return  # validate reports the line (file:line: problem)
         version = record.get("schemaVersion")
-        if version is not None and version != 2 and (isinstance(version, bool) or version not in READABLE):
+        if version is not None and (type(version) is not int or version not in READABLE):  # no bool, no 2.0
             return  # validate reports the version; the record is not interpreted
         kind = record.get("record")
         if kind == "result":
