@@ -1,9 +1,11 @@
-"""Import speed: a generated pi session of N tool calls (default 50,000) into a fresh run.
+"""Import speed and memory: a generated pi session of N tool calls (default 50,000) into a fresh run.
 
 Prints records/s of ``import_session`` (goal: >= 20,000 records/s, DESIGN §8) and, as the
 baseline measured in the same process, the floor: reading, JSON-parsing and hashing the
 session file once. The reference implementation re-reads the trajectory on every append
-(quadratic: 15 s for 2,000 records, 271 s for 8,000).
+(quadratic: 15 s for 2,000 records, 271 s for 8,000). Each size is imported in a child
+process of its own, so its peak RSS is the import's alone: it must not grow with the
+session (goal: <= 150 MB + 4x the largest record), shown at N/5 and N calls.
 
     python benchmarks/bench_import.py [--calls 50000] [--keep DIR]
 """
@@ -13,7 +15,10 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +30,7 @@ from pytest_coldstart.importers.run import import_session
 from pytest_coldstart.recorder import init_run
 
 GOAL = 20_000
+RSS_BASE_MB = 150
 
 
 def write_session(path: Path, calls: int) -> None:
@@ -69,28 +75,46 @@ def floor_seconds(path: Path) -> float:
     return time.perf_counter() - began
 
 
-def measure(work: Path, calls: int, run: Path) -> dict[str, float]:
-    session = work / f"session-{calls}.jsonl"
-    write_session(session, calls)
+def child(session: Path, run: Path) -> None:
+    """One import in this process; prints its figures as JSON (peak RSS = this import's)."""
     init_run(run, run_id="bench", task_bytes=b"bench", task_source="inline",
              harness={"name": "pi", "version": "0", "model": "m", "provider": "p"},
              created_at="2026-05-01T08:00:00Z")
     floor = floor_seconds(session)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     began, cpu = time.perf_counter(), time.process_time()
     summary = import_session(run, "pi", session)
     took, cpu = time.perf_counter() - began, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     records = json.loads((run / "run.json").read_text())["imports"][0]["records"]
-    return {"records": records, "took": took, "cpu": cpu, "floor": floor, "mb": session.stat().st_size / 1e6, "summary": summary}
+    with open(run / "trajectory.jsonl", "rb") as lines:
+        largest = max(len(line) for line in lines)
+    print(json.dumps({"records": records, "took": took, "cpu": cpu, "floor": floor, "summary": summary,
+                      "rss_before": before, "rss_peak": peak, "largest": largest}))
+
+
+def measure(work: Path, calls: int, run: Path) -> dict[str, float]:
+    session = work / f"session-{calls}.jsonl"
+    write_session(session, calls)
+    done = subprocess.run([sys.executable, __file__, "--child", str(session), str(run)], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    if done.returncode != 0:
+        raise SystemExit(f"the import of {calls} calls failed: {done.stderr.strip()}")
+    return {**json.loads(done.stdout), "mb": session.stat().st_size / 1e6, "calls": calls}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=50_000)
     parser.add_argument("--keep", help="keep the run directory here instead of a temporary one")
+    parser.add_argument("--child", nargs=2, metavar=("SESSION", "RUN"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.child:
+        child(Path(args.child[0]), Path(args.child[1]))
+        return 0
     work = Path(tempfile.mkdtemp(prefix="bench-import-"))
     try:
-        small = measure(work, max(1, args.calls // 10), work / "small")
+        small = measure(work, max(1, args.calls // 5), work / "small")
         big = measure(work, args.calls, Path(args.keep) if args.keep else work / "run")
         rate, small_rate = big["records"] / big["took"], small["records"] / small["took"]
         print(big["summary"])
@@ -99,10 +123,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"import: {big['records']} records in {big['took']:.2f} s = {rate:,.0f} records/s "
               f"({big['took'] / big['floor']:.1f}x the floor); goal >= {GOAL:,} records/s: {'MET' if rate >= GOAL else 'MISSED'}")
         print(f"cpu time of this process: {big['cpu']:.2f} s = {big['records'] / big['cpu']:,.0f} records/s "
-              "(wall time also counts other processes sharing the machine)")
+              "(the importing process; wall time also counts other processes sharing the machine)")
         print(f"linearity: {small_rate:,.0f} records/s at {small['records']} records, {rate:,.0f} at {big['records']} "
               f"(ratio {rate / small_rate:.2f}; a quadratic importer falls towards 0.1)")
-        return 0 if rate >= GOAL else 1
+        largest = max(small["largest"], big["largest"])
+        goal = RSS_BASE_MB + 4 * largest / 2**20
+        met = big["rss_peak"] <= goal and small["rss_peak"] <= goal
+        for one in (small, big):
+            print(f"peak RSS: {one['rss_peak']:.0f} MB at {one['calls']:,} calls ({one['mb']:.1f} MB session; "
+                  f"{one['rss_before']:.0f} MB before the import)")
+        print(f"peak RSS growth: {big['rss_peak'] - small['rss_peak']:+.0f} MB for {big['mb'] - small['mb']:.1f} MB more session "
+              f"(largest record {largest:,} bytes); goal <= {goal:.0f} MB at every size: {'MET' if met else 'MISSED'}")
+        return 0 if rate >= GOAL and met else 1
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -79,6 +79,9 @@ DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed valu
 SCOPE = "every trajectory record field outside the envelope, run notes; task.md, visible files, artifacts and imported raw sessions are stored verbatim"
 
 _SCALARS = (bool, int, float)
+#: short strings found clean are remembered (bounded): records repeat tool names, phases, paths
+_CLEAN_CHARS = 64
+_CLEAN_ITEMS = 4096
 
 
 class _Rule(NamedTuple):
@@ -151,6 +154,7 @@ class Redactor:
         patterns = [rule.triggers for rule in self.rules if not rule.literal]
         self.fast = None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
         self._keys: dict[str, str | None] = {}
+        self._clean: set[str] = set()  # short strings no rule changes (tool names, phases, paths repeat)
         self.count = 0
         self._local = threading.local()  # one Recorder may be shared by threads: paths are per thread
 
@@ -277,10 +281,15 @@ class Redactor:
         return self._scrub(text, [path] if path else [])
 
     def _scrub(self, text: str, stack: list[str]) -> str:
+        short = len(text) <= _CLEAN_CHARS
+        if short and text in self._clean:  # a short string seen before and found clean
+            return text
         low: str | None = None
         if self.fast is not None:  # every rule has literals: one quick look decides the common case
             low = text.casefold()
             if not any(t in low for t in self.fast) and not any(v in text for v in self.literals):
+                if short and len(self._clean) < _CLEAN_ITEMS:
+                    self._clean.add(text)
                 return text
         changed = False
         for rule, triggers, literal in self.rules:
@@ -307,6 +316,8 @@ class Redactor:
         if changed:
             self.count += 1
             self.paths.append(_join(stack))
+        elif short and len(self._clean) < _CLEAN_ITEMS:
+            self._clean.add(text)
         return text
 
     def _replace(self, match: re.Match[str]) -> str:

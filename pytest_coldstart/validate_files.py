@@ -131,6 +131,13 @@ def check_imports(ctx: Context, manifest: dict[str, Any], created_at: Any, early
             continue
         path = entry.get("path")
         ctx.check_file(path, entry.get("sha256"), entry.get("size"), what=f"imports[{index}]", document=layout.RUN_JSON, code="imports")
+        if entry.get("complete") is False:
+            ctx.add(
+                layout.RUN_JSON, None,
+                f"the import of {path} did not complete (imports[{index}].complete is false): the trajectory may "
+                "hold only part of the session; import it into a new run",
+                "imports.incomplete",
+            )
         started = parse_at(entry.get("session_started_at"))
         if created_at is not None and started is not None and started < created_at:
             reported.add(str(path))

@@ -50,6 +50,7 @@ CODES: dict[str, str] = {
     "result.duplicate": "a second result for one call",
     "result.before_call": "a result comes before its call",
     "imports.before_run": "an imported session (or record) is older than the run: open the run before the session starts",
+    "imports.incomplete": "an import stopped after its first records were appended (run.json imports[].complete is false)",
     "review.path": "the reviews file is declared outside the run directory",
     "review.torn": "reviews.jsonl ends with a torn line",
     "review.malformed": "a review line is not UTF-8, not JSON or not an object",

@@ -45,8 +45,8 @@ class ClaudeCodeImporter:
 
     def _walk(self, path: Path, sink: Sink, facts: Hindsight) -> tuple[base.ImportedSession, Hindsight | None]:
         where = Where(path)
-        seen: set[str] = set()
-        parents: dict[str, str | None] = {}
+        parents: dict[str, str | None] = {}  # every uuid read (a repeated one is skipped)
+        previous: str | None = None
         leaf: str | None = None
         duplicates = 0
         cli_version: str | None = None
@@ -61,10 +61,9 @@ class ClaudeCodeImporter:
             uuid = value.get("uuid")
             if uuid is not None:
                 uuid = where.text(uuid, "uuid", empty=False)
-                if uuid in seen:
+                if uuid in parents:
                     duplicates += 1  # a resumed session repeats earlier lines
                     continue
-                seen.add(uuid)
             at = where.at(value.get("timestamp")) if kind in TIMED or "timestamp" in value else None
             if kind in CONVERSATION and uuid is None:
                 raise where.fail(f"{kind} line has no uuid")
@@ -76,7 +75,8 @@ class ClaudeCodeImporter:
                 parent = where.opt_text(value.get("parentUuid"), "parentUuid")
                 if parent is None:
                     parent = where.opt_text(value.get("logicalParentUuid"), "logicalParentUuid")
-                parents[uuid] = parent
+                parents[uuid] = previous if parent == previous else parent  # one string, not two
+                previous = uuid
                 if kind in CONVERSATION and not where.flag(value.get("isSidechain"), "isSidechain"):
                     leaf = uuid
             if at is not None:

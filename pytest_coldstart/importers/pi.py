@@ -78,7 +78,8 @@ class PiImporter:
                     where.opt_text(parent, "parentId")
                 if entry_id in parents:
                     raise where.fail(f"entry id {entry_id!r} repeats line {_first_line(path, entry_id)}")
-                parents[entry_id] = parent
+                # the usual parent is the entry before: keep that string once, not twice
+                parents[entry_id] = leaf if parent == leaf else parent
                 leaf = entry_id
             walk.entry(entry, at, item.number, entry_id)
         if header is None:

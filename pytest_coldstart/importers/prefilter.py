@@ -11,7 +11,7 @@ character JSON escapes makes every line it touches a full walk (``ALWAYS``).
 
 A line with needles is parsed and ``suspect`` looks at it exactly where it could change:
 every key (``key_kind`` and the string rules, cached per key) and the strings that hold a
-needle. Only a suspect line is redacted for real. tests/importers/test_scrub.py checks with
+needle, including the JSON such a string may hold. Only a suspect line is redacted for real. tests/importers/test_scrub.py checks with
 generated lines that nothing the redactor changes is ever passed over.
 """
 
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pytest_coldstart import jsonio
 from pytest_coldstart.redaction import Redactor
 
 ALWAYS = ("*",)  # every line touched must be walked in full
@@ -73,8 +74,11 @@ class Prefilter:
         return tuple(found)
 
     def suspect(self, value: Any, hits: tuple[Any, ...]) -> bool:
-        """False when the redactor surely leaves ``value`` (one line's JSON) unchanged."""
-        needles = tuple(text for _, text in hits)
+        """False when the redactor surely leaves ``value`` (one line's JSON) unchanged, nor
+        any JSON held in one of its strings (see ``embedded``)."""
+        return self._suspect(value, tuple(text for _, text in hits))
+
+    def _suspect(self, value: Any, needles: tuple[str, ...]) -> bool:
         stack = [value]
         keys = self._keys
         while stack:
@@ -119,5 +123,20 @@ class Prefilter:
         low = text.casefold()
         for needle in needles:
             if needle in low:
-                return self.redactor.scrub(text) != text
+                if self.redactor.scrub(text) != text:
+                    return True
+                inner = embedded(text)
+                return inner is not None and self._suspect(inner, needles)
         return False
+
+
+def embedded(text: str) -> Any:
+    """The JSON object or array a string holds (Codex keeps tool arguments so), else None."""
+    start = text.lstrip()[:1]
+    if start != "{" and start != "[":
+        return None
+    try:
+        value = jsonio.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, (dict, list)) else None

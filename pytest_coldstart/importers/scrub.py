@@ -4,7 +4,8 @@ The copy in ``imports/`` starts as the session's exact bytes (hashed as the sour
 anything parses them). Once the importer has parsed it, every line goes through the run's
 ``Redactor``, the one the records get: a JSON line is redacted as a value (keys on the
 denylist, secrets inside strings, identifiers to hash), a line that is not JSON (a plugin's
-own format) as text. A line where nothing is found keeps its bytes; a changed line is
+own format) as text; a string that holds a JSON object or array (Codex keeps tool
+arguments so) is redacted as that JSON too. A line where nothing is found keeps its bytes; a changed line is
 written as its redacted compact JSON, one line for one line, so ``source_line`` still
 points at the same entry. When any line changed, the redacted copy replaces the raw one
 atomically (temporary file in ``.coldstart/``, fsync, rename, fsync of imports/).
@@ -26,7 +27,7 @@ from typing import Any, BinaryIO
 from pytest_coldstart import jsonio
 from pytest_coldstart.errors import ColdstartError
 from pytest_coldstart.hashing import BLOCK
-from pytest_coldstart.importers.prefilter import ALWAYS, Prefilter
+from pytest_coldstart.importers.prefilter import ALWAYS, Prefilter, embedded
 from pytest_coldstart.redaction import Redactor
 
 _NOT_JSON = object()
@@ -117,10 +118,12 @@ def _line(raw: bytes, redactor: Redactor, check: Prefilter, among: Any) -> tuple
         count = len(redactor.paths)
         return (new_text.encode("utf-8", "surrogateescape") + end, count) if count else (None, 0)
     try:
+        inner = _embedded(value, redactor)
+        redactor.paths = []
         new = redactor.apply(value)
     except RecursionError:
         raise ColdstartError("a line nests values too deeply to be redacted (nothing was imported)") from None
-    count = len(redactor.paths)
+    count = len(redactor.paths) + inner
     if not count:
         return None, 0
     try:
@@ -128,6 +131,31 @@ def _line(raw: bytes, redactor: Redactor, check: Prefilter, among: Any) -> tuple
     except UnicodeEncodeError:  # a lone surrogate from a \\ud800 escape: keep it escaped
         data = json.dumps(new, separators=(",", ":"), allow_nan=False).encode("ascii")
     return data + end, count
+
+
+def _embedded(value: Any, redactor: Redactor) -> int:
+    """Redact, in place, the JSON that strings of ``value`` hold; returns how many values went."""
+    removed = 0
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return 0
+    for key, child in list(items):
+        if isinstance(child, str):
+            inner = embedded(child)
+            if inner is None:
+                continue
+            redactor.paths = []
+            cleaned = redactor.apply(inner)
+            count = len(redactor.paths) + _embedded(cleaned, redactor)
+            if count:
+                value[key] = json.dumps(cleaned, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+                removed += count
+        else:
+            removed += _embedded(child, redactor)
+    return removed
 
 
 class _Writer:
