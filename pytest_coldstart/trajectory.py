@@ -37,9 +37,11 @@ def read_last_line(path: Path) -> bytes | None:
     """The last complete line (without LF), reading backwards; TornLineError if the file does
     not end with LF. None for an empty or missing file."""
     try:
-        handle = open(path, "rb")
+        handle = jsonio.open_regular(path)  # a FIFO or symlink in the run must not hang or redirect a writer
     except FileNotFoundError:
         return None
+    except jsonio.RefusedFile as exc:
+        raise ColdstartError(str(exc.strerror), path) from None
     with handle:
         handle.seek(0, os.SEEK_END)
         end = handle.tell()

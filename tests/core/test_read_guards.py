@@ -58,3 +58,13 @@ def test_version_gates_take_integers_only(value):
     with pytest.raises(VersionError, match="appends only after version 2"):
         require_current({"schemaVersion": value}, "trajectory record", "trajectory.jsonl")
     require_current({"schemaVersion": 2}, "trajectory record")
+
+
+def test_the_appender_tail_read_refuses_a_fifo_without_waiting(tmp_path):
+    from pytest_coldstart.trajectory import read_last_line
+
+    fifo = tmp_path / "trajectory.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(ColdstartError, match="trajectory.jsonl: is a FIFO, not a regular file"):
+        read_last_line(fifo)
+    assert read_last_line(tmp_path / "missing.jsonl") is None
