@@ -56,7 +56,8 @@ def migrate_run(run_dir: str | Path, *, clock: Clock | None = None) -> str:
 
 def _read(path: Path, label: str) -> bytes:
     try:
-        return path.read_bytes()
+        with jsonio.open_bytes(path, label) as handle:  # never a FIFO, never through a symlink
+            return handle.read()
     except OSError as exc:
         raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
 
