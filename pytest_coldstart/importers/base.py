@@ -8,7 +8,10 @@ does not know is a ``VersionError``. ``run.import_session`` does everything else
 hashing, redaction, payloads, appending, run.json).
 
 Third-party importers satisfy the ``Importer`` protocol and are returned from the
-``coldstart_register_importers`` hook (see docs/importers.md).
+``coldstart_register_importers`` hook (see docs/importers.md). An importer may also offer
+``walk(path, sink) -> ImportedSession`` (the built-ins do, see ``walking``): it streams the
+calls, results and events to the sink in file order and returns the session without them,
+so an import holds one line at a time instead of the whole session.
 """
 
 from __future__ import annotations
