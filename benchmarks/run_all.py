@@ -55,6 +55,7 @@ SCRIPTS: dict[str, Script] = {
         Figure("import rate, wall, at", rf"^import: (?P<name>{NUMBER} records) in {NUMBER} s = (?P<value>{NUMBER} records/s)", ">= 20,000 records/s"),
         Figure("import / floor", rf"^import: .*?\((?P<value>{NUMBER} ?x) the floor\)"),
         Figure("import rate, CPU", rf"^cpu time of this process: {NUMBER} s = (?P<value>{NUMBER} records/s)"),
+        Figure("import peak RSS at", rf"^peak RSS: (?P<value>{NUMBER} MB) at (?P<name>{NUMBER} calls)", "<= 150 MB + 4x largest record"),
     )),
     "recorder": Script(("--quick",), (), (
         Figure("append, one fsynced record per call", rf"one fsynced record per call: (?P<value>{NUMBER} records/s)"),

@@ -86,7 +86,10 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
         spool = Spool(state, _preparer(recorder, source))
         stream = RecordStream(spool.add, importer=importer, copy_path=relative, phase=phase, forget=spool.restart)
         session = _read(importer, copy, source, stream)
-        stored = scrub_copy(copy, recorder.redactor, state)
+        try:
+            stored = scrub_copy(copy, recorder.redactor, state)
+        except ColdstartError as exc:
+            raise _renamed(exc, copy, source) from None
         digest, size = (stored.sha256, stored.size) if stored else (source_digest, source_size)
         spool.put_first(stream.finish(session, sha256=digest))
         entry = {

@@ -122,7 +122,7 @@ def _line(raw: bytes, redactor: Redactor, check: Prefilter, among: Any) -> tuple
         redactor.paths = []
         new = redactor.apply(value)
     except RecursionError:
-        raise ColdstartError("a line nests values too deeply to be redacted (nothing was imported)") from None
+        raise ColdstartError("a line nests values too deeply to be redacted") from None
     count = len(redactor.paths) + inner
     if not count:
         return None, 0
