@@ -1,15 +1,16 @@
 """``coldstart trace import``: copy a harness session into the run, then translate the copy.
 
 Order of work (seed 000 §3, DESIGN §5 and §7):
-1. the raw bytes are copied to ``imports/<unique name>`` and hashed before anything parses
-   them (a second session with the same file name gets another name, never an overwrite);
-   a session whose hash run.json already lists is refused right away;
+1. the raw bytes are copied and hashed before anything parses them (``copying``: the name
+   ``imports/<unique name>`` is reserved, the bytes wait in ``.coldstart/``; a second session
+   with the same file name gets another name, never an overwrite); a session whose hash
+   run.json already lists is refused right away;
 2. the copy is parsed completely and its records are built, prepared (shape checks,
    redaction, payload store) and serialized as they stream out, into a spool file in
    ``.coldstart/``; any problem deletes the copy and the spool and nothing is written (the
    error names the original file and line);
-3. the copy itself is redacted with the run's rules (``scrub``): if anything changed, the
-   redacted copy replaces it atomically; run.json keeps both hashes (stored and source);
+3. the copy itself is redacted with the run's rules (``scrub``) and only then takes its name
+   in imports/; run.json keeps both hashes (stored and source);
 4. under the run lock, held to the end: a session already imported (same source sha256) or
    a call id already in the trajectory is refused; otherwise run.json ``imports`` gets the
    entry (``complete: false``), the spool is appended in chunks, and the entry is marked
@@ -21,29 +22,23 @@ Order of work (seed 000 §3, DESIGN §5 and §7):
 from __future__ import annotations
 
 import gc
-import hashlib
-import os
-import re
 import sqlite3
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import jsonio, layout
+from pytest_coldstart import jsonio
 from pytest_coldstart.clock import Clock, format_at, parse_at
 from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.hashing import BLOCK, short
-from pytest_coldstart.importers import registry
+from pytest_coldstart.hashing import short
+from pytest_coldstart.importers import copying, registry
 from pytest_coldstart.importers.base import ImportedSession, canonical_at
 from pytest_coldstart.importers.records import RecordStream
 from pytest_coldstart.importers.scrub import scrub_copy
 from pytest_coldstart.importers.spool import Spool
 from pytest_coldstart.layout import RunDir
-from pytest_coldstart.paths import resolve_inside
 from pytest_coldstart.recorder import Recorder
 from pytest_coldstart.trajectory import CallIndex, lock_for, read_last_line
 from pytest_coldstart.vocabulary import PHASES
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def import_session(
@@ -75,30 +70,30 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     if not source.is_file():
         raise ColdstartError("session file is missing or not a regular file", source)
     importer = None if format == "auto" else registry.get(format)
-    relative, copy, source_digest, source_size = copy_in(recorder.rundir, source)
+    staged = copying.stage(recorder.rundir, source)
+    copy = staged.path
     spool: Spool | None = None
     try:
-        _refuse_repeat(recorder.rundir.load_manifest(), source_digest, source)
+        _refuse_repeat(recorder.rundir.load_manifest(), staged.sha256, source)
         if importer is None:
             importer = registry.sniff(_first_object(copy, source))
-        state = resolve_inside(recorder.rundir.root, layout.STATE_DIR, what="state folder")
-        state.mkdir(exist_ok=True)
+        state = copying.state_folder(recorder.rundir)
         spool = Spool(state, _preparer(recorder, source))
-        stream = RecordStream(spool.add, importer=importer, copy_path=relative, phase=phase, forget=spool.restart)
+        stream = RecordStream(spool.add, importer=importer, copy_path=staged.relative, phase=phase, forget=spool.restart)
         session = _read(importer, copy, source, stream)
         try:
             stored = scrub_copy(copy, recorder.redactor, state)
         except ColdstartError as exc:
             raise _renamed(exc, copy, source) from None
-        digest, size = (stored.sha256, stored.size) if stored else (source_digest, source_size)
+        digest, size = (stored.sha256, stored.size) if stored else (staged.sha256, staged.size)
         spool.put_first(stream.finish(session, sha256=digest))
         entry = {
             "source": str(source.resolve()),
-            "path": relative,
+            "path": staged.relative,
             "sha256": digest,
             "size": size,
-            "source_sha256": source_digest,
-            "source_size": source_size,
+            "source_sha256": staged.sha256,
+            "source_size": staged.size,
             "redacted": stored.values if stored else 0,
             "redacted_lines": stored.lines if stored else 0,
             "importer": importer.name,
@@ -114,13 +109,14 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "complete": False,
         }
         del session
+        copying.publish(staged)
     except BaseException:
-        copy.unlink(missing_ok=True)
+        copying.discard(staged)
         if spool is not None:
             spool.close()
         raise
     try:
-        last_at = _land(recorder, spool, entry, stream.call_ids, source, copy)
+        last_at = _land(recorder, spool, entry, stream.call_ids, source, staged.target)
     finally:
         spool.close()
     return _summary(importer, source, entry, recorder.manifest, last_at)
@@ -137,38 +133,6 @@ def _preparer(recorder: Recorder, source: Path):
             raise _Unprepared(f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())) from None
 
     return run
-
-
-def copy_in(rundir: RunDir, source: Path) -> tuple[str, Path, str, int]:
-    """Copy ``source`` byte for byte to a new file in imports/; returns (relative, path, sha256, size)."""
-    folder = resolve_inside(rundir.root, layout.IMPORTS, what="imports folder")
-    folder.mkdir(exist_ok=True)
-    name = _UNSAFE.sub("_", source.name).lstrip(".")[-120:] or "session.jsonl"
-    stem, suffix = os.path.splitext(name)
-    number = 1
-    while True:
-        candidate = name if number == 1 else f"{stem}-{number}{suffix}"
-        try:
-            fd = os.open(folder / candidate, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            break
-        except FileExistsError:
-            number += 1
-    target = folder / candidate
-    digest = hashlib.sha256()
-    size = 0
-    try:
-        with open(source, "rb") as reader, os.fdopen(fd, "wb") as writer:
-            while block := reader.read(BLOCK):
-                digest.update(block)
-                size += len(block)
-                writer.write(block)
-            writer.flush()
-            os.fsync(writer.fileno())
-    except OSError as exc:
-        target.unlink(missing_ok=True)
-        raise ColdstartError(f"cannot copy the session ({exc.strerror or exc})", source) from None
-    jsonio.fsync_directory(folder)
-    return f"{layout.IMPORTS}/{candidate}", target, digest.hexdigest(), size
 
 
 def _first_object(copy: Path, source: Path) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pytest_coldstart.errors import ColdstartError
 from pytest_coldstart.hookspecs import hookimpl
 from pytest_coldstart.importers import pi as pi_module
 from pytest_coldstart.importers import registry, scrub, spool
+from pytest_coldstart.importers import run as run_module
 from pytest_coldstart.importers.run import import_session
 from pytest_coldstart.recorder import init_run
 from pytest_coldstart.trajectory import Appender
@@ -157,6 +158,27 @@ def test_a_record_the_recorder_refuses_writes_nothing(tmp_path: Path) -> None:
     finally:
         plugins.reset()
     assert snapshot(run) == before and not list((run / ".coldstart").glob("*.spool"))
+
+
+def test_imports_holds_only_the_redacted_copy(monkeypatch, tmp_path: Path) -> None:
+    """While the session is parsed and redacted, its bytes wait in .coldstart/: the name in
+    imports/ is reserved (empty) and gets the copy only once the rules have been applied."""
+    run = _fixed_run(tmp_path / "run")
+    session = _pi_session(tmp_path / "s.jsonl", 3, text="password=hunter2-long")
+    seen = []
+    original = scrub.scrub_copy
+
+    def watched(copy, redactor, temp_dir):
+        seen.append(((run / "imports" / "s.jsonl").read_bytes(), copy.parent.name, copy.read_bytes()))
+        return original(copy, redactor, temp_dir)
+
+    monkeypatch.setattr(run_module, "scrub_copy", watched)
+    import_session(run, "pi", session)
+    (reserved, folder, private), = seen
+    assert reserved == b"" and folder == ".coldstart" and private == session.read_bytes()
+    stored = (run / "imports" / "s.jsonl").read_bytes()
+    assert b"hunter2-long" not in stored and manifest(run)["imports"][0]["redacted"] == 3
+    assert not [p.name for p in (run / ".coldstart").iterdir() if p.suffix in (".tmp", ".spool")]
 
 
 def test_a_linear_session_is_read_once_a_branched_one_twice(monkeypatch, corpus: Path, tmp_path: Path) -> None:
