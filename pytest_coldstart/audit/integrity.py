@@ -10,13 +10,15 @@ own words. What a problem is about is a key, built here for both sides:
 - ``declared(what, aspect)``: a declared file (``what`` as validate names it: "evidence
   answer", "imports[0]" ...) is outside the run (path), missing, or has another hash or size;
 - ``document(file)``: a JSON document could not be read at all; ``schema(file, path)``: the
-  value at a JSON path of it breaks its schema (e.g. an evidence declaration without sha256);
+  value at a JSON path of it breaks its schema (e.g. an evidence declaration without sha256),
+  ``schema_tree(file, path)``: any value at or under that path does (e.g. run.json logging);
 - ``line(file, number, kind)``: one line of a reviews file is unusable (unparsed, version, shape);
 - ``payload(problem)``: a stored payload does not verify; ``TRAJECTORY_MISSING``.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -26,6 +28,7 @@ from pytest_coldstart.layout import TRAJECTORY
 from pytest_coldstart.validate_findings import Finding, ValidationReport
 
 Key = tuple[Any, ...]
+_PARENT = re.compile(r"(\.[^.\[]*|\[[^\]]*\])$")  # the last step of a JSON path
 ASPECTS = ("path", "missing", "hash", "size")
 TRAJECTORY_MISSING: Key = ("trajectory", "missing")
 #: validate codes about one line of a reviews file, by what made the line unusable.
@@ -47,6 +50,10 @@ def document(relative: str) -> Key:
 
 def schema(relative: str, path: str) -> Key:
     return ("schema", _posix(relative), path)
+
+
+def schema_tree(relative: str, path: str) -> Key:
+    return ("schema-tree", _posix(relative), path)
 
 
 def line(relative: str, number: int, kind: str) -> Key:
@@ -75,10 +82,26 @@ def key_of(finding: Finding) -> Key | None:
     return None
 
 
+def covered(finding: Finding, keys: set[Key]) -> bool:
+    """Whether the audit's own infra errors (about ``keys``) already report ``finding``."""
+    key = key_of(finding)
+    if key is None:
+        return False
+    if key in keys:
+        return True
+    if key[0] == "schema":  # a problem under a subtree the audit reported as a whole
+        path, parent = None, key[2]
+        while parent != path:
+            path, parent = parent, _PARENT.sub("", parent)
+            if ("schema-tree", key[1], path) in keys:
+                return True
+    return False
+
+
 def fold(report: ValidationReport, findings: Findings) -> None:
     """Every validate finding not already reported by the audit, as an infra error."""
     for finding in report.findings:
-        if key_of(finding) not in findings.covered:
+        if not covered(finding, findings.covered):
             findings.infra(f"validate: {finding.to_text()}")
 
 

@@ -26,7 +26,7 @@ from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.layout import PAYLOADS, TRAJECTORY, RunDir
+from pytest_coldstart.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
 from pytest_coldstart.payloads import PayloadStore, stored_name
 from pytest_coldstart.versioning import READABLE
 
@@ -59,7 +59,7 @@ class Scanner:
         try:
             self.store = PayloadStore(rundir, payload_settings or {})
         except UsageError as exc:  # run.json is input: its bad settings are an infra error, not a crash
-            findings.infra(f"run.json logging settings are unusable: {exc.problem}")
+            findings.infra(f"run.json logging settings are unusable: {exc.problem}", integrity.schema_tree(RUN_JSON, "$.logging"))
             self.store = PayloadStore(rundir, {})
         self.last_capture = last_capture
         self.activation = activation  # the first input_processed event

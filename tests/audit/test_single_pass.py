@@ -73,7 +73,7 @@ def assert_reported_once(run: Path, monkeypatch) -> tuple[dict[str, Any], Any]:
     assert len(infra) == len(set(infra))
     for finding in alone.findings:
         verbatim = f"validate: {finding.to_text()}" in infra
-        assert verbatim != (integrity.key_of(finding) in covered), (finding, infra)
+        assert verbatim != integrity.covered(finding, covered), (finding, infra)
     if alone.findings:  # R12
         assert report["failure_class"] == "INFRA_ERROR"
     return report, alone
@@ -192,6 +192,8 @@ ONCE = {
         ("reviews.jsonl:4", "non-blank reviewer"), "review.shape"),
     "trajectory missing": (lambda b: b.passing().after_build(lambda r: (r / "trajectory.jsonl").unlink()), ("trajectory.jsonl", "missing"), "trajectory.missing"),
     "payload missing": (lambda b: _big_read(b).after_build(_payload_missing), ("payload payloads/", "missing from the store"), "payload.missing"),
+    "logging settings": (lambda b: b.passing().edit_json("run.json", lambda m: m["logging"].update(compression="zip")),
+                         ("logging", "compression"), "schema.run"),
 }
 
 
