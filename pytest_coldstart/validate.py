@@ -19,6 +19,7 @@ wrong types, non-UTF-8 bytes, unknown versions, a torn final line ... each becom
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,6 @@ from pytest_coldstart.clock import parse_at
 from pytest_coldstart.errors import ColdstartError, VersionError
 from pytest_coldstart.validate_files import (
     Context,
-    FileDigest,
     check_artifacts,
     check_evidence,
     check_imports,
@@ -106,10 +106,10 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], ob
     unusable = jsonio.irregular(ctx.rundir.trajectory)
     if unusable is None:
         # A seal that lists the trajectory needs its whole-file hash: taken in the same read.
-        whole = FileDigest() if version >= 2 and _seals(manifest, layout.TRAJECTORY) else None
+        whole = hashlib.sha256() if version >= 2 and _seals(manifest, layout.TRAJECTORY) else None
         checker.run(ctx.rundir.trajectory, observer=observer, digest=whole)
         if whole is not None:
-            ctx.known(ctx.rundir.trajectory, whole.result())
+            ctx.known(ctx.rundir.trajectory, (whole.hexdigest(), checker.size))
     else:
         problem = "trajectory is missing" if unusable == "file is missing" else f"{layout.TRAJECTORY} {unusable}"
         ctx.add(layout.TRAJECTORY, None, problem, "trajectory.missing")

@@ -23,21 +23,6 @@ from pytest_coldstart.validate_findings import Findings
 from pytest_coldstart.vocabulary import EVIDENCE_NAMES
 
 
-class FileDigest:
-    """sha256 and size of every byte passed to ``update`` (a file hashed while it is read)."""
-
-    def __init__(self) -> None:
-        self._sha = hashlib.sha256()
-        self.size = 0
-
-    def update(self, data: bytes) -> None:
-        self._sha.update(data)
-        self.size += len(data)
-
-    def result(self) -> tuple[str, int]:
-        return self._sha.hexdigest(), self.size
-
-
 class Context:
     """One validation: the run directory, the findings and a cache of file digests."""
 

@@ -55,6 +55,7 @@ class TrajectoryChecker:
         self.calls = 0
         self.results = 0
         self.head: str | None = None  # sha256 of the last line: what a seal anchors
+        self.size = 0  # bytes read by ``run``
         self.payload_refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]] = {}
         self.early_imports: dict[str, tuple[int, str]] = {}
         self._open: dict[str, int] = {}
@@ -86,6 +87,7 @@ class TrajectoryChecker:
                         observer.feed(line, at)
                     except Exception as exc:
                         raise ObserverError(exc) from exc
+            self.size = handle.tell()  # every byte was read (and passed to ``digest``)
         self.finish()
         if observer is not None:
             try:

@@ -15,7 +15,7 @@ outside them is re-read by offset (``reader.line_at``).
 
 from __future__ import annotations
 
-from collections import OrderedDict
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -73,7 +73,7 @@ class Scanner:
         self._pending: dict[str, Call] = {}
         self._outside: list[Call] = []
         self._lifecycle: str | None = None
-        self._recent: OrderedDict[int, dict[str, Any]] = OrderedDict()
+        self._recent: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT)  # (offset, record)
         self._pinned: dict[int, dict[str, Any]] = {}
         self._waiting: dict[str, dict[str, Any]] = {}  # records of open calls, until their result shows content
 
@@ -132,8 +132,8 @@ class Scanner:
             out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
         for reason, count in sorted(out.excluded.items()):
             self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
-        out.records = {**self._recent, **self._pinned}
-        self._recent, self._pinned, self._waiting = OrderedDict(), {}, {}
+        out.records = {**dict(self._recent), **self._pinned}
+        self._recent, self._pinned, self._waiting = deque(maxlen=RECENT), {}, {}
         self.finished = True
 
     def _pin(self, offset: int, record: dict[str, Any]) -> None:
@@ -147,9 +147,7 @@ class Scanner:
         elif len(self._waiting) < PINNED:
             self._waiting[call.call_id] = record  # its result may show captured content
         if self.activation is None or compare(call, self.activation) != AFTER:
-            self._recent[call.offset] = record
-            if len(self._recent) > RECENT:
-                self._recent.popitem(last=False)
+            self._recent.append((call.offset, record))
 
     def _call(self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None) -> Call | None:
         get = record.get
