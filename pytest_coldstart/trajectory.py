@@ -11,8 +11,11 @@ SQLite index that catches up from the last indexed byte offset.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from collections.abc import Iterable, Iterator
+from datetime import datetime
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +175,29 @@ class Serialized(dict):
         self.body = body
 
 
+#: a time ``format_at`` would write unchanged, surely a real date (days 29-31 take the full parse)
+_SURE_AT = re.compile(r"[1-9]\d{3}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z")
+
+
+def _json(value: Any) -> bytes:
+    if value is None:
+        return b"null"
+    if type(value) is str:
+        return encode_basestring(value).encode("utf-8")
+    return jsonio.dumps_line(value)
+
+
+def _spliced(envelope: dict[str, Any], body: bytes) -> bytes:
+    """The line ``jsonio.dumps_line`` writes for the envelope followed by the body's fields."""
+    mono = envelope["monotonic_ms"]
+    head = b'{"schemaVersion":%d,"run_id":%b,"seq":%d,"at":%b,"monotonic_ms":%b,"record":%b,"call_id":%b,"parent_id":%b,"prev":%b' % (
+        envelope["schemaVersion"], _json(envelope["run_id"]), envelope["seq"], _json(envelope["at"]),
+        float.__repr__(mono).encode() if type(mono) is float else _json(mono),
+        _json(envelope["record"]), _json(envelope["call_id"]), _json(envelope["parent_id"]), _json(envelope["prev"]),
+    )
+    return head + b"," + body[1:] if len(body) > 2 else head + b"}"
+
+
 class Appender:
     """Appends records to one run's trajectory. Safe across threads and processes."""
 
@@ -215,7 +241,10 @@ class Appender:
                         self._check_call(fields, index, pending_calls)
                     seq += 1
                     explicit = fields.get("at")
-                    if explicit is not None:
+                    at_text = None
+                    if type(explicit) is str and _SURE_AT.fullmatch(explicit):
+                        at_text, moment = explicit, datetime.fromisoformat(explicit)  # already as format_at writes it
+                    elif explicit is not None:
                         moment = parse_at(explicit)
                         if moment is None:
                             raise ColdstartError(f"record {seq}: 'at' {explicit!r} is not a timestamp", TRAJECTORY)
@@ -228,19 +257,20 @@ class Appender:
                         "schemaVersion": CURRENT,
                         "run_id": self.run_id,
                         "seq": seq,
-                        "at": format_at(moment),
+                        "at": at_text or format_at(moment),
                         "monotonic_ms": mono,
                         "record": fields["record"],
                         "call_id": fields.get("call_id"),
                         "parent_id": fields.get("parent_id"),
                         "prev": prev_hash,
                     }
-                    for key, value in fields.items():
-                        if key not in record:
-                            record[key] = value
-                    line = jsonio.dumps_line(record)
-                    if type(fields) is Serialized and len(fields.body) > 2:
-                        line = line[:-1] + b"," + fields.body[1:]
+                    if type(fields) is Serialized:
+                        line = _spliced(record, fields.body)
+                    else:
+                        for key, value in fields.items():
+                            if key not in record:
+                                record[key] = value
+                        line = jsonio.dumps_line(record)
                     lines.append(line + b"\n")
                     written.append(record)
                     prev_hash = sha256_bytes(line)

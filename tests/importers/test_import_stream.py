@@ -20,6 +20,7 @@ from pytest_coldstart.importers import pi as pi_module
 from pytest_coldstart.importers import registry, scrub, spool
 from pytest_coldstart.importers import run as run_module
 from pytest_coldstart.importers.run import import_session
+from pytest_coldstart.layout import RunDir
 from pytest_coldstart.recorder import init_run
 from pytest_coldstart.trajectory import Appender
 from pytest_coldstart.validate import validate_run
@@ -60,6 +61,26 @@ def test_chunked_appends_write_the_same_bytes(monkeypatch, corpus: Path, tmp_pat
             import_session(many, fmt, corpus / f"{name}.jsonl", clock=FixedClock(START))
         assert (many / "trajectory.jsonl").read_bytes() == (one / "trajectory.jsonl").read_bytes()
         assert manifest(many)["imports"] == manifest(one)["imports"]
+
+
+ODD = "qu\"ote \\ back\u00e9 \u2028 \x01 \U0001f600"
+
+
+def test_spliced_lines_are_the_lines_of_plain_records(tmp_path: Path) -> None:
+    """append_many writes a spool's Serialized records exactly as it writes the plain dicts."""
+    records = [
+        {"record": "call", "call_id": f"c1{ODD}", "tool": ODD, "arguments": {ODD: [1, 2.5, None, True]}, "at": "2026-05-01T09:00:00.020Z"},
+        {"record": "result", "call_id": f"c1{ODD}", "status": "ok", "result": {"text": ODD}, "at": "2026-05-31T23:59:59.999Z"},
+        {"record": "mark", "name": "m", "parent_id": "p1", "data": {}, "at": "2026-05-01T09:00:01Z"},
+        {"record": "note", "at": "2028-02-29T10:00:00.000Z"},
+        {"record": "note"},  # no time: the clock's
+        {"record": "mark", "name": "n", "call_id": None, "at": "2026-05-01T09:00:02.000Z", "big": 2**70, "neg": -0.0},
+    ]
+    plain, spliced = _fixed_run(tmp_path / "plain"), _fixed_run(tmp_path / "spliced")
+    Appender(RunDir(plain), "r", clock=FixedClock(START)).append_many([dict(r) for r in records], check_calls=False)
+    items = [spool.deserialize(spool.serialize(r)) for r in records]
+    Appender(RunDir(spliced), "r", clock=FixedClock(START)).append_many(items, check_calls=False)
+    assert (spliced / "trajectory.jsonl").read_bytes() == (plain / "trajectory.jsonl").read_bytes()
 
 
 def test_the_run_lock_is_held_from_the_first_chunk_to_the_last(monkeypatch, tmp_path: Path) -> None:
