@@ -31,8 +31,8 @@ RESULT_BYTES = 4096
 
 
 def generate(target: Path, megabytes: float, sealed: bool) -> Path:
-    from pytest_coldstart.scenarios import RunBuilder
-    from pytest_coldstart.seal import seal
+    from pytest_coldstart.demo.scenarios import RunBuilder
+    from pytest_coldstart.record.seal import seal
 
     calls = max(1, int(megabytes * 1024 * 1024 / (RESULT_BYTES + 700)))
     started = time.perf_counter()

@@ -25,9 +25,9 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.recorder import init_run
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.record.recorder import init_run
 
 GOAL = 20_000
 RSS_BASE_MB = 150

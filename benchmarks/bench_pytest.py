@@ -1,7 +1,7 @@
 """pytest over thousands of runs: the plugin's overhead per run beyond the audit, and -n 2.
 
 Generates ``--runs`` (default 2000) small runs: one of every catalogue scenario built by
-``pytest_coldstart.scenarios``, copied round-robin (each copy is its own run directory with its
+``pytest_coldstart.demo.scenarios``, copied round-robin (each copy is its own run directory with its
 own cache key). Then, each in a fresh process, it measures
   audit     = ``audit_run`` on every run (the audit itself, nothing else),
   startup   = pytest with the plugin over an empty runs folder (paid once, not per run),
@@ -46,7 +46,7 @@ print(time.perf_counter() - started)
 
 
 def generate(target: Path, count: int, calls: int) -> list[str]:
-    from pytest_coldstart.scenarios import SCENARIOS, RunBuilder
+    from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder
 
     models = target.parent / "models"
     names = sorted(SCENARIOS)

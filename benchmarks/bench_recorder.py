@@ -26,8 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.recorder import Recorder, init_run
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record.recorder import Recorder, init_run
 
 HARNESS = {"name": "bench", "version": "1", "model": "m", "provider": "p"}
 FIXED = {"machine": {"platform": "bench"}, "repo": {"root": "", "commit": "", "branch": "", "dirty_entries": 0}, "tool": {"name": "pytest-coldstart", "version": "bench", "commit": None}}
@@ -120,7 +120,7 @@ def floor_seconds(path: Path) -> float:
 
 VALIDATE_CHILD = """
 import sys, time
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.validate.run import validate_run
 start = time.perf_counter()
 report = validate_run(sys.argv[1])
 print(time.perf_counter() - start, report.valid)

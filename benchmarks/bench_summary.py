@@ -21,10 +21,11 @@ from pathlib import Path
 
 from bench_import import floor_seconds  # the same floor as the import benchmark (sibling script)
 
-from pytest_coldstart import records, summary
-from pytest_coldstart.clock import FixedClock
-from pytest_coldstart.demo import fixed
-from pytest_coldstart.recorder import init_run
+from pytest_coldstart.record import records
+from pytest_coldstart.analysis import summary
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.demo.generate import fixed
+from pytest_coldstart.record.recorder import init_run
 
 BATCH = 2000
 

@@ -32,7 +32,7 @@ import pytest
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "scenario" in metafunc.fixturenames:
-        from pytest_coldstart.scenarios import SCENARIOS
+        from pytest_coldstart.demo.scenarios import SCENARIOS
 
         names = sorted(SCENARIOS)
         metafunc.parametrize("scenario", [SCENARIOS[name] for name in names], ids=names)

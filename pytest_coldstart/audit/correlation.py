@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import Evidence
+from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hashing import is_sha256, short
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.paths import resolve_inside
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.hashing import is_sha256, short
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.paths import resolve_inside
 
 SCOPED_TEST_EVENTS = ("instance_ready", "input_processed", "cart_ejected", "cart_removed", "end")
 LISTED = 20

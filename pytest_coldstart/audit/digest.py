@@ -14,8 +14,8 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from pytest_coldstart import __version__
-from pytest_coldstart.layout import AUDIT_DIR, STATE_DIR
+from pytest_coldstart._version import __version__
+from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
 

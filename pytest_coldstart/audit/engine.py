@@ -14,18 +14,18 @@ from typing import Any
 
 from pytest_coldstart.audit import correlation, fixture, integrity
 from pytest_coldstart.audit.classify import classify
-from pytest_coldstart.audit.content import ContentMatcher
-from pytest_coldstart.audit.evidence import Evidence, load_evidence
+from pytest_coldstart.audit.evidence.content import ContentMatcher
+from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
 from pytest_coldstart.audit.flags import Context, compute_flags
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult, Findings
 from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
-from pytest_coldstart.audit.scan import Scanner, Trajectory
-from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.layout import AUDIT_DIR, TRAJECTORY, RunDir
-from pytest_coldstart.vocabulary import EVIDENCE_NAMES, FLAGS
+from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
+from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES, FLAGS
 
 
 def audit_run(run_dir: str | Path, *, answer: str | Path | None = None, oracle: str | Path | None = None,

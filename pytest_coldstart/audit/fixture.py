@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.audit.evidence import Evidence
+from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import Findings
 
 FIXTURE_OK = ("ready", "ok", "valid", "pass", "passed")

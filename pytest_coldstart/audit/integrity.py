@@ -1,6 +1,6 @@
 """Run integrity (R12): the audit includes every check of ``coldstart trace validate``.
 
-``validate_run`` (pytest_coldstart.validate) checks the task and visibility hashes, the
+``validate_run`` (pytest_coldstart.validate.run) checks the task and visibility hashes, the
 trajectory's hash chain and order, one result per call, imports, artifacts, payloads, reviews
 and the sealed anchor. It runs inside the audit's one read of trajectory.jsonl (the audit's
 scanner observes the same lines), and each of its findings becomes an infra error
@@ -23,9 +23,9 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from pytest_coldstart.audit.model import Findings
-from pytest_coldstart.hashing import sha256_file
-from pytest_coldstart.layout import TRAJECTORY
-from pytest_coldstart.validate_findings import Finding, ValidationReport
+from pytest_coldstart.run.hashing import sha256_file
+from pytest_coldstart.run.layout import TRAJECTORY
+from pytest_coldstart.validate.findings import Finding, ValidationReport
 
 Key = tuple[Any, ...]
 _PARENT = re.compile(r"(\.[^.\[]*|\[[^\]]*\])$")  # the last step of a JSON path
@@ -107,7 +107,7 @@ def fold(report: ValidationReport, findings: Findings) -> None:
 
 def validate(root: Path, observer: Any, digests: dict[Path, tuple[str, int]]) -> ValidationReport:
     """``validate_run`` with the audit's scanner observing its read of the trajectory."""
-    from pytest_coldstart.validate import validate_run  # lazily: the audit's import stays light
+    from pytest_coldstart.validate.run import validate_run  # lazily: the audit's import stays light
 
     return validate_run(root, observer=observer, digests=digests)
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import __version__, jsonio
+from pytest_coldstart._version import __version__
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.audit.model import Call, Event, FlagResult, Findings
-from pytest_coldstart.audit.reader import line_at
+from pytest_coldstart.audit.evidence.reader import line_at
 from pytest_coldstart.audit.refs import RefIndex
-from pytest_coldstart.clock import format_at
-from pytest_coldstart.layout import TRAJECTORY
+from pytest_coldstart.run.clock import format_at
+from pytest_coldstart.run.layout import TRAJECTORY
 
 SCHEMA_VERSION = 2
 CUT = 300

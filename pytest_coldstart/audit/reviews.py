@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import Evidence, check_hash
+from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.model import FlagResult, Findings
-from pytest_coldstart.audit.reader import HashedLines
+from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.refs import RefIndex
-from pytest_coldstart.clock import parse_at
-from pytest_coldstart.vocabulary import REVIEW_IDS, REVIEW_STATUSES
+from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES
 
 
 def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[str, dict[str, Any]]:

@@ -46,7 +46,7 @@ def cmd_run(args) -> int:
     from pytest_coldstart.audit import audit_run
     from pytest_coldstart.audit.classify import exit_code
     from pytest_coldstart.audit.engine import output_dir
-    from pytest_coldstart.errors import UsageError
+    from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
     out = output_dir(root, args.out)
@@ -83,11 +83,11 @@ def _summary(report: dict, out: Path) -> None:
 
 
 def cmd_explain(args) -> int:
-    from pytest_coldstart.errors import ColdstartError
-    from pytest_coldstart.hashing import sha256_file, short
-    from pytest_coldstart.layout import REVIEWS, RunDir
-    from pytest_coldstart.paths import resolve_inside
-    from pytest_coldstart.vocabulary import EVIDENCE_NAMES
+    from pytest_coldstart.run.errors import ColdstartError
+    from pytest_coldstart.run.hashing import sha256_file, short
+    from pytest_coldstart.run.layout import REVIEWS, RunDir
+    from pytest_coldstart.run.paths import resolve_inside
+    from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
     rundir = RunDir(args.run_dir)
     rundir.require()

@@ -21,7 +21,7 @@ def register(groups) -> None:
 
 
 def cmd_compare(args) -> int:
-    from pytest_coldstart.compare import compare, to_csv, to_table
+    from pytest_coldstart.analysis.compare import compare, to_csv, to_table
 
     result = compare(args.paths)
     if args.json:

@@ -17,7 +17,7 @@ def register(groups) -> None:
 
 
 def cmd_demo(args) -> int:
-    from pytest_coldstart.demo import generate
+    from pytest_coldstart.demo.generate import generate
 
     index = generate(args.out)
     for run in index["runs"]:

@@ -39,7 +39,7 @@ class Parser(argparse.ArgumentParser):
 
 
 def build_parser(argv: list[str] | None = None) -> Parser:
-    from pytest_coldstart import __version__
+    from pytest_coldstart._version import __version__
 
     parser = Parser(prog="coldstart", description="Record, audit and compare auditable AI-agent runs.")
     parser.add_argument("--version", action="version", version=f"pytest-coldstart {__version__}")
@@ -63,7 +63,7 @@ def build_parser(argv: list[str] | None = None) -> Parser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from pytest_coldstart.errors import ColdstartError, UsageError
+    from pytest_coldstart.run.errors import ColdstartError, UsageError
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)
@@ -91,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def parse_json_arg(text: str, option: str):
     """Parse a JSON option value or raise UsageError naming the option."""
-    from pytest_coldstart import jsonio
-    from pytest_coldstart.errors import UsageError
+    from pytest_coldstart.run import jsonio
+    from pytest_coldstart.run.errors import UsageError
 
     try:
         return jsonio.loads(text)

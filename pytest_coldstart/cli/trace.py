@@ -161,7 +161,7 @@ class _Unused:
 
 
 def _recorder(args):
-    from pytest_coldstart.recorder import Recorder
+    from pytest_coldstart.record.recorder import Recorder
 
     return Recorder(args.run_dir)
 
@@ -177,9 +177,9 @@ def _print(record: dict) -> None:
 def cmd_init(args) -> int:
     from pathlib import Path
 
-    from pytest_coldstart import logsettings
-    from pytest_coldstart.errors import ColdstartError
-    from pytest_coldstart.recorder import init_run
+    from pytest_coldstart.record import logsettings
+    from pytest_coldstart.run.errors import ColdstartError
+    from pytest_coldstart.record.recorder import init_run
 
     if args.task_file is not None:
         try:
@@ -262,7 +262,7 @@ def cmd_record(args) -> int:
 
 def _record_stream(recorder, stream, label: str) -> int:
     """Append one record per line; stop at the first bad line (earlier lines stay appended)."""
-    from pytest_coldstart.errors import ColdstartError, UsageError
+    from pytest_coldstart.run.errors import ColdstartError, UsageError
 
     with stream:
         for number, line in enumerate(stream, start=1):
@@ -297,7 +297,7 @@ def cmd_review(args) -> int:
 
 
 def cmd_decision(args) -> int:
-    from pytest_coldstart.errors import UsageError
+    from pytest_coldstart.run.errors import UsageError
 
     data = parse_json_arg(args.data, "--data") if args.data is not None else {}
     if not isinstance(data, dict):
@@ -320,8 +320,8 @@ def cmd_import_pi(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from pytest_coldstart.errors import UsageError
-    from pytest_coldstart.importers.run import import_session
+    from pytest_coldstart.run.errors import UsageError
+    from pytest_coldstart.importers.pipeline import import_session
 
     if not args.session:
         raise UsageError("--session is required (or set $PI_SESSION_FILE)")
@@ -331,7 +331,7 @@ def cmd_import(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from pytest_coldstart.validate import validate_run
+    from pytest_coldstart.validate.run import validate_run
 
     report = validate_run(args.run_dir)
     if args.json:
@@ -342,7 +342,7 @@ def cmd_validate(args) -> int:
 
 
 def cmd_summary(args) -> int:
-    from pytest_coldstart import summary
+    from pytest_coldstart.analysis import summary
 
     document = summary.write(args.run_dir)
     if args.json:
@@ -355,7 +355,7 @@ def cmd_summary(args) -> int:
 
 
 def cmd_seal(args) -> int:
-    from pytest_coldstart.seal import seal
+    from pytest_coldstart.record.seal import seal
 
     sealed = seal(args.run_dir)
     sys.stdout.write(f"sealed {len(sealed['files'])} files; trajectory {sealed['trajectory']['records']} records, head {sealed['trajectory']['head']}\n")
@@ -363,7 +363,7 @@ def cmd_seal(args) -> int:
 
 
 def cmd_migrate(args) -> int:
-    from pytest_coldstart.migrate import migrate_run
+    from pytest_coldstart.record.migrate import migrate_run
 
     sys.stdout.write(migrate_run(args.run_dir) + "\n")
     return 0

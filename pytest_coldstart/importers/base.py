@@ -22,9 +22,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.clock import format_at, parse_at
-from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.errors import ColdstartError
 
 ABANDONED = "abandoned"
 CANONICAL = re.compile(r"[1-9]\d{3}-(0[1-9]|1[0-2])-(0[1-9]|1\d|2[0-8])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z")
@@ -207,7 +207,7 @@ def join_text(blocks: Any, where: Where, what: str) -> tuple[str, list[dict[str,
 
 
 def summarise_block(block: dict[str, Any]) -> dict[str, Any]:
-    from pytest_coldstart.hashing import sha256_bytes
+    from pytest_coldstart.run.hashing import sha256_bytes
 
     summary: dict[str, Any] = {"type": block.get("type") if isinstance(block.get("type"), str) else None}
     for key in ("mimeType", "media_type"):

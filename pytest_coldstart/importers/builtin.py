@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.hookspecs import hookimpl
+from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.importers.claude_code import ClaudeCodeImporter
 from pytest_coldstart.importers.codex import CodexImporter
 from pytest_coldstart.importers.pi import PiImporter

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.errors import VersionError
+from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
 from pytest_coldstart.importers.events import scalars

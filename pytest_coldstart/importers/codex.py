@@ -13,8 +13,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.errors import VersionError
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedEvent, ImportedResult, Where
 from pytest_coldstart.importers.events import scalars

@@ -19,11 +19,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_coldstart import jsonio, layout
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hashing import BLOCK
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.paths import resolve_inside
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import layout
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.hashing import BLOCK
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.paths import resolve_inside
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.hashing import sha256_bytes
+from pytest_coldstart.run.hashing import sha256_bytes
 
 PREVIEW_CHARS = 400
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.errors import VersionError
+from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.importers.base import CANONICAL, ImportedCall, ImportedEvent, ImportedResult, ImportedSession, Where
 from pytest_coldstart.importers.base import join_text, read_lines
 from pytest_coldstart.importers.events import preview_of, scalars

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.redaction import Redactor
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record.redaction import Redactor
 
 ALWAYS = ("*",)  # every line touched must be walked in full
 #: characters JSON may write escaped: a literal holding one cannot be searched in raw bytes

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedSession, duration_ms
 
 OPEN_NOTE = "no result in the session (interrupted, killed, or still running when it was copied)"

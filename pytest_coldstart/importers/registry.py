@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart import plugins
-from pytest_coldstart.errors import ColdstartError, UsageError
+from pytest_coldstart.ext import manager as plugins
+from pytest_coldstart.run.errors import ColdstartError, UsageError
 
 REQUIRED = ("name", "version", "format", "parse")
 

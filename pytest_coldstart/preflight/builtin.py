@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.hookspecs import hookimpl
+from pytest_coldstart.ext.hookspecs import hookimpl
 
 
 @hookimpl(tryfirst=True)  # built-ins come first in `preflight list` and in a default run

@@ -14,9 +14,9 @@ from typing import Any
 
 from filelock import FileLock
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.clock import format_at, parse_at
-from pytest_coldstart.errors import UsageError
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.preflight import report
 from pytest_coldstart.preflight.checks.base import Check
 from pytest_coldstart.preflight.config import HarnessConfig

@@ -14,11 +14,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.redaction import DEFAULT_DENYLIST, Redactor
-from pytest_coldstart.versioning import CURRENT, version_of
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, Redactor
+from pytest_coldstart.run.versioning import CURRENT, version_of
 
 KIND = "harness-config"
 
@@ -292,7 +292,7 @@ def refuse_credentials(values: dict[str, Any], label: str) -> None:
 
 
 def validate(values: dict[str, Any], label: str) -> None:
-    from pytest_coldstart import schemas
+    from pytest_coldstart.run import schemas
 
     problems = schemas.errors(KIND, values)
     if problems:

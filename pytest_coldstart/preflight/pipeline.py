@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.clock import Clock, format_at
-from pytest_coldstart.errors import ColdstartError, UsageError
+from pytest_coldstart.run.clock import Clock, format_at
+from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.preflight import registry, report
 from pytest_coldstart.preflight.checks.base import Check
 from pytest_coldstart.preflight.config import HarnessConfig
@@ -52,7 +52,7 @@ def prepare_out(out: Path, *, force: bool = False) -> None:
 
 def open_run(run_dir: str | Path):
     """The recorder of the run to mark, checked before any probe runs."""
-    from pytest_coldstart.recorder import Recorder
+    from pytest_coldstart.record.recorder import Recorder
 
     try:
         recorder = Recorder(run_dir)

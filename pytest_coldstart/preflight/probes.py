@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.redaction import Redactor
+from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.record.redaction import Redactor
 
 #: Per stream, what is kept of a command's output (head and tail beyond it).
 MAX_CAPTURE = 1 << 20

@@ -8,7 +8,7 @@ from typing import Any
 
 import pluggy
 
-from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.preflight.checks.base import Check
 
 CHECK_ID = re.compile(r"^[a-z][a-z0-9_]*$")
@@ -17,7 +17,7 @@ CHECK_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 def all_checks(pm: pluggy.PluginManager | None = None) -> list[Check]:
     """The registered checks in registration order (built-ins first); ids are unique."""
     if pm is None:
-        from pytest_coldstart import plugins
+        from pytest_coldstart.ext import manager as plugins
 
         pm = plugins.manager()
     checks: list[Check] = []

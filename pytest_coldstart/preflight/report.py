@@ -14,12 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import environment, jsonio
-from pytest_coldstart.hashing import sha256_file
+from pytest_coldstart.run import environment
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.config import HarnessConfig
 from pytest_coldstart.preflight.runner import overall
-from pytest_coldstart.redaction import Redactor
-from pytest_coldstart.versioning import CURRENT
+from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.run.versioning import CURRENT
 
 REPORT_JSON = "preflight.json"
 REPORT_MD = "preflight.md"

@@ -13,9 +13,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.clock import Clock, format_at
-from pytest_coldstart.errors import UsageError
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import Clock, format_at
+from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.preflight.checks.base import FAIL, PASS, SKIP, STATUSES, Check, CheckResult
 from pytest_coldstart.preflight.context import Context
 

@@ -18,15 +18,15 @@ from typing import Any
 
 from filelock import FileLock, Timeout
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.versioning import CURRENT
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.versioning import CURRENT
 
 Compute = Callable[[], dict[str, Any]]
 
 _FINGERPRINT: str | None = None
 #: Parts of the package that cannot change an audit report (the outer layers, importers ...).
-_NOT_AUDIT = ("cli", "pytest_plugin", "importers", "preflight", "scenarios")
+_NOT_AUDIT = ("cli", "pytest_plugin", "importers", "preflight", "demo", "analysis", "ext")
 
 
 def code_fingerprint() -> str:

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.layout import RUN_JSON
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin import markers
 from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items, usable
 from pytest_coldstart.pytest_plugin.outcomes import one_line

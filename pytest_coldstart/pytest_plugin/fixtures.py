@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # pragma: no cover
-    from pytest_coldstart.scenarios import RunBuilder, Scenario
+    from pytest_coldstart.demo.scenarios import RunBuilder, Scenario
 
 
 class RunFactory:
@@ -33,7 +33,7 @@ class RunFactory:
 
     def __call__(self, scenario: str = "passing", *, run_id: str | None = None) -> RunBuilder:
         """A builder holding scenario ``scenario`` (default: the valid run), not yet written."""
-        from pytest_coldstart.scenarios import SCENARIOS, RunBuilder
+        from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder
 
         if scenario not in SCENARIOS:
             raise KeyError(f"unknown scenario {scenario!r}; known: {', '.join(sorted(SCENARIOS))}")
@@ -82,7 +82,7 @@ def coldstart_run(tmp_path: Path) -> RunFactory:
 @pytest.fixture
 def coldstart_scenarios() -> dict[str, Scenario]:
     """The catalogue of named scenarios: description, expected overall/class/flag statuses."""
-    from pytest_coldstart.scenarios import SCENARIOS
+    from pytest_coldstart.demo.scenarios import SCENARIOS
 
     return dict(SCENARIOS)
 

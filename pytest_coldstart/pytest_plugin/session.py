@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.layout import RUN_JSON
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import RunBuilder
-from pytest_coldstart.vocabulary import FLAGS
+from pytest_coldstart.demo.scenarios import RunBuilder
+from pytest_coldstart.run.vocabulary import FLAGS
 
 
 def statuses(report: dict[str, Any]) -> dict[str, str]:

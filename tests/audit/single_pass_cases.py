@@ -51,8 +51,8 @@ def run_files(run: Path) -> list[str]:
 
 def store_templates() -> None:
     """Build the sealed and open templates with today's scenario builder and store their bytes."""
-    from pytest_coldstart.scenarios import build_run
-    from pytest_coldstart.seal import seal
+    from pytest_coldstart.demo.scenarios import build_run
+    from pytest_coldstart.record.seal import seal
 
     out: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory() as base:
@@ -164,7 +164,7 @@ def mutate(files: dict[str, bytes], spec: dict[str, Any]) -> dict[str, bytes]:
 def outcome(run: Path) -> dict[str, Any]:
     """validate's findings and the audit's verdict and findings for one run."""
     from pytest_coldstart.audit import audit_run
-    from pytest_coldstart.validate import validate_run
+    from pytest_coldstart.validate.run import validate_run
 
     return outcome_of(audit_run(run, write=False), validate_run(run))
 

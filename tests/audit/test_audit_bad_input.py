@@ -9,9 +9,10 @@ import os
 import pytest
 from audit_helpers import audit, builder, flag, infra_mentions, statuses
 
-from pytest_coldstart import jsonio
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import build_run, story
+from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.demo.scenarios import story
 
 
 def _report(run):
@@ -52,7 +53,7 @@ def test_empty_and_missing_directories(tmp_path):
 
 
 def test_a_huge_line_is_reported_without_loading_it(tmp_path, monkeypatch):
-    from pytest_coldstart import jsonio as module
+    from pytest_coldstart.run import jsonio as module
 
     monkeypatch.setattr(module, "MAX_LINE_BYTES", 4096)
     b = builder(tmp_path).passing().after_build(lambda root: (root / story.TESTMOD_PATH).open("ab").write(b'{"event": "end", "x": "' + b"y" * 10000 + b'"}\n'))
@@ -85,7 +86,7 @@ def test_19_paths_never_leave_the_run(tmp_path):
 
 def test_20_the_audit_writes_only_its_own_folder(tmp_path):
     from pytest_coldstart.audit.engine import output_dir
-    from pytest_coldstart.errors import UsageError
+    from pytest_coldstart.run.errors import UsageError
 
     run = build_run(tmp_path / "run", "passing")
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
@@ -97,8 +98,8 @@ def test_20_the_audit_writes_only_its_own_folder(tmp_path):
     with pytest.raises(UsageError):
         output_dir(run, run)
     assert output_dir(run, tmp_path / "elsewhere") == tmp_path / "elsewhere"
-    from pytest_coldstart.errors import ColdstartError
-    from pytest_coldstart.recorder import init_run
+    from pytest_coldstart.run.errors import ColdstartError
+    from pytest_coldstart.record.recorder import init_run
 
     with pytest.raises(ColdstartError):
         init_run(run, run_id="again", task_bytes=b"t", task_source="inline", harness={"name": "h"})
@@ -126,7 +127,7 @@ def test_26_validation_gaps_are_closed(tmp_path):
 
 
 def test_27_flags_are_only_pass_fail_or_pending(tmp_path):
-    from pytest_coldstart.scenarios import SCENARIOS
+    from pytest_coldstart.demo.scenarios import SCENARIOS
 
     seen = set()
     for name in SCENARIOS:

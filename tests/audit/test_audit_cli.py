@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pytest_coldstart.scenarios import build_run
+from pytest_coldstart.demo.scenarios import build_run
 
 
 def cli(*args, cwd=None):
@@ -79,7 +79,7 @@ def test_explain_without_a_run_is_one_line(tmp_path):
 
 
 def test_hostile_strings_are_escaped_in_the_summary(tmp_path):
-    from pytest_coldstart.scenarios import RunBuilder
+    from pytest_coldstart.demo.scenarios import RunBuilder
 
     b = RunBuilder(tmp_path / "run").passing()
     for record in b.records:

@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import build_run
-from pytest_coldstart.seal import seal
+from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.record.seal import seal
 
 EXAMPLES = settings(max_examples=int(os.environ.get("COLDSTART_EXAMPLES", "30")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 #: Files whose bytes are anchored by a hash (the seal manifest, declarations, the chain).

@@ -11,7 +11,8 @@ from audit_helpers import audit, builder, flag, required, statuses
 from pytest_coldstart.audit import audit_inputs_digest, audit_run
 from pytest_coldstart.audit.model import Event
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare
-from pytest_coldstart.scenarios import build_run, story
+from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.demo.scenarios import story
 
 T = datetime(2026, 1, 1, tzinfo=timezone.utc)
 T2 = datetime(2026, 1, 1, 0, 0, 1, tzinfo=timezone.utc)
@@ -144,7 +145,7 @@ def test_r12_every_integrity_check_of_validate(tmp_path):
 
 
 def test_r12_a_sealed_run_is_anchored(tmp_path):
-    from pytest_coldstart.seal import seal
+    from pytest_coldstart.record.seal import seal
 
     run = build_run(tmp_path / "run", "passing")
     seal(run)

@@ -8,9 +8,10 @@ import os
 import pytest
 from audit_helpers import audit, builder, statuses
 
-from pytest_coldstart import jsonio, schemas
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import schemas
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import SCENARIOS, RunBuilder, build_run
+from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder, build_run
 
 REQUIRED_NAMES = {
     "passing", "pending_reviews", "attempts_without_processing", "late_logger", "capture_after_removal",
@@ -61,7 +62,7 @@ def test_builds_are_byte_identical(tmp_path):
 
 
 def test_passing_run_is_valid_for_validate(tmp_path):
-    from pytest_coldstart.validate import validate_run
+    from pytest_coldstart.validate.run import validate_run
 
     report = validate_run(build_run(tmp_path / "run", "passing"))
     assert report.valid, [f.to_text() for f in report.findings]

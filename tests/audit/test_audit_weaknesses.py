@@ -7,7 +7,7 @@ import json
 
 from audit_helpers import audit, builder, flag, infra_mentions, required, statuses
 
-from pytest_coldstart.scenarios import story
+from pytest_coldstart.demo.scenarios import story
 
 
 def _reads(b, tool, arguments, text):
@@ -41,7 +41,7 @@ def test_02_a_read_ish_tool_name_never_counts(tmp_path):
 
 
 def test_03_item_tokens_match_whole_ids_and_counts_in_any_format(tmp_path):
-    from pytest_coldstart.audit.items import items_in_order, normalize_items
+    from pytest_coldstart.audit.evidence.inventory import items_in_order, normalize_items
 
     assert not items_in_order(normalize_items(["minecraft:stone"]), "redstone dust")
     assert not items_in_order(normalize_items(["minecraft:air"]), "repair kit")

@@ -23,11 +23,11 @@ import pytest
 from audit_helpers import builder, statuses
 from read_counter import count_reads
 
-from pytest_coldstart import jsonio
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.audit import audit_run, integrity
-from pytest_coldstart.scenarios import SCENARIOS, build_run
-from pytest_coldstart.seal import seal
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.demo.scenarios import SCENARIOS, build_run
+from pytest_coldstart.record.seal import seal
+from pytest_coldstart.validate.run import validate_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import single_pass_cases as cases  # noqa: E402

@@ -8,9 +8,9 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pytest_coldstart.clock import FixedClock
-from pytest_coldstart.demo import fixed
-from pytest_coldstart.recorder import Recorder, init_run
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.demo.generate import fixed
+from pytest_coldstart.record.recorder import Recorder, init_run
 
 HARNESS = {"name": "pi", "version": "1.0", "model": "model-x", "provider": "prov"}
 

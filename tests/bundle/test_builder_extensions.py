@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart import jsonio, records
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record import records
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import RunBuilder, story
-from pytest_coldstart.scenarios.builder import HARNESS
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.demo.scenarios import RunBuilder
+from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.demo.scenarios.builder import HARNESS
+from pytest_coldstart.validate.run import validate_run
 
 
 def _files(root: Path) -> dict[str, bytes]:

@@ -8,11 +8,16 @@ from pathlib import Path
 import pytest
 from bundle_helpers import all_bytes, run_cli
 
-from pytest_coldstart import demo_research, jsonio, payloads, schemas, taxonomy
-from pytest_coldstart.demo import INDEX, generate
-from pytest_coldstart.scenarios import SCENARIOS, story
-from pytest_coldstart.validate import validate_run
-from pytest_coldstart.vocabulary import EVIDENCE_NAMES, FLAGS, RECORD_TYPES
+from pytest_coldstart.demo import research as demo_research
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import payloads
+from pytest_coldstart.run import schemas
+from pytest_coldstart.record import taxonomy
+from pytest_coldstart.demo.generate import INDEX, generate
+from pytest_coldstart.demo.scenarios import SCENARIOS
+from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.validate.run import validate_run
+from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES, FLAGS, RECORD_TYPES
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from bundle_helpers import run_cli
 
-from pytest_coldstart import schemas, taxonomy
+from pytest_coldstart.run import schemas
+from pytest_coldstart.record import taxonomy
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 BLOCKS = re.findall(r"```(python|bash)\n(.*?)```", (DOCS / "analysis.md").read_text(encoding="utf-8"), re.S)

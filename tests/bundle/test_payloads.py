@@ -9,10 +9,13 @@ from pathlib import Path
 import pytest
 from bundle_helpers import new_run
 
-from pytest_coldstart import jsonio, payloads, records, schemas
-from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.payloads import PayloadStore
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import payloads
+from pytest_coldstart.record import records
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.payloads import PayloadStore
 
 BIG = {"rows": [{"i": i, "text": f"line {i} " * 20} for i in range(400)]}  # ~70 kB of canonical JSON
 

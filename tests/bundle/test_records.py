@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart import jsonio, records, schemas, taxonomy
-from pytest_coldstart.errors import UsageError
-from pytest_coldstart.vocabulary import RECORD_TYPES
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record import records
+from pytest_coldstart.run import schemas
+from pytest_coldstart.record import taxonomy
+from pytest_coldstart.run.errors import UsageError
+from pytest_coldstart.run.vocabulary import RECORD_TYPES
 
 from bundle_helpers import new_run
 
@@ -118,7 +121,7 @@ def test_missing_reason_is_kept_for_null_fields(tmp_path: Path) -> None:
 def test_shipped_schemas_equal_the_taxonomy() -> None:
     for kind in taxonomy.FAMILIES:
         shipped = json.loads((taxonomy.SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
-        assert shipped == taxonomy.record_schema(kind), f"regenerate: python -m pytest_coldstart.taxonomy --write ({kind})"
+        assert shipped == taxonomy.record_schema(kind), f"regenerate: python -m pytest_coldstart.record.taxonomy --write ({kind})"
     assert set(taxonomy.FAMILIES) | {"header", "call", "result", "phase", "mark"} == set(RECORD_TYPES)
 
 

@@ -16,9 +16,11 @@ from bundle_helpers import all_bytes, new_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart import jsonio, logsettings, records
-from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.redaction import DEFAULT_DENYLIST, MARKER, Redactor, key_words
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record import logsettings
+from pytest_coldstart.record import records
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, MARKER, Redactor, key_words
 
 SENSITIVE_KEYS = ["apiKey", "X-Api-Key", "API_KEY", "AUTH_TOKEN", "client-secret", "Set-Cookie", "db_password", "passwordHash", "Authorization", "refreshToken", "privateKey", "aws_access_key"]
 BENIGN_KEYS = ["keyboard", "monkey", "tokens", "secretary", "max_tokens", "passage", "path", "author", "cooking"]
@@ -105,7 +107,7 @@ def test_records_name_what_was_redacted_and_notes_are_redacted(tmp_path: Path, m
     assert recorder.manifest["logging"]["redaction"]["env"] == ["OPERATOR_CRED"]
     run = new_run(tmp_path / "run2", logging=logsettings.with_rules(env=["OPERATOR_CRED"]))
     assert run.manifest["notes"] == []
-    from pytest_coldstart.recorder import init_run
+    from pytest_coldstart.record.recorder import init_run
 
     made = init_run(tmp_path / "run3", run_id="r3", task_bytes=b"t", task_source="inline", harness={}, notes=["started with operator-cred-998877"], logging=logsettings.with_rules(env=["OPERATOR_CRED"]))
     assert "operator-cred-998877" not in json.dumps(made.manifest)
@@ -218,7 +220,7 @@ EXAMPLES = [
 def test_every_default_pattern_has_a_literal_that_must_occur() -> None:
     """The literal pre-check only skips a pattern when it cannot match: each example matches its
     pattern, contains one of its literals, and is redacted by the default redactor."""
-    from pytest_coldstart.redaction import _DEFAULT_RULES
+    from pytest_coldstart.record.redaction import _DEFAULT_RULES
 
     for pattern, triggers in _DEFAULT_RULES:
         matching = [text for text in EXAMPLES if __import__("re").search(pattern, text)]
@@ -234,7 +236,7 @@ def test_every_default_pattern_has_a_literal_that_must_occur() -> None:
 @given(st.data())
 def test_literal_pre_check_never_skips_a_possible_match(data) -> None:
     """Strings generated FROM each default pattern always contain one of its literals."""
-    from pytest_coldstart.redaction import _DEFAULT_RULES
+    from pytest_coldstart.record.redaction import _DEFAULT_RULES
 
     pattern, triggers = data.draw(st.sampled_from(_DEFAULT_RULES))
     text = data.draw(st.from_regex(pattern))

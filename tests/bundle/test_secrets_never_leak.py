@@ -16,9 +16,13 @@ from pathlib import Path
 import pytest
 from bundle_helpers import all_bytes, run_cli
 
-from pytest_coldstart import demo_research, jsonio, logsettings, records, summary
-from pytest_coldstart.recorder import Recorder, init_run
-from pytest_coldstart.seal import seal
+from pytest_coldstart.demo import research as demo_research
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.record import logsettings
+from pytest_coldstart.record import records
+from pytest_coldstart.analysis import summary
+from pytest_coldstart.record.recorder import Recorder, init_run
+from pytest_coldstart.record.seal import seal
 
 SECRETS = {
     "env": "env-only-credential-5a8b2c",
@@ -136,7 +140,7 @@ def test_redactions_are_visible_and_provable(runs: Path) -> None:
 
 
 def test_demo_bundles_hold_none_of_their_seeded_secrets(tmp_path: Path) -> None:
-    from pytest_coldstart.demo import generate
+    from pytest_coldstart.demo.generate import generate
 
     generate(tmp_path / "demo")
     for name, data in all_bytes(tmp_path / "demo").items():

@@ -12,11 +12,13 @@ import pytest
 from bundle_helpers import new_run, run_cli
 from jsonschema import Draft202012Validator
 
-from pytest_coldstart import records, schemas, summary
+from pytest_coldstart.record import records
+from pytest_coldstart.run import schemas
+from pytest_coldstart.analysis import summary
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.errors import VersionError
-from pytest_coldstart.scenarios import build_run
-from pytest_coldstart.seal import seal
+from pytest_coldstart.run.errors import VersionError
+from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.record.seal import seal
 
 SUMMARY_SCHEMA = Draft202012Validator(json.loads((Path(schemas.HERE) / "summary.schema.json").read_text()))
 COMPARE_SCHEMA = Draft202012Validator(json.loads((Path(schemas.HERE) / "compare.schema.json").read_text()))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_coldstart import validate_findings
+from pytest_coldstart.validate import findings as validate_findings
 
 
 @pytest.fixture(autouse=True)

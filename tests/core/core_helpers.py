@@ -14,8 +14,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.clock import FixedClock
-from pytest_coldstart.recorder import Recorder, init_run
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.record.recorder import Recorder, init_run
 
 START = datetime(2026, 9, 26, 6, 27, 17, 874000, tzinfo=timezone.utc)
 MACHINE = {"platform": "test", "os": "Linux", "os_release": "6", "machine": "x86_64", "python": "3.11", "implementation": "CPython", "executable_name": "python3"}

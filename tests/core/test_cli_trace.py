@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from core_helpers import build_v1_run, cli, lines
 
-from pytest_coldstart import schemas
+from pytest_coldstart.run import schemas
 
 
 def ok(result, *words: str) -> str:

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 from referencing import Registry
 
-from pytest_coldstart import jsonio, schemas
-from pytest_coldstart.schemas.compiled import compile_schema
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.schemas.compiled import compile_schema
 
 VALUES = st.sampled_from([None, True, False, 0, 1, 2, -1, 1.0, 2.0, 0.5, -0.0, "", " ", "x", "a" * 64, "2026-01-01T00:00:00.000Z",
                           "call", "result", "header", "decision", "agent", "ok", "PASS", [], ["x"], [1, 2], {}, {"a": 1},
@@ -33,10 +34,10 @@ def documents() -> tuple[tuple[str, object], ...]:
     and passing scenario (evidence, reviews, audit report, validation report, summary)."""
     import tempfile
 
-    from pytest_coldstart import summary
+    from pytest_coldstart.analysis import summary
     from pytest_coldstart.audit import audit_run
-    from pytest_coldstart.demo import generate
-    from pytest_coldstart.validate import validate_run
+    from pytest_coldstart.demo.generate import generate
+    from pytest_coldstart.validate.run import validate_run
 
     out: list[tuple[str, object]] = []
     with tempfile.TemporaryDirectory() as folder:

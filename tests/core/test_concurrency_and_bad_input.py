@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from core_helpers import build_v1_run, cli, edit_json, lines, new_run
 
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.validate.run import validate_run
 
 API_WRITER = """
 import sys
-from pytest_coldstart.recorder import Recorder
+from pytest_coldstart.record.recorder import Recorder
 run, name, pairs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 recorder = Recorder(run)
 for i in range(pairs):

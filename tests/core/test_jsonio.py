@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.errors import ColdstartError, TornLineError
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError, TornLineError
 
 
 def test_strict_json_rejects_nan_and_infinity():

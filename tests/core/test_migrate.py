@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from core_helpers import build_v1_run, copy_rom20, edit_json, lines, new_run, recorder
 
-import pytest_coldstart.migrate as migrate_module
-from pytest_coldstart.errors import ColdstartError, VersionError
-from pytest_coldstart.migrate import migrate_run
-from pytest_coldstart.validate import validate_run
+import pytest_coldstart.record.migrate as migrate_module
+from pytest_coldstart.run.errors import ColdstartError, VersionError
+from pytest_coldstart.record.migrate import migrate_run
+from pytest_coldstart.validate.run import validate_run
 
 NAMES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "reviews.jsonl")
 

@@ -7,11 +7,11 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from pytest_coldstart import hashing
-from pytest_coldstart.clock import FixedClock, format_at, is_timestamp, parse_at
-from pytest_coldstart.errors import ContainmentError, VersionError
-from pytest_coldstart.paths import relative_posix, resolve_inside
-from pytest_coldstart.versioning import incompatible, version_of
+from pytest_coldstart.run import hashing
+from pytest_coldstart.run.clock import FixedClock, format_at, is_timestamp, parse_at
+from pytest_coldstart.run.errors import ContainmentError, VersionError
+from pytest_coldstart.run.paths import relative_posix, resolve_inside
+from pytest_coldstart.run.versioning import incompatible, version_of
 
 
 def test_resolve_inside_accepts_plain_relative_paths(tmp_path):

@@ -8,10 +8,10 @@ import os
 
 import pytest
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.errors import ColdstartError, VersionError
-from pytest_coldstart.hashing import sha256_bytes, sha256_file
-from pytest_coldstart.versioning import require_current, version_of
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError, VersionError
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
+from pytest_coldstart.run.versioning import require_current, version_of
 
 
 def test_a_fifo_is_refused_without_waiting(tmp_path):
@@ -61,7 +61,7 @@ def test_version_gates_take_integers_only(value):
 
 
 def test_the_appender_tail_read_refuses_a_fifo_without_waiting(tmp_path):
-    from pytest_coldstart.trajectory import read_last_line
+    from pytest_coldstart.record.trajectory import read_last_line
 
     fifo = tmp_path / "trajectory.jsonl"
     os.mkfifo(fifo)

@@ -8,11 +8,11 @@ import os
 import pytest
 from core_helpers import HARNESS, MACHINE, REPO, TOOL, build_v1_run, clock, edit_json, lines, new_run, recorder
 
-from pytest_coldstart import schemas
-from pytest_coldstart.errors import ColdstartError, ContainmentError, UsageError, VersionError
-from pytest_coldstart.recorder import Recorder, init_run
-from pytest_coldstart.seal import seal
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError, UsageError, VersionError
+from pytest_coldstart.record.recorder import Recorder, init_run
+from pytest_coldstart.record.seal import seal
+from pytest_coldstart.validate.run import validate_run
 
 
 @pytest.fixture

@@ -9,12 +9,12 @@ import time
 
 import pytest
 
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.runlock import RunLock
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.record.runlock import RunLock
 
 HOLDER = """
 import sys, time
-from pytest_coldstart.runlock import RunLock
+from pytest_coldstart.record.runlock import RunLock
 with RunLock(sys.argv[1], timeout=5):
     print("held", flush=True)
     time.sleep(float(sys.argv[2]))

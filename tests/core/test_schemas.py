@@ -12,8 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from pytest_coldstart import schemas, vocabulary
-from pytest_coldstart.schemas.compiled import compile_schema, equal
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run import vocabulary
+from pytest_coldstart.run.schemas.compiled import compile_schema, equal
 
 
 def test_every_shipped_schema_is_a_valid_draft_2020_12_schema():

@@ -8,12 +8,12 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from core_helpers import lines, new_run, recorder
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.clock import FixedClock
-from pytest_coldstart.errors import ColdstartError, TornLineError
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.trajectory import ENVELOPE, Appender, iter_records, read_last_line
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.run.errors import ColdstartError, TornLineError
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.record.trajectory import ENVELOPE, Appender, iter_records, read_last_line
+from pytest_coldstart.validate.run import validate_run
 
 
 @pytest.fixture

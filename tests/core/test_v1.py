@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 from core_helpers import V1_TRAJECTORY, build_v1_run, codes, copy_rom20, edit_json
 
-from pytest_coldstart import schemas, v1
-from pytest_coldstart.errors import VersionError
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run import v1
+from pytest_coldstart.run.errors import VersionError
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.validate.run import validate_run
 
 V1_MANIFEST = {
     "schema": "mc-agent-coldstart-run/1",

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from core_helpers import codes, edit_json, edit_trajectory, lines, new_run, recorder, sha, write_lines
 
-from pytest_coldstart import schemas
-from pytest_coldstart.seal import seal
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run import schemas
+from pytest_coldstart.record.seal import seal
+from pytest_coldstart.validate.run import validate_run
 
 
 def only(report, code: str):
@@ -590,7 +590,7 @@ def test_state_and_audit_outputs_are_not_sealed(sealed):
 
 
 def test_a_crashing_check_becomes_a_finding(run, monkeypatch):
-    import pytest_coldstart.validate as module
+    import pytest_coldstart.validate.run as module
 
     def broken(ctx, manifest):
         raise TypeError("simulated bug")

@@ -8,13 +8,13 @@ import pytest
 from core_helpers import new_run
 from read_counter import count_reads
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.clock import parse_at
-from pytest_coldstart.hashing import sha256_file
-from pytest_coldstart.seal import seal
-from pytest_coldstart.validate import validate_run
-from pytest_coldstart.validate_findings import Findings
-from pytest_coldstart.validate_trajectory import TrajectoryChecker
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.hashing import sha256_file
+from pytest_coldstart.record.seal import seal
+from pytest_coldstart.validate.run import validate_run
+from pytest_coldstart.validate.findings import Findings
+from pytest_coldstart.validate.trajectory import TrajectoryChecker
 
 
 class Observer:

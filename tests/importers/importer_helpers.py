@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.recorder import init_run
+from pytest_coldstart.record.recorder import init_run
 
 SAMPLES = {
     "pi-v3-basic": "pi",
@@ -93,7 +93,7 @@ def check_stored_copy(run: Path, entry: dict[str, Any], raw: bytes) -> None:
 def redacted_from(mine: Any, source: Any) -> bool:
     """``mine`` is ``source`` with some values, key names or parts of strings replaced by
     redaction markers (a string holding JSON compares as that JSON)."""
-    from pytest_coldstart.redaction import MARKER
+    from pytest_coldstart.record.redaction import MARKER
 
     if mine == source:
         return True

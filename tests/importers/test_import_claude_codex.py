@@ -8,8 +8,8 @@ import pytest
 from importer_helpers import calls_by_id, manifest, new_run, records, write_lines
 
 from pytest_coldstart.importers.codex import exit_code
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.validate.run import validate_run
 
 T = "2026-04-02T08:00:{:02d}.000Z"
 
@@ -72,7 +72,7 @@ def test_claude_sidechain_rewind_compaction_duplicates(tmp_path: Path) -> None:
 def test_claude_line_without_a_uuid_is_refused(tmp_path: Path) -> None:
     bad = cc(1, "user", "u1", None, "hi")
     del bad["uuid"]
-    from pytest_coldstart.errors import ColdstartError
+    from pytest_coldstart.run.errors import ColdstartError
 
     with pytest.raises(ColdstartError, match=r":1: user line has no uuid"):
         import_session(new_run(tmp_path / "run"), "claude-code", write_lines(tmp_path / "s.jsonl", [bad]))
@@ -133,7 +133,7 @@ def test_codex_shell_raw_arguments_aborted_turn_and_replayed_meta(tmp_path: Path
 
 
 def test_codex_first_line_must_be_session_meta(tmp_path: Path) -> None:
-    from pytest_coldstart.errors import ColdstartError
+    from pytest_coldstart.run.errors import ColdstartError
 
     session = write_lines(tmp_path / "r.jsonl", [env(0, "turn_context", {"model": "x"})])
     with pytest.raises(ColdstartError, match=":1: not a Codex rollout"):

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from importer_helpers import calls_by_id, check_stored_copy, manifest, new_run, records, snapshot, write_lines
 
-from pytest_coldstart.errors import ColdstartError, UsageError, VersionError
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.seal import seal
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run.errors import ColdstartError, UsageError, VersionError
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.record.seal import seal
+from pytest_coldstart.validate.run import validate_run
 
 
 def _refused(run: Path, fmt: str, session: Path, exc_type=ColdstartError) -> ColdstartError:
@@ -158,7 +158,7 @@ def test_session_older_than_the_run_is_imported_and_reported(corpus: Path, tmp_p
 
 
 def test_records_later_than_the_session_are_warned_about(corpus: Path, tmp_path: Path) -> None:
-    from pytest_coldstart.recorder import Recorder
+    from pytest_coldstart.record.recorder import Recorder
 
     run = new_run(tmp_path / "run")
     Recorder(run).mark("operator-note", {"x": 1})  # now: long after the 2026 session

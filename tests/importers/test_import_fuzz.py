@@ -14,11 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from importer_helpers import CREATED, SAMPLES, manifest, new_run, snapshot
 
-from pytest_coldstart.errors import ColdstartError
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.importers import registry
 from pytest_coldstart.importers.base import ImportedSession
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.validate.run import validate_run
 from tests_shared import corpus_dir
 
 LINES = {name: (corpus_dir() / f"{name}.jsonl").read_bytes().splitlines() for name in SAMPLES}

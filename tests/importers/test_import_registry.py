@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from importer_helpers import calls_by_id, manifest, new_run, write_lines
 
-from pytest_coldstart import plugins
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hookspecs import hookimpl
+from pytest_coldstart.ext import manager as plugins
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.importers import registry
 from pytest_coldstart.importers.base import (
     ImportedCall,
@@ -20,8 +20,8 @@ from pytest_coldstart.importers.base import (
     Where,
     read_lines,
 )
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.validate.run import validate_run
 
 
 class CsvLikeImporter:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from importer_helpers import SAMPLES, calls_by_id, check_stored_copy, manifest, new_run, records
 
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.validate.run import validate_run
 
 
 @pytest.fixture(params=sorted(SAMPLES))

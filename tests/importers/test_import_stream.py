@@ -12,18 +12,19 @@ from pathlib import Path
 import pytest
 from importer_helpers import CREATED, HARNESS, SAMPLES, manifest, records, snapshot, write_lines
 
-from pytest_coldstart import jsonio, plugins
-from pytest_coldstart.clock import FixedClock
-from pytest_coldstart.errors import ColdstartError
-from pytest_coldstart.hookspecs import hookimpl
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.ext import manager as plugins
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.importers import pi as pi_module
 from pytest_coldstart.importers import registry, scrub, spool
-from pytest_coldstart.importers import run as run_module
-from pytest_coldstart.importers.run import import_session
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.recorder import init_run
-from pytest_coldstart.trajectory import Appender
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.importers import pipeline as run_module
+from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.record.recorder import init_run
+from pytest_coldstart.record.trajectory import Appender
+from pytest_coldstart.validate.run import validate_run
 
 START = datetime(2025, 12, 1, tzinfo=timezone.utc)
 

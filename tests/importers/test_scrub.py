@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from pytest_coldstart.importers import prefilter
 from pytest_coldstart.importers.scrub import scrub_copy
-from pytest_coldstart.redaction import DEFAULT_PATTERNS, Redactor
+from pytest_coldstart.record.redaction import DEFAULT_PATTERNS, Redactor
 
 ENV = {"SEEDED": "s3cr3t-env-Value"}
 KEYS = st.sampled_from([
@@ -72,7 +72,7 @@ def _scrubbed(data: bytes, redactor: Redactor, *, full: bool) -> bytes:
 
             prefilter.Prefilter.__init__ = walk_all
         try:
-            with mock.patch("os.fsync"), mock.patch("pytest_coldstart.jsonio.fsync_directory"):  # speed only
+            with mock.patch("os.fsync"), mock.patch("pytest_coldstart.run.jsonio.fsync_directory"):  # speed only
                 scrub_copy(copy, redactor, Path(folder))
         finally:
             prefilter.Prefilter.__init__ = original

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.scenarios import RunBuilder, build_run
+from pytest_coldstart.demo.scenarios import RunBuilder, build_run
 
 #: Scenarios copied into most labs: one per outcome family.
 LAB = ("passing", "pending_reviews", "late_logger", "invalid_fixture", "tampered_hashes", "cross_stream_tie", "rejected_review")

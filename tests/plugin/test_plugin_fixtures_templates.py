@@ -59,7 +59,7 @@ def test_failure_mode_template_runs_the_documented_examples(pytester: pytest.Pyt
     source = "\n".join(line[4:] for line in example.splitlines())
     pytester.makepyfile(test_late_logger=source)
     result = pytester.runpytest("-q", "-p", "no:cacheprovider")
-    from pytest_coldstart.scenarios import SCENARIOS
+    from pytest_coldstart.demo.scenarios import SCENARIOS
 
     result.assert_outcomes(passed=1 + len(SCENARIOS))
     pytester.makepyfile(
@@ -107,7 +107,7 @@ def test_the_documented_failure_mode_tests_pass(pytester: pytest.Pytester) -> No
 
 
 def test_the_documented_catalogue_is_the_real_one() -> None:
-    from pytest_coldstart.scenarios import SCENARIOS
+    from pytest_coldstart.demo.scenarios import SCENARIOS
 
     rows = re.findall(r"^\| `(\w+)` \| .* \| (PASS|FAIL|PENDING) \| (\S+) \|$", DOC, re.M)
     assert {name: (overall, klass) for name, overall, klass in rows} == {

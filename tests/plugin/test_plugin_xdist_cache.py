@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from plugin_helpers import LAB, outcomes
 
-from pytest_coldstart import schemas
+from pytest_coldstart.run import schemas
 from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
 
 COUNTING_CONFTEST = '''

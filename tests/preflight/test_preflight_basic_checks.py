@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart.hashing import sha256_bytes, sha256_file
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.preflight.checks.harness import Filesystem
 from pytest_coldstart.preflight.config import from_document
 from pytest_coldstart.preflight.context import Context

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart import schemas
-from pytest_coldstart.hashing import sha256_file
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.trajectory import iter_records
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.hashing import sha256_file
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.record.trajectory import iter_records
 
 from preflight_helpers import entry, lab_section
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_coldstart.errors import UsageError
+from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.preflight.config import apply_override, credential_fields, from_document, load_config
 
 REPO = Path(__file__).resolve().parents[2]

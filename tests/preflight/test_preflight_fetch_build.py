@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart.hashing import sha256_bytes, sha256_file
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.preflight.checks.build import parse_major
 
 from preflight_helpers import entry, free_ports, write_script

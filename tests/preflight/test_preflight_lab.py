@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from pytest_coldstart.hashing import sha256_file
+from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.sockets import is_listening, port_state
 
 from lab_manager import alive

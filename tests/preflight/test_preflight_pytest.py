@@ -7,7 +7,7 @@ from importlib.metadata import entry_points
 
 import pytest
 
-from pytest_coldstart import schemas
+from pytest_coldstart.run import schemas
 
 from preflight_helpers import write_script
 
@@ -17,7 +17,7 @@ pytest_plugins = ["pytester"]
 def plugin_args() -> list[str]:
     """Load the plugin by module when the installed metadata predates its entry point."""
     installed = any(ep.name == "coldstart_preflight" for ep in entry_points(group="pytest11"))
-    return [] if installed else ["-p", "pytest_coldstart.pytest_plugin.preflight_items"]
+    return [] if installed else ["-p", "pytest_coldstart.pytest_plugin.preflight"]
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from typing import Any
 import pluggy
 import pytest
 
-from pytest_coldstart import hookspecs
-from pytest_coldstart.errors import ColdstartError, UsageError
-from pytest_coldstart.hookspecs import hookimpl
+from pytest_coldstart.ext import hookspecs
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.preflight import builtin, registry
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.config import from_document

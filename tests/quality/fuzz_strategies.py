@@ -84,8 +84,8 @@ def _rom20_rebuild():
 def template(name: str) -> Path:
     """The template run ``name`` (built on first use; never mutated)."""
     if name not in _BUILT:
-        from pytest_coldstart.scenarios import build_run
-        from pytest_coldstart.seal import seal
+        from pytest_coldstart.demo.scenarios import build_run
+        from pytest_coldstart.record.seal import seal
 
         target = _base() / name
         if name == "v1":

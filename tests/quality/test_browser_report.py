@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from coldstart_webdriver import PACKAGES, Browser, find_browser
 
-from pytest_coldstart.scenarios import RunBuilder, story
+from pytest_coldstart.demo.scenarios import RunBuilder
+from pytest_coldstart.demo.scenarios import story
 
 
 def mark(tag: str, scope: str = "window") -> str:

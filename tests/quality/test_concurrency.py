@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.recorder import init_run
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.record.recorder import init_run
 
 PROCESSES = 8
 APPENDS = 500

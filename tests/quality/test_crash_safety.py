@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.recorder import Recorder, init_run
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.record.recorder import Recorder, init_run
+from pytest_coldstart.validate.run import validate_run
 
 WRITER = """
 import sys
-from pytest_coldstart.recorder import Recorder
+from pytest_coldstart.record.recorder import Recorder
 recorder = Recorder(sys.argv[1])
 name = sys.argv[2]
 for i in range(100000):

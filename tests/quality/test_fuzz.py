@@ -34,10 +34,11 @@ from fuzz_strategies import (
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_coldstart import jsonio, schemas
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import schemas
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.audit import reader as audit_reader
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.audit.evidence import reader as audit_reader
+from pytest_coldstart.validate.run import validate_run
 
 TEMPLATES = ("sealed", "open", "v1")
 DECLARED = {"answer": "answer.json", "test_mod": "test/testmod.jsonl", "fixture": "fixture/ready.json"}

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart import jsonio
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.hashing import sha256_bytes
-from pytest_coldstart.layout import RunDir
-from pytest_coldstart.scenarios import RunBuilder, build_run
-from pytest_coldstart.summary import outcome
-from pytest_coldstart.validate import validate_run
+from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.demo.scenarios import RunBuilder, build_run
+from pytest_coldstart.analysis.summary import outcome
+from pytest_coldstart.validate.run import validate_run
 
 FUTURE = 3
 SAID = "schemaVersion 3"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.audit.evidence import Evidence
+from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Call, Event, FlagResult, Findings
 from pytest_coldstart.audit.refs import RefIndex
 
@@ -71,7 +71,11 @@ def logger_missing(ctx: Context, flag: FlagResult, what: str) -> FlagResult | No
 
 
 def compute_flags(ctx: Context) -> list[FlagResult]:
-    from pytest_coldstart.audit.flags import answer, capture, logger_armed, machine, read_log
+    from pytest_coldstart.audit.flags import answer_correct as answer
+    from pytest_coldstart.audit.flags import transient_outputs_captured as capture
+    from pytest_coldstart.audit.flags import logger_armed_before_activation as logger_armed
+    from pytest_coldstart.audit.flags import machine_operated as machine
+    from pytest_coldstart.audit.flags import agent_read_log as read_log
 
     flags = [machine.evaluate(ctx), logger_armed.evaluate(ctx), capture.evaluate(ctx), read_log.evaluate(ctx), answer.evaluate(ctx)]
     for flag in flags:

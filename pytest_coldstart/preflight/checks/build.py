@@ -15,7 +15,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.hashing import sha256_file
+from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
 

@@ -11,8 +11,8 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
-from pytest_coldstart import __version__
-from pytest_coldstart.hashing import sha256_bytes
+from pytest_coldstart._version import __version__
+from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
 

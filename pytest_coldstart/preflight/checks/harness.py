@@ -6,7 +6,7 @@ import os
 import secrets
 from pathlib import Path
 
-from pytest_coldstart.hashing import sha256_bytes
+from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
 

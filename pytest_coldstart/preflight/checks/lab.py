@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart import jsonio
-from pytest_coldstart.hashing import sha256_file
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context, TemplateError, expand
 from pytest_coldstart.preflight.rcon import RconClient, RconError

@@ -1,0 +1,1 @@
+"""Analysis over finished runs (layer 6): ``summary.json`` per run and ``compare`` across runs."""

@@ -1,0 +1,110 @@
+"""Projection of the external streams (test-mod events, the agent's logger).
+
+Those files are not ours: the projection knows the field aliases of the protocol
+(reference-notes §1), keeps only canonical fields (unknown keys are dropped), leaves unknown
+event names to the caller (reported as information) and validates known fields strictly:
+a wrong type is a problem naming the line, never a guess.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.versioning import READABLE, V1_SCHEMAS
+
+#: canonical field -> accepted keys, in order; the first key present wins (null = absent).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "event": ("event", "type", "kind", "name"),
+    "instance": ("instance", "instance_id", "lab", "instanceId"),
+    "dimension": ("dimension", "dim", "dimension_id"),
+    "tick": ("tick", "server_tick", "serverTick", "game_tick"),
+    "seq": ("seq", "sequence", "sequence_in_tick", "index", "order"),
+    "uuid": ("uuid", "cart_uuid", "entity_uuid", "entity_id"),
+    "at": ("at", "time", "timestamp", "wall_time", "captured_at"),
+    "actor": ("actor", "actor_uuid", "player", "player_uuid", "operator"),
+    "run_id": ("run_id", "runId"),
+    "items": ("items", "inventory"),
+    "reason": ("reason",),
+    "position": ("position", "pos"),
+    "source_sha256": ("source_sha256",),
+}
+
+TESTMOD_EVENTS = (
+    "instance_ready",
+    "restore_started",
+    "restore_finished",
+    "input_attempt",
+    "input_processed",
+    "cart_ejected",
+    "cart_removed",
+    "end",
+)
+LOGGER_EVENTS = ("logger_armed", "cart_observed", "logger_flushed", "logger_error")
+
+_STRING_FIELDS = ("event", "dimension", "uuid", "run_id", "source_sha256")
+
+
+class ProjectionError(ValueError):
+    """A known field has the wrong type or value."""
+
+
+def first_present(record: dict[str, Any], canonical: str) -> tuple[str | None, Any]:
+    for key in ALIASES[canonical]:
+        if key in record and record[key] is not None:
+            return key, record[key]
+    return None, None
+
+
+def check_version(record: dict[str, Any], kind: str) -> str | None:
+    """A version marker on an external record must be one we read (fail closed)."""
+    if "schemaVersion" in record:
+        found = record["schemaVersion"]
+        if isinstance(found, bool) or not isinstance(found, int) or found not in READABLE:
+            return f"schemaVersion {found!r} is not a version this build reads ({', '.join(map(str, READABLE))})"
+    schema = record.get("schema")
+    if schema is not None and schema != V1_SCHEMAS[kind]:
+        return f"schema {schema!r} is not {V1_SCHEMAS[kind]!r} (refusing to guess its meaning)"
+    return None
+
+
+def project(record: dict[str, Any]) -> dict[str, Any]:
+    """Canonical fields of one record; raises ProjectionError on a wrong type."""
+    out: dict[str, Any] = {}
+    for canonical in ALIASES:
+        key, value = first_present(record, canonical)
+        if key is None:
+            continue
+        out[canonical] = _checked(canonical, key, value)
+    return out
+
+
+def _checked(canonical: str, key: str, value: Any) -> Any:
+    if canonical in _STRING_FIELDS:
+        if not isinstance(value, str):
+            raise ProjectionError(f"{key} must be a string, got {_type(value)}")
+        return value
+    if canonical == "instance":
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise ProjectionError(f"{key} must be a string, got {_type(value)}")
+        return str(value)
+    if canonical in ("tick", "seq"):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ProjectionError(f"{key} must be an integer, got {_type(value)}")
+        return value
+    if canonical == "at":
+        moment = parse_at(value)
+        if moment is None:
+            raise ProjectionError(f"{key} {str(value)[:40]!r} is not a timestamp")
+        return moment
+    if canonical == "items":
+        if not isinstance(value, (list, dict)):
+            raise ProjectionError(f"{key} must be a list or a slot map, got {_type(value)}")
+        return value
+    return value
+
+
+def _type(value: Any) -> str:
+    from pytest_coldstart.run.jsonio import type_name
+
+    return type_name(value)

@@ -1,0 +1,125 @@
+"""Item lists: normalisation for comparison (answer vs oracle) and token-exact matching of a
+capture's items inside free text (did a read return the captured content?).
+
+Names are matched as whole ids ("stone" never matches "redstone", "air" never "repair"); a
+count is matched as a whole number next to its item, whatever the format ("iron_ingot x5",
+``{"id": "minecraft:iron_ingot", "count": 5}``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_coldstart.run import jsonio
+
+#: Item keys that distinguish otherwise equal items (two different enchanted books).
+COMPONENT_KEYS = ("nbt", "tag", "components", "enchantments", "stored_enchantments", "custom_name", "damage")
+_NAME_KEYS = ("item", "id", "name")
+_COUNT_KEYS = ("count", "Count")
+_STRING_ITEM = re.compile(r"^\s*(?:(\d+)\s*x\s+)?([a-z0-9_.:/-]+)(?:\s+x\s*(\d+))?\s*$", re.IGNORECASE)
+
+
+class ItemError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Item:
+    name: str
+    count: int | None
+    components: str | None  # canonical JSON of distinguishing keys, when present
+
+    def label(self) -> str:
+        text = self.name if self.count in (None, 1) else f"{self.name} x{self.count}"
+        return text + (" +components" if self.components else "")
+
+
+def item_name(raw: str) -> str:
+    name = raw.strip().lower()
+    return name if ":" in name else f"minecraft:{name}"
+
+
+def normalize_item(value: Any) -> Item:
+    if isinstance(value, str):
+        match = _STRING_ITEM.match(value)
+        if not match:
+            raise ItemError(f"item {value[:60]!r} is not an item id")
+        count = match.group(1) or match.group(3)
+        return Item(item_name(match.group(2)), int(count) if count else None, None)
+    if not isinstance(value, dict):
+        raise ItemError(f"item must be a string or an object, got {jsonio.type_name(value)}")
+    name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str) and value[k].strip()), None)
+    if name is None:
+        raise ItemError("item object has no item/id/name string")
+    count = next((value[k] for k in _COUNT_KEYS if k in value), None)
+    if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
+        raise ItemError(f"item {name!r} has a count that is not a non-negative integer")
+    extra = {k: value[k] for k in COMPONENT_KEYS if value.get(k) is not None}
+    components = jsonio.canonical_bytes(extra).decode("utf-8") if extra else None
+    return Item(item_name(name), count, components)
+
+
+def normalize_items(value: Any) -> list[Item]:
+    """An ordered item list from a list or a slot map (integer slot keys only)."""
+    if isinstance(value, dict):
+        slots = []
+        for key, item in value.items():
+            try:
+                slot = int(str(key))
+            except ValueError:
+                raise ItemError(f"slot map key {str(key)[:30]!r} is not an integer slot") from None
+            slots.append((slot, item))
+        if len({slot for slot, _ in slots}) != len(slots):
+            raise ItemError("slot map repeats a slot")
+        value = [item for _, item in sorted(slots, key=lambda pair: pair[0])]
+    if not isinstance(value, list):
+        raise ItemError(f"items must be a list or a slot map, got {jsonio.type_name(value)}")
+    return [normalize_item(item) for item in value]
+
+
+def same_item(a: Item, b: Item) -> bool:
+    if a.name != b.name or (a.count if a.count is not None else 1) != (b.count if b.count is not None else 1):
+        return False
+    if a.components is not None and b.components is not None:
+        return a.components == b.components
+    return True
+
+
+def components_unchecked(a: list[Item], b: list[Item]) -> bool:
+    return any((x.components is None) != (y.components is None) for x, y in zip(a, b))
+
+
+# -- matching captured content inside free text -------------------------------------------
+
+_pattern_cache: dict[str, re.Pattern[str]] = {}
+
+
+def name_pattern(name: str) -> re.Pattern[str]:
+    pattern = _pattern_cache.get(name)
+    if pattern is None:
+        bare = name[len("minecraft:") :] if name.startswith("minecraft:") else None
+        body = f"(?:minecraft:)?{re.escape(bare)}" if bare is not None else re.escape(name)
+        pattern = re.compile(rf"(?<![a-z0-9_:]){body}(?![a-z0-9_])")
+        _pattern_cache[name] = pattern
+    return pattern
+
+
+def _count_near(text: str, count: int, start: int, end: int, floor: int) -> bool:
+    number = re.compile(rf"(?<![0-9.]){count}(?![0-9])")
+    return bool(number.search(text, end, end + 48) or number.search(text, max(floor, start - 48), start))
+
+
+def items_in_order(items: list[Item], text: str, start: int = 0, stop: int | None = None) -> bool:
+    """Every item name (lowercased text), in order, each with its count nearby when known."""
+    stop = len(text) if stop is None else stop
+    position = start
+    for item in items:
+        match = name_pattern(item.name).search(text, position, stop)
+        if match is None:
+            return False
+        if item.count is not None and not _count_near(text, item.count, match.start(), match.end(), position):
+            return False
+        position = match.end()
+    return True

@@ -1,0 +1,232 @@
+"""The audit's view of trajectory.jsonl, one record at a time.
+
+``validate_run`` reads the file once and hands every line to ``Scanner.feed`` right after its
+own checks (see ``integrity``), so each line is read, hashed and parsed once. Keeps only
+compact ``Call`` summaries, judges each agent call's arguments and result as it goes, and
+loads stored payloads when their content is needed. Structural problems of the file are
+validate's to report.
+
+The report quotes the call records it cites. So that it need not read the file again, the
+records of the calls it can cite are kept (by offset, bounded): calls that name or arm the
+logger or return captured content, calls a review names, and the latest calls not ordered
+after the first input_processed (where a machine_operated witness comes from). A cited call
+outside them is re-read by offset (``reader.line_at``).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.audit.evidence import content
+from pytest_coldstart.audit import integrity
+from pytest_coldstart.audit.model import Call, Event, Findings
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
+from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
+from pytest_coldstart.run.payloads import PayloadStore, stored_name
+from pytest_coldstart.run.versioning import READABLE
+
+NON_AGENT_PHASES = ("prepare", "restore", "audit")
+RECENT = 256  # records kept of the latest calls before the first input_processed
+PINNED = 1024  # records kept of calls the report is likely to cite
+
+
+@dataclass
+class Trajectory:
+    calls: list[Call] = field(default_factory=list)  # agent calls, file order
+    call_lines: dict[str, tuple[int, int]] = field(default_factory=dict)  # every call id -> (line, offset)
+    lines: int = 0
+    agent_phase_seen: bool = False
+    excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
+    records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
+
+
+class Scanner:
+    """``feed`` each line then ``finish`` (as validate's pass does), or ``scan`` the file alone."""
+
+    def __init__(self, rundir: RunDir, findings: Findings, *, logger_names: set[str], testmod_names: set[str],
+                 matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None, last_capture: Event | None = None,
+                 activation: Event | None = None, named: set[str] | frozenset[str] = frozenset()):
+        self.rundir = rundir
+        self.findings = findings
+        self.logger_names = logger_names
+        self.testmod_names = testmod_names
+        self.matcher = matcher
+        try:
+            self.store = PayloadStore(rundir, payload_settings or {})
+        except UsageError as exc:  # run.json is input: its bad settings are an infra error, not a crash
+            findings.infra(f"run.json logging settings are unusable: {exc.problem}", integrity.schema_tree(RUN_JSON, "$.logging"))
+            self.store = PayloadStore(rundir, {})
+        self.last_capture = last_capture
+        self.activation = activation  # the first input_processed event
+        self.named = named  # call ids the reviews cite
+        self._name_bytes = [n.encode("utf-8", "replace") for n in logger_names | testmod_names]
+        self._start()
+
+    def _start(self) -> None:
+        self.trajectory = Trajectory()
+        self.finished = False
+        self._pending: dict[str, Call] = {}
+        self._outside: list[Call] = []
+        self._lifecycle: str | None = None
+        self._recent: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RECENT)  # (offset, record)
+        self._pinned: dict[int, dict[str, Any]] = {}
+        self._waiting: dict[str, dict[str, Any]] = {}  # records of open calls, until their result shows content
+
+    def scan(self) -> Trajectory:
+        """The scanner's own read, for when validate could not share its read of the file."""
+        self._start()
+        path = self.rundir.trajectory
+        if not path.is_file() or path.is_symlink():
+            self.findings.infra(f"{TRAJECTORY}: missing (or not a regular file)", integrity.TRAJECTORY_MISSING)
+            return self.trajectory
+        try:
+            with jsonio.open_regular(path) as handle:
+                for line in jsonio.read_lines(handle):
+                    self.feed(line, None)
+        except OSError as exc:
+            self.findings.infra(f"{TRAJECTORY}: unreadable ({exc.strerror or exc})")
+        self.finish()
+        return self.trajectory
+
+    def feed(self, line: jsonio.RawLine, at: datetime | None) -> None:
+        """One line (``at``: its parsed time when the caller has it)."""
+        out = self.trajectory
+        out.lines += 1
+        record = line.value
+        if record is None:
+            return  # validate reports the line (file:line: problem)
+        version = record.get("schemaVersion")
+        if version is not None and (type(version) is not int or version not in READABLE):  # no bool, no 2.0
+            return  # validate reports the version; the record is not interpreted
+        kind = record.get("record")
+        if kind == "result":
+            call_id = record.get("call_id")
+            call = self._pending.pop(call_id, None) if isinstance(call_id, str) else None
+            if call is not None:
+                self._result(record, call)
+                waiting = self._waiting.pop(call.call_id, None)
+                if waiting is not None and call.content:
+                    self._pin(call.offset, waiting)
+        elif kind == "call":
+            call = self._call(record, line.number, line.offset, out, line.raw, at)
+            if call is not None:
+                self._pending[call.call_id] = call
+                if self._lifecycle in NON_AGENT_PHASES:
+                    self._outside.append(call)
+        elif kind == "phase" and isinstance(record.get("phase"), str):
+            self._lifecycle = record["phase"]
+            out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
+
+    def finish(self) -> None:
+        out = self.trajectory
+        if out.agent_phase_seen and self._outside:
+            # The run records its lifecycle: a call "by the agent" inside a prepare/restore
+            # window is not agent work, whatever its actor field claims.
+            dropped = {id(c) for c in self._outside}
+            out.calls = [c for c in out.calls if id(c) not in dropped]
+            out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
+        for reason, count in sorted(out.excluded.items()):
+            self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
+        out.records = {**dict(self._recent), **self._pinned}
+        self._recent, self._pinned, self._waiting = deque(maxlen=RECENT), {}, {}
+        self.finished = True
+
+    def _pin(self, offset: int, record: dict[str, Any]) -> None:
+        if len(self._pinned) < PINNED:
+            self._pinned[offset] = record
+
+    def _keep(self, call: Call, record: dict[str, Any]) -> None:
+        """Keep the record of a call the report may cite (see the module docstring)."""
+        if call.arm or call.names_logger or call.names_testmod:
+            self._pin(call.offset, record)
+        elif len(self._waiting) < PINNED:
+            self._waiting[call.call_id] = record  # its result may show captured content
+        if self.activation is None or compare(call, self.activation) != AFTER:
+            self._recent.append((call.offset, record))
+
+    def _call(self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None) -> Call | None:
+        get = record.get
+        call_id = get("call_id")
+        if not isinstance(call_id, str) or not call_id:
+            return None
+        out.call_lines.setdefault(call_id, (number, offset))
+        if call_id in self.named:
+            self._pin(offset, record)
+        if get("actor") != "agent":
+            return None
+        if get("phase") != "agent":
+            out.excluded["phase is not 'agent'"] = out.excluded.get("phase is not 'agent'", 0) + 1
+            return None
+        if get("branch") == "abandoned":
+            out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
+            return None
+        tick, seq, at_text = get("tick"), get("seq"), get("at")
+        tool = get("tool") if isinstance(get("tool"), str) else ""
+        call = Call(
+            call_id=call_id, tool=tool, line=number, offset=offset,
+            seq=seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
+            at=at if at is not None else parse_at(at_text), tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
+            phase="agent", actor="agent", instance=_text(get("instance")), dimension=_text(get("dimension")), agent=True,
+            at_text=at_text if isinstance(at_text, str) else None,
+        )
+        if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+            text = content.text_of(self._value(record, "arguments"))
+            call.names_logger = content.names(text, self.logger_names)
+            call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
+            call.arm = content.arms(tool, text, self.logger_names)
+        out.calls.append(call)
+        self._keep(call, record)
+        return call
+
+    def _may_name(self, raw: bytes) -> bool:
+        """Cheap necessary condition on the raw line: without "logger" or a declared file name
+        in it, the arguments can neither name the logger nor show it being armed."""
+        if b"logger" in raw:
+            return True
+        for name in self._name_bytes:
+            if name in raw:
+                return True
+        return False
+
+    def _result(self, record: dict[str, Any], call: Call) -> None:
+        status = record.get("status")
+        call.status = status if isinstance(status, str) else None
+        if status != "ok":
+            return
+        if self.last_capture is None or compare(call, self.last_capture) == BEFORE:
+            return  # only a read after the last capture can read the captures back
+        value = self._value(record, "result")
+        call.content, call.content_uuid = self.matcher.judge(content.text_of(value))
+
+    def _value(self, record: dict[str, Any], key: str) -> Any:
+        ref = record.get(f"{key}_payload")
+        if isinstance(ref, dict) and record.get(key) is None:
+            return self._payload(ref)
+        return record.get(key)
+
+    def _payload(self, ref: dict[str, Any]) -> Any:
+        """The value behind a payload ref, when its content is needed. validate verifies every
+        stored payload's bytes: a problem it reports with the same words is reported once."""
+        if ref.get("stored") is False:
+            return ref.get("preview")
+        try:
+            return self.store.load(ref)
+        except ColdstartError as exc:
+            digest, compression = ref.get("sha256"), ref.get("compression", "none")
+            name = stored_name(digest, str(compression)) if isinstance(digest, str) else repr(digest)
+            self.findings.infra(f"payload {exc.one_line()}", integrity.payload(f"payload {PAYLOADS}/{name}: {exc.problem}"))
+        except OSError:
+            self.findings.infra(f"payload {PAYLOADS}/{ref.get('sha256')}: unreadable")
+        return None
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    return str(value) if isinstance(value, (str, int)) else None

@@ -1,0 +1,159 @@
+"""``coldstart demo --out DIR``: deterministic sample bundles, byte-identical on every regeneration.
+
+DIR receives one run per audit scenario (``pytest_coldstart.demo.scenarios``) and the research-grade
+bundles of ``demo_research`` (the valid cold-start story told with every record family, payload
+store, redaction and decisions; one audits PASS, the preview-only one PENDING), each audited (``audit/``) and summarized (``summary.json``), plus ``demo.json``, an index. Every
+clock is a ``FixedClock`` and every machine, repository and tool fact is fixed, so nothing of
+the generating machine leaks into the bytes. The private ``.coldstart/`` state is removed.
+
+Regenerating into a DIR that a previous demo wrote replaces exactly the runs its index lists;
+any other non-empty DIR is refused (nothing is ever deleted that the demo did not write).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shutil
+import tempfile
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart._version import __version__
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import layout
+from pytest_coldstart.analysis import summary
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.versioning import CURRENT
+
+INDEX = "demo.json"
+START = datetime(2026, 5, 10, 9, 0, 0, tzinfo=timezone.utc)
+MACHINE = {
+    "platform": "demo-platform",
+    "os": "Linux",
+    "os_release": "demo",
+    "machine": "x86_64",
+    "python": "3.11",
+    "implementation": "CPython",
+    "executable_name": "python3",
+}
+REPO = {"root": ".", "commit": "0" * 40, "branch": "demo", "dirty_entries": 0}
+TOOL = {"name": "pytest-coldstart", "version": __version__, "commit": None}
+
+
+def fixed(**extra: Any) -> dict[str, Any]:
+    """The fixed facts to pass to ``recorder.init_run`` (machine, repo, tool)."""
+    return {"machine": dict(MACHINE), "repo": dict(REPO), "tool": dict(TOOL), **extra}
+
+
+def clock_for(index: int) -> FixedClock:
+    """One deterministic clock per run (runs start an hour apart, 250 ms per reading)."""
+    return FixedClock(START + timedelta(hours=index))
+
+
+def _scenarios():
+    """(SCENARIOS, module) of the audit scenario package, or None while it is not installed."""
+    try:
+        module = importlib.import_module("pytest_coldstart.demo.scenarios")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith("pytest_coldstart.demo.scenarios"):
+            return None
+        raise
+    scenarios = getattr(module, "SCENARIOS", None)
+    if not scenarios or not hasattr(module, "build_run"):
+        return None
+    return dict(scenarios), module
+
+
+def _audit(run_dir: Path) -> str | None:
+    """Write audit/ for one run with the audit package when it is installed; the verdict."""
+    try:
+        module = importlib.import_module("pytest_coldstart.audit")
+    except ModuleNotFoundError:
+        return None
+    audit_run = getattr(module, "audit_run", None)
+    if audit_run is None:
+        return None
+    report = audit_run(run_dir, out=run_dir / layout.AUDIT_DIR)
+    document = report.to_json() if hasattr(report, "to_json") else report
+    return document.get("overall") if isinstance(document, dict) else None
+
+
+def _plan() -> list[tuple[str, str, Any]]:
+    """(name, kind, builder(run_dir, clock)) of every demo run, in a fixed order."""
+    from pytest_coldstart.demo import research as demo_research
+
+    plan: list[tuple[str, str, Any]] = []
+    found = _scenarios()
+    if found is not None:
+        scenarios, module = found
+        for name in sorted(scenarios):
+            plan.append((name, "scenario", lambda run_dir, clock, name=name: module.build_run(run_dir, name, clock=clock)))
+    for name, options in demo_research.BUNDLES.items():
+        # Their own clock: the story's times are fixed, so the rest follows them, not clock_for().
+        plan.append((name, "research", lambda run_dir, clock, options=options: demo_research.build(run_dir, **options)))
+    return plan
+
+
+def _previous_names(out: Path) -> list[str]:
+    """Names a previous demo wrote into ``out``; refuses any other non-empty directory."""
+    if not out.exists():
+        return []
+    if not out.is_dir():
+        raise ColdstartError("demo output exists and is not a directory", out)
+    entries = [p.name for p in out.iterdir()]
+    if not entries:
+        return []
+    index = out / INDEX
+    if not index.is_file():
+        raise ColdstartError(f"is not empty and holds no {INDEX} from a previous demo; refusing to overwrite it", out)
+    document = jsonio.read_json_object(index, what=INDEX)
+    if document.get("schemaVersion") != CURRENT or not isinstance(document.get("runs"), list):
+        raise ColdstartError(f"{INDEX} is not a version-{CURRENT} demo index; refusing to overwrite", out)
+    names = [r.get("name") for r in document["runs"] if isinstance(r, dict)]
+    if not all(isinstance(n, str) and n and "/" not in n and n not in (".", "..") for n in names):
+        raise ColdstartError(f"{INDEX} lists an invalid run name; refusing to overwrite", out)
+    return names
+
+
+def generate(out: str | Path) -> dict[str, Any]:
+    """Write every demo run into ``out``; returns the index document."""
+    out = Path(out)
+    previous = _previous_names(out)
+    out.mkdir(parents=True, exist_ok=True)
+    entries: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory(dir=out, prefix=".demo-build-") as tmp:
+        build = Path(tmp)
+        for index, (name, kind, builder) in enumerate(_plan()):
+            run_dir = build / name
+            builder(run_dir, clock_for(index))
+            overall = _audit(run_dir)
+            try:
+                document = summary.write(run_dir)
+            except ColdstartError as exc:  # e.g. the unknown-version scenario: no summary, by design
+                document = None
+                problem = exc.one_line()
+            shutil.rmtree(run_dir / layout.STATE_DIR, ignore_errors=True)
+            entry = {"name": name, "kind": kind, "overall": overall}
+            if document is not None:
+                entry.update(run_id=document["run_id"], calls=document["calls"]["total"], records=document["records"]["total"], summary=layout.SUMMARY_JSON)
+            else:
+                entry.update(run_id=None, calls=None, records=None, summary=None, missing_reason=f"no summary: {problem}")
+            entries.append(entry)
+        trash = build / ".previous"
+        trash.mkdir()
+        for name in sorted(set(previous) | {e["name"] for e in entries}):
+            if (out / name).exists() or (out / name).is_symlink():
+                os.replace(out / name, trash / name)
+        for entry in entries:
+            os.replace(build / entry["name"], out / entry["name"])
+    index_doc = {
+        "schemaVersion": CURRENT,
+        "generator": {"name": "pytest-coldstart demo", "version": __version__},
+        "note": "deterministic sample runs: regenerate with `coldstart demo --out DIR`; every byte is the same on each regeneration",
+        "runs": entries,
+    }
+    jsonio.write_json_atomic(out / INDEX, index_doc)
+    return index_doc

@@ -1,0 +1,6 @@
+"""Deterministic example runs: the ``RunBuilder`` and the catalogue of named scenarios."""
+
+from pytest_coldstart.demo.scenarios.builder import RunBuilder
+from pytest_coldstart.demo.scenarios.catalogue import SCENARIOS, Scenario, build_run
+
+__all__ = ["RunBuilder", "SCENARIOS", "Scenario", "build_run"]

@@ -1,0 +1,74 @@
+"""The visibility snapshot: every document the agent could see, hashed and (if small) copied."""
+
+from __future__ import annotations
+
+import shutil
+from fnmatch import fnmatch
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
+from pytest_coldstart.run.layout import VISIBILITY_FILES
+from pytest_coldstart.run.versioning import CURRENT
+
+COPY_LIMIT = 5 * 1024 * 1024
+DEFAULT_EXCLUDES = (".git", ".coldstart", "__pycache__", ".venv", "node_modules", "*.pyc", "*.session.jsonl")
+
+
+def _excluded(relative: Path, patterns: tuple[str, ...]) -> bool:
+    return any(fnmatch(part, pattern) for part in relative.parts for pattern in patterns)
+
+
+def snapshot(run_root: Path, roots: list[str], excludes: list[str], created_at: str) -> dict[str, Any]:
+    """Hash every regular file under ``roots`` (symlinks are recorded, never followed)."""
+    patterns = tuple(DEFAULT_EXCLUDES) + tuple(excludes)
+    cwd = Path.cwd().resolve()
+    run_real = run_root.resolve()
+    files: list[dict[str, Any]] = []
+    skipped: list[dict[str, Any]] = []
+    missing: list[str] = []
+    for root in roots:
+        base = Path(root)
+        if not base.exists():
+            missing.append(root)
+            continue
+        candidates = [base] if base.is_file() else sorted(p for p in base.rglob("*"))
+        for path in candidates:
+            relative_to_root = path.relative_to(base) if path != base else Path(path.name)
+            if _excluded(relative_to_root, patterns):
+                continue
+            resolved = path.resolve()
+            if resolved == run_real or run_real in resolved.parents:
+                continue
+            if path.is_symlink():
+                skipped.append({"path": str(path), "reason": "symlink (not followed)"})
+                continue
+            if not path.is_file():
+                continue
+            try:
+                shown = resolved.relative_to(cwd).as_posix()
+            except ValueError:
+                shown = f"_external/{sha256_bytes(str(resolved).encode())[:16]}/{relative_to_root.as_posix()}"
+            digest, size = sha256_file(path)
+            entry: dict[str, Any] = {"path": shown, "size": size, "sha256": digest, "copy": None}
+            if size <= COPY_LIMIT:
+                copy = f"{VISIBILITY_FILES}/{shown}"
+                target = run_root / copy
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target, follow_symlinks=False)
+                entry["copy"] = copy
+            else:
+                entry["note"] = f"larger than {COPY_LIMIT} bytes: hashed, not copied"
+            files.append(entry)
+    files.sort(key=lambda e: e["path"])
+    return {
+        "schemaVersion": CURRENT,
+        "created_at": created_at,
+        "roots": list(roots),
+        "exclude": list(patterns),
+        "file_count": len(files),
+        "files": files,
+        "skipped": skipped,
+        "missing": missing,
+        "note": None if roots else "no visible roots were declared (use --visible-root)",
+    }

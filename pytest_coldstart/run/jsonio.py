@@ -1,0 +1,335 @@
+"""JSON and JSONL input/output with the project's durability and error rules.
+
+Writing: documents are written atomically (temp file, fsync, rename, fsync the directory);
+lines are compact UTF-8. Reading: every failure becomes a ``ColdstartError`` naming the file
+(and line), never a traceback; JSONL is streamed line by line with a size bound.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO, NamedTuple
+
+from pytest_coldstart.run.errors import ColdstartError, TornLineError
+
+#: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
+MAX_LINE_BYTES = 64 * 1024 * 1024
+#: A JSON document larger than this is refused by ``read_json`` (same bound as the audit's).
+MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
+SYMLINK_REFUSED = "is a symlink; symlinks inside a run are never followed"
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"non-standard JSON constant {name}")
+
+
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def loads(text: str | bytes) -> Any:
+    """Strict JSON: no NaN/Infinity."""
+    if isinstance(text, str):
+        return _STRICT.decode(text)  # one shared decoder: json.loads(**kw) builds one per call
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def dumps_line(value: Any) -> bytes:
+    """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def dumps_document(value: Any) -> bytes:
+    return (json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Key-sorted compact form: for digests of values (redaction, state hashes)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False).encode(
+        "utf-8"
+    )
+
+
+def fsync_directory(directory: str | Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    import tempfile  # lazily: it imports random, which the append path never needs
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o644)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    fsync_directory(path.parent)
+
+
+def write_json_atomic(path: str | Path, value: Any) -> None:
+    write_bytes_atomic(path, dumps_document(value))
+
+
+def read_json(
+    path: str | Path, *, what: str | None = None, follow_symlinks: bool = False, max_bytes: int | None = None
+) -> Any:
+    """Read one JSON document; any problem is a ColdstartError naming the file.
+
+    Run files are never followed through a symlink nor waited on (see ``open_regular``);
+    ``follow_symlinks`` is for operator inputs outside a run. Documents over ``max_bytes``
+    (default MAX_DOCUMENT_BYTES) are refused unread."""
+    label = what or str(path)
+    limit = MAX_DOCUMENT_BYTES if max_bytes is None else max_bytes
+    with open_bytes(path, label, follow_symlinks=follow_symlinks) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+    if len(data) > limit:
+        raise ColdstartError(f"larger than {limit} bytes; refusing to load it", label)
+    return parse_json_bytes(data, label)
+
+
+def parse_json_bytes(data: bytes, label: str) -> Any:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ColdstartError(f"not UTF-8 (byte {exc.start})", label) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        return loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise ColdstartError(f"malformed JSON ({_short_reason(exc)})", label) from None
+
+
+def read_json_object(path: str | Path, *, what: str | None = None, follow_symlinks: bool = False) -> dict[str, Any]:
+    value = read_json(path, what=what, follow_symlinks=follow_symlinks)
+    if not isinstance(value, dict):
+        raise ColdstartError(f"expected a JSON object, got {type_name(value)}", what or str(path))
+    return value
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _short_reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply"
+    text = str(exc)
+    return text if len(text) <= 160 else text[:157] + "..."
+
+
+@dataclass(frozen=True)
+class Line:
+    """One parsed JSONL line: 1-based ``number``, parsed ``value``, ``raw`` bytes without LF."""
+
+    number: int
+    value: Any
+    raw: bytes
+
+
+@dataclass(frozen=True)
+class LineProblem:
+    number: int
+    problem: str
+    raw: bytes = b""
+
+
+class RawLine(NamedTuple):
+    """One non-blank JSONL line as ``read_lines`` yields it (a cheap tuple for hot loops)."""
+
+    number: int  # 1-based, blank lines counted
+    offset: int  # byte offset of the line in the file
+    raw: bytes  # without the LF (a CR stays); b"" for an oversized line
+    value: Any  # the parsed object, or None when ``problem`` is set
+    problem: str | None
+
+
+TORN = "torn final line (no newline): an append did not complete"
+
+
+class RefusedFile(OSError):
+    """Not opened: a symlink (when not following) or not a regular file; ``strerror`` says which."""
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
+def open_regular(path: str | Path, *, follow_symlinks: bool = False) -> BinaryIO:
+    """Open a regular file for reading bytes, never waiting and (by default) never following.
+
+    O_NONBLOCK: opening a FIFO does not wait for a writer; O_NOFOLLOW: a symlinked final
+    component is refused (``paths.resolve_inside`` refuses symlinked directories); fstat on
+    the open descriptor: anything but a regular file is refused (RefusedFile, an OSError)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if not follow_symlinks and exc.errno in (errno.ELOOP, errno.EMLINK) and os.path.islink(path):
+            raise RefusedFile(errno.ELOOP, SYMLINK_REFUSED, str(path)) from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise RefusedFile(errno.EINVAL, f"is {_kind(mode)}, not a regular file", str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def irregular(path: str | Path) -> str | None:
+    """Why ``path`` cannot be read as a run file ("file is missing", a symlink, a FIFO ...),
+    or None for a regular file. lstat: nothing is followed."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return "file is missing"
+    except OSError as exc:
+        return f"unreadable ({exc.strerror or exc})"
+    if stat.S_ISLNK(mode):
+        return SYMLINK_REFUSED
+    return None if stat.S_ISREG(mode) else f"is {_kind(mode)}, not a regular file"
+
+
+def open_bytes(path: str | Path, label: str, *, follow_symlinks: bool = False) -> BinaryIO:
+    """``open_regular``; ColdstartError naming ``label`` when impossible."""
+    try:
+        return open_regular(path, follow_symlinks=follow_symlinks)
+    except FileNotFoundError:
+        raise ColdstartError("file is missing", label) from None
+    except RefusedFile as exc:
+        raise ColdstartError(str(exc.strerror), label) from None
+    except OSError as exc:
+        raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
+
+
+def iter_jsonl(
+    path: str | Path, *, what: str | None = None, strict: bool = True, follow_symlinks: bool = False
+) -> Iterator[Line | LineProblem]:
+    """Stream a JSONL file.
+
+    With ``strict`` the first bad line raises ColdstartError (file:line: problem). Without it,
+    bad lines are yielded as ``LineProblem`` and reading continues. Blank lines are skipped.
+    A final line with no LF is a torn append: reported as such (TornLineError when strict).
+    """
+    label = what or str(path)
+    with open_bytes(path, label, follow_symlinks=follow_symlinks) as handle:
+        for line in read_lines(handle):
+            if line.problem is None:
+                yield Line(line.number, line.value, line.raw)
+                continue
+            if strict:
+                error = TornLineError if line.problem is TORN else ColdstartError
+                raise error(line.problem, label, line.number)
+            yield LineProblem(line.number, line.problem, line.raw)
+
+
+def read_lines(handle: BinaryIO, *, digest: Any = None) -> Iterator[RawLine]:
+    """Every non-blank line of an open JSONL file, parsed, in one read (never raises on content).
+
+    Lines are bounded by MAX_LINE_BYTES (an oversized line is skipped without being held and
+    yielded as a problem with ``raw`` b""); a final line without LF is torn and ends the file.
+    Only the LF goes: a CR stays in ``raw`` so a hash chain covers every byte (JSON parsing
+    ignores it as whitespace). ``digest.update`` (e.g. a sha256) sees every byte read.
+    """
+    limit = MAX_LINE_BYTES
+    readline = handle.readline
+    update = digest.update if digest is not None else None
+    number = offset = 0
+    while True:
+        raw = readline(limit + 1)
+        if not raw:
+            return
+        number += 1
+        start = offset
+        offset += len(raw)
+        if update is not None:
+            update(raw)
+        if raw[-1] != 10:  # no LF: an oversized line, or the torn end of the file
+            if len(raw) > limit:
+                while True:  # skip (and hash) the rest of the line without holding it
+                    more = readline(limit)
+                    offset += len(more)
+                    if update is not None:
+                        update(more)
+                    if not more or more[-1] == 10:
+                        break
+                yield RawLine(number, start, b"", None, f"line longer than {limit} bytes")
+                continue
+            if raw.strip():
+                yield RawLine(number, start, raw, None, TORN)
+            return
+        body = raw[:-1]
+        if body[:1] != b"{" and not body.strip():
+            continue
+        yield parse_line(number, start, body)
+
+
+def parse_line(number: int, offset: int, body: bytes) -> RawLine:
+    """One line's bytes parsed strictly: the object, or the problem that stops it being one."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return RawLine(number, offset, body, None, f"not UTF-8 (byte {exc.start})")
+    try:
+        value = _object(text)
+    except (ValueError, RecursionError) as exc:
+        return RawLine(number, offset, body, None, f"malformed JSON ({_short_reason(exc)})")
+    if type(value) is not dict:
+        return RawLine(number, offset, body, None, f"expected a JSON object, got {type_name(value)}")
+    return RawLine(number, offset, body, value, None)
+
+
+_scan_once = _STRICT.scan_once
+
+
+def _object(text: str) -> Any:
+    """``loads(text)``, skipping the decoder's two whitespace regexes for the common
+    ``{...}`` line; anything else goes the full way (same values, same errors)."""
+    if text[:1] == "{":
+        try:
+            value, end = _scan_once(text, 0)
+        except StopIteration:
+            value, end = None, -1
+        if end == len(text):
+            return value
+    return _STRICT.decode(text)

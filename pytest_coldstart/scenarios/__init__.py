@@ -1,6 +1,0 @@
-"""Deterministic example runs: the ``RunBuilder`` and the catalogue of named scenarios."""
-
-from pytest_coldstart.scenarios.builder import RunBuilder
-from pytest_coldstart.scenarios.catalogue import SCENARIOS, Scenario, build_run
-
-__all__ = ["RunBuilder", "SCENARIOS", "Scenario", "build_run"]
