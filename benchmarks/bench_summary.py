@@ -24,7 +24,7 @@ from bench_import import floor_seconds  # the same floor as the import benchmark
 from pytest_coldstart.record import records
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.run.clock import FixedClock
-from pytest_coldstart.demo.generate import fixed
+from pytest_coldstart.demo.facts import fixed
 from pytest_coldstart.record.recorder import init_run
 
 BATCH = 2000

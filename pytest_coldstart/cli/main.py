@@ -52,13 +52,7 @@ def build_parser(argv: list[str] | None = None) -> Parser:
     REQUESTED = list(words)
     wanted = [words[0]] if words and words[0] in GROUPS else GROUPS
     for name in wanted:
-        try:
-            module = importlib.import_module(f"pytest_coldstart.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name == f"pytest_coldstart.cli.{name}":
-                continue  # command group not built yet
-            raise
-        module.register(groups)
+        importlib.import_module(f"pytest_coldstart.cli.{name}").register(groups)
     return parser
 
 

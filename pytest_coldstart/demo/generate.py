@@ -12,11 +12,9 @@ any other non-empty DIR is refused (nothing is ever deleted that the demo did no
 
 from __future__ import annotations
 
-import importlib
 import os
 import shutil
 import tempfile
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -24,76 +22,31 @@ from pytest_coldstart._version import __version__
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run import layout
 from pytest_coldstart.analysis import summary
-from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.audit.engine import audit_run
+from pytest_coldstart.demo import research
+from pytest_coldstart.demo.facts import clock_for
+from pytest_coldstart.demo.scenarios import SCENARIOS, build_run
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.versioning import CURRENT
 
+
 INDEX = "demo.json"
-START = datetime(2026, 5, 10, 9, 0, 0, tzinfo=timezone.utc)
-MACHINE = {
-    "platform": "demo-platform",
-    "os": "Linux",
-    "os_release": "demo",
-    "machine": "x86_64",
-    "python": "3.11",
-    "implementation": "CPython",
-    "executable_name": "python3",
-}
-REPO = {"root": ".", "commit": "0" * 40, "branch": "demo", "dirty_entries": 0}
-TOOL = {"name": "pytest-coldstart", "version": __version__, "commit": None}
 
 
-def fixed(**extra: Any) -> dict[str, Any]:
-    """The fixed facts to pass to ``recorder.init_run`` (machine, repo, tool)."""
-    return {"machine": dict(MACHINE), "repo": dict(REPO), "tool": dict(TOOL), **extra}
-
-
-def clock_for(index: int) -> FixedClock:
-    """One deterministic clock per run (runs start an hour apart, 250 ms per reading)."""
-    return FixedClock(START + timedelta(hours=index))
-
-
-def _scenarios():
-    """(SCENARIOS, module) of the audit scenario package, or None while it is not installed."""
-    try:
-        module = importlib.import_module("pytest_coldstart.demo.scenarios")
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith("pytest_coldstart.demo.scenarios"):
-            return None
-        raise
-    scenarios = getattr(module, "SCENARIOS", None)
-    if not scenarios or not hasattr(module, "build_run"):
-        return None
-    return dict(scenarios), module
-
-
-def _audit(run_dir: Path) -> str | None:
-    """Write audit/ for one run with the audit package when it is installed; the verdict."""
-    try:
-        module = importlib.import_module("pytest_coldstart.audit")
-    except ModuleNotFoundError:
-        return None
-    audit_run = getattr(module, "audit_run", None)
-    if audit_run is None:
-        return None
+def _audit(run_dir: Path) -> str:
+    """Write audit/ for one run; its verdict."""
     report = audit_run(run_dir, out=run_dir / layout.AUDIT_DIR)
-    document = report.to_json() if hasattr(report, "to_json") else report
-    return document.get("overall") if isinstance(document, dict) else None
+    return str(report["overall"])
 
 
 def _plan() -> list[tuple[str, str, Any]]:
     """(name, kind, builder(run_dir, clock)) of every demo run, in a fixed order."""
-    from pytest_coldstart.demo import research as demo_research
-
     plan: list[tuple[str, str, Any]] = []
-    found = _scenarios()
-    if found is not None:
-        scenarios, module = found
-        for name in sorted(scenarios):
-            plan.append((name, "scenario", lambda run_dir, clock, name=name: module.build_run(run_dir, name, clock=clock)))
-    for name, options in demo_research.BUNDLES.items():
+    for name in sorted(SCENARIOS):
+        plan.append((name, "scenario", lambda run_dir, clock, name=name: build_run(run_dir, name, clock=clock)))
+    for name, options in research.BUNDLES.items():
         # Their own clock: the story's times are fixed, so the rest follows them, not clock_for().
-        plan.append((name, "research", lambda run_dir, clock, options=options: demo_research.build(run_dir, **options)))
+        plan.append((name, "research", lambda run_dir, clock, options=options: research.build(run_dir, **options)))
     return plan
 
 

@@ -28,6 +28,7 @@ from typing import Any
 from pytest_coldstart.record import records
 from pytest_coldstart.run.clock import Clock, FixedClock
 from pytest_coldstart.record.recorder import Recorder
+from pytest_coldstart.demo.facts import fixed
 from pytest_coldstart.demo.scenarios import RunBuilder
 from pytest_coldstart.demo.scenarios import story
 
@@ -126,7 +127,6 @@ def server_log() -> str:
 def build(run_dir: str | Path, *, clock: Clock | None = None, harness: dict[str, str], payload_mode: str, compression: str, salted: bool,
           failed_builds: int, note: str) -> Path:
     """Record one complete research bundle into ``run_dir``, reviewed and sealed."""
-    from pytest_coldstart.demo.generate import fixed
 
     rules: dict[str, Any] = {"env": [SECRET_ENV], "hash_keys": ["player_id", "profile_id"]}
     if salted:

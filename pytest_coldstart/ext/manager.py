@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from functools import lru_cache
 
 import pluggy
@@ -18,16 +19,8 @@ BUILTINS = (
 def manager() -> pluggy.PluginManager:
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
-    import importlib
-
     for name in BUILTINS:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and name.startswith(exc.name):
-                continue  # that capability is not built yet
-            raise
-        pm.register(module, name=name)
+        pm.register(importlib.import_module(name), name=name)
     pm.load_setuptools_entrypoints(hookspecs.PROJECT)
     return pm
 

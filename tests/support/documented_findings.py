@@ -1,4 +1,4 @@
-"""Core tests: every finding code validate emits while these tests run must be documented."""
+"""Every finding code validate emits while a test runs must be documented (a shared autouse fixture)."""
 
 from __future__ import annotations
 

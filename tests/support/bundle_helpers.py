@@ -8,8 +8,10 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import pytest
+
 from pytest_coldstart.run.clock import FixedClock
-from pytest_coldstart.demo.generate import fixed
+from pytest_coldstart.demo.facts import fixed
 from pytest_coldstart.record.recorder import Recorder, init_run
 
 HARNESS = {"name": "pi", "version": "1.0", "model": "model-x", "provider": "prov"}
@@ -30,3 +32,9 @@ def new_run(path: Path, *, run_id: str | None = None, harness: dict[str, str] | 
 def all_bytes(root: Path) -> dict[str, bytes]:
     """Every regular file below ``root`` (hidden ones included), by relative path."""
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def cli():
+    """``run_cli`` as a fixture, for tests that take the CLI as an argument."""
+    return run_cli

@@ -1,0 +1,3 @@
+"""Fixtures of the quality tests."""
+
+from bundle_helpers import cli  # noqa: F401

@@ -1,0 +1,3 @@
+"""Every validate finding code a test here makes must be documented."""
+
+from documented_findings import findings_are_documented  # noqa: F401
