@@ -44,7 +44,9 @@ def generate(target: Path, megabytes: float, sealed: bool) -> Path:
 
 
 def run_files(run: Path) -> list[Path]:
-    return sorted(p for p in run.rglob("*") if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit"))
+    return sorted(
+        p for p in run.rglob("*") if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit")
+    )
 
 
 def floor(run: Path) -> float:
@@ -89,8 +91,19 @@ def child(run: Path, repeat: int) -> None:
         audit_cpu.append(cpu() - spent)
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({"floor_s": min(floors), "audit_s": min(audits), "floor_cpu": min(floor_cpu), "audit_cpu": min(audit_cpu),
-                      "peak_rss_mb": own, "child_peak_rss_mb": children, "overall": report["overall"]}))
+    print(
+        json.dumps(
+            {
+                "floor_s": min(floors),
+                "audit_s": min(audits),
+                "floor_cpu": min(floor_cpu),
+                "audit_cpu": min(audit_cpu),
+                "peak_rss_mb": own,
+                "child_peak_rss_mb": children,
+                "overall": report["overall"],
+            }
+        )
+    )
 
 
 def main() -> int:
@@ -99,7 +112,9 @@ def main() -> int:
     parser.add_argument("--dir", help="where to generate the run (default: a temporary directory)")
     parser.add_argument("--keep", action="store_true", help="keep the generated run")
     parser.add_argument("--repeat", type=int, default=3, help="measure N times, keep the best (default 3)")
-    parser.add_argument("--seal", action="store_true", help="seal the generated run (the seal lists the trajectory's hash)")
+    parser.add_argument(
+        "--seal", action="store_true", help="seal the generated run (the seal lists the trajectory's hash)"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -111,7 +126,12 @@ def main() -> int:
         if not run.exists():
             generate(run, args.mb, args.seal)
         size_mb = sum(p.stat().st_size for p in run_files(run)) / (1024 * 1024)
-        done = subprocess.run([sys.executable, __file__, "--child", str(run), "--repeat", str(args.repeat)], capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, __file__, "--child", str(run), "--repeat", str(args.repeat)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         result = json.loads(done.stdout.strip().splitlines()[-1])
         ratio = result["audit_s"] / result["floor_s"]
         rss_goal = size_mb / 2 + 150
@@ -120,10 +140,14 @@ def main() -> int:
         print(f"floor               {result['floor_s']:9.2f} s   (read + JSON-parse + sha256 of every byte)")
         print(f"audit               {result['audit_s']:9.2f} s")
         print(f"audit / floor       {ratio:9.2f} x   wall time (goal <= 3x: {'met' if ratio <= 3 else 'NOT met'})")
-        print(f"audit / floor CPU   {result['audit_cpu'] / result['floor_cpu']:9.2f} x   CPU seconds ({result['floor_cpu']:.2f} s floor, "
-              f"{result['audit_cpu']:.2f} s audit, all processes)")
+        print(
+            f"audit / floor CPU   {result['audit_cpu'] / result['floor_cpu']:9.2f} x   CPU seconds ({result['floor_cpu']:.2f} s floor, "
+            f"{result['audit_cpu']:.2f} s audit, all processes)"
+        )
         peak = max(result["peak_rss_mb"], result["child_peak_rss_mb"])
-        print(f"peak RSS            {peak:9.1f} MB  largest process (goal <= {rss_goal:.0f} MB = size/2 + 150: {'met' if peak <= rss_goal else 'NOT met'})")
+        print(
+            f"peak RSS            {peak:9.1f} MB  largest process (goal <= {rss_goal:.0f} MB = size/2 + 150: {'met' if peak <= rss_goal else 'NOT met'})"
+        )
     finally:
         if not args.keep and not args.dir:
             shutil.rmtree(base, ignore_errors=True)

@@ -53,12 +53,39 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="bench-preflight-") as tmp:
         work = Path(tmp)
         api, mod = free_ports(2)
-        sets = ["--set", f"ports.api={api}", "--set", f"ports.mod={mod}", "--set", f"ports.range=[{min(api, mod)},{max(api, mod)}]"]
+        sets = [
+            "--set",
+            f"ports.api={api}",
+            "--set",
+            f"ports.mod={mod}",
+            "--set",
+            f"ports.range=[{min(api, mod)},{max(api, mod)}]",
+        ]
         config = str(REPO / "examples/harness-local.json")
-        rows = [("cli start (preflight list)", lambda i: ["preflight", "list"]),
-                ("fast subset", lambda i: ["preflight", "run", "--config", config, "--out", str(work / f"fast-{i}"), "--checks", FAST, *sets])]
+        rows = [
+            ("cli start (preflight list)", lambda i: ["preflight", "list"]),
+            (
+                "fast subset",
+                lambda i: [
+                    "preflight",
+                    "run",
+                    "--config",
+                    config,
+                    "--out",
+                    str(work / f"fast-{i}"),
+                    "--checks",
+                    FAST,
+                    *sets,
+                ],
+            ),
+        ]
         if args.all:
-            rows.append(("every enabled check", lambda i: ["preflight", "run", "--config", config, "--out", str(work / f"all-{i}"), *sets]))
+            rows.append(
+                (
+                    "every enabled check",
+                    lambda i: ["preflight", "run", "--config", config, "--out", str(work / f"all-{i}"), *sets],
+                )
+            )
         medians = {}
         for label, argv in rows:
             times = []
@@ -69,10 +96,14 @@ def main() -> int:
                     return 1
                 times.append(seconds)
             medians[label] = statistics.median(times)
-            print(f"{label:<28} median {medians[label] * 1000:7.0f} ms  (min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, n={len(times)})")
+            print(
+                f"{label:<28} median {medians[label] * 1000:7.0f} ms  (min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}, n={len(times)})"
+            )
         report = json.loads((work / "fast-0/preflight.json").read_text())
         per_check = ", ".join(f"{c['id']} {c['duration_ms']:.0f} ms" for c in report["checks"])
-        print(f"fast subset minus cli start: {(medians['fast subset'] - medians['cli start (preflight list)']) * 1000:.0f} ms ({per_check})")
+        print(
+            f"fast subset minus cli start: {(medians['fast subset'] - medians['cli start (preflight list)']) * 1000:.0f} ms ({per_check})"
+        )
         print(f"fast subset overall: {report['overall']}")
     return 0
 

@@ -89,13 +89,26 @@ def timed(command: list[str], cwd: Path, repeat: int = 1) -> Timing:
 
 
 def pytest_command(runs: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", f"--coldstart-runs={runs}", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *extra]
+    return [
+        sys.executable,
+        "-m",
+        "pytest",
+        f"--coldstart-runs={runs}",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "no:randomly",
+        *extra,
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=2000)
-    parser.add_argument("--calls", type=int, default=0, help="extra agent calls per run (bigger runs: the audit dominates)")
+    parser.add_argument(
+        "--calls", type=int, default=0, help="extra agent calls per run (bigger runs: the audit dominates)"
+    )
     parser.add_argument("--default-tb", action="store_true", help="also time one session with pytest's default --tb")
     parser.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it")
     parser.add_argument("--repeat", type=int, default=1, help="time each session N times and keep the fastest")
@@ -108,7 +121,9 @@ def main() -> None:
         started = time.perf_counter()
         names = generate(runs, args.runs, args.calls)
         size = sum(p.stat().st_size for p in runs.rglob("*") if p.is_file()) / args.runs / 1024
-        print(f"generated {args.runs} runs ({len(names)} scenarios, {size:.0f} KiB each) in {time.perf_counter() - started:.1f}s")
+        print(
+            f"generated {args.runs} runs ({len(names)} scenarios, {size:.0f} KiB each) in {time.perf_counter() - started:.1f}s"
+        )
 
         audit = timed([sys.executable, "-c", AUDIT_ONLY, str(runs)], work, args.repeat)
         audit_seconds = float(audit.line)
@@ -127,14 +142,22 @@ def main() -> None:
         print(f"pytest startup    {startup.wall:8.2f} s  (once per session)")
         print(f"pytest serial     {serial.wall:8.2f} s  {serial.line}")
         print(f"pytest -n 2       {xdist.wall:8.2f} s  {xdist.line}")
-        print(f"pytest warm cache {warm.wall:8.2f} s  ({(warm.wall - startup.wall) / args.runs * 1000:.2f} ms per run, no audit)")
-        print(f"overhead beyond the audit: {per_run:.2f} ms per run (goal <= 20 ms)  {'OK' if per_run <= 20 else 'ABOVE GOAL'}")
+        print(
+            f"pytest warm cache {warm.wall:8.2f} s  ({(warm.wall - startup.wall) / args.runs * 1000:.2f} ms per run, no audit)"
+        )
+        print(
+            f"overhead beyond the audit: {per_run:.2f} ms per run (goal <= 20 ms)  {'OK' if per_run <= 20 else 'ABOVE GOAL'}"
+        )
         print(f"overhead beyond the audit, CPU time: {per_run_cpu:.2f} ms per run")
-        print(f"-n 2 speedup: {serial.wall / xdist.wall:.2f}x on {os.cpu_count()} CPU(s) (CPU time -n 2 / serial: {xdist.cpu / serial.cpu:.2f})")
+        print(
+            f"-n 2 speedup: {serial.wall / xdist.wall:.2f}x on {os.cpu_count()} CPU(s) (CPU time -n 2 / serial: {xdist.cpu / serial.cpu:.2f})"
+        )
         if args.default_tb:
             default = timed(pytest_command(runs), work)
             per_run_default = (default.wall - startup.wall - audit_seconds) / args.runs * 1000
-            print(f"pytest serial, default --tb: {default.wall:.2f} s ({per_run_default:.2f} ms per run beyond the audit)")
+            print(
+                f"pytest serial, default --tb: {default.wall:.2f} s ({per_run_default:.2f} ms per run beyond the audit)"
+            )
     finally:
         if not args.keep:
             shutil.rmtree(base, ignore_errors=True)

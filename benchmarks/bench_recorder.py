@@ -26,15 +26,21 @@ import tempfile
 import time
 from pathlib import Path
 
-from pytest_coldstart.run import jsonio
 from pytest_coldstart.record.recorder import Recorder, init_run
+from pytest_coldstart.run import jsonio
 
 HARNESS = {"name": "bench", "version": "1", "model": "m", "provider": "p"}
-FIXED = {"machine": {"platform": "bench"}, "repo": {"root": "", "commit": "", "branch": "", "dirty_entries": 0}, "tool": {"name": "pytest-coldstart", "version": "bench", "commit": None}}
+FIXED = {
+    "machine": {"platform": "bench"},
+    "repo": {"root": "", "commit": "", "branch": "", "dirty_entries": 0},
+    "tool": {"name": "pytest-coldstart", "version": "bench", "commit": None},
+}
 
 
 def new_run(path: Path) -> Recorder:
-    return init_run(path, run_id=path.name, task_bytes=b"benchmark task\n", task_source="inline", harness=HARNESS, **FIXED)
+    return init_run(
+        path, run_id=path.name, task_bytes=b"benchmark task\n", task_source="inline", harness=HARNESS, **FIXED
+    )
 
 
 def api_throughput(root: Path, pairs: int) -> tuple[float, float]:
@@ -48,8 +54,12 @@ def api_throughput(root: Path, pairs: int) -> tuple[float, float]:
     bulk = new_run(root / "bulk")
     records = []
     for i in range(20 * pairs):
-        records.append(bulk.prepare({"record": "call", "call_id": f"c{i}", "tool": "bash", "arguments": {"command": f"echo {i}"}}))
-        records.append(bulk.prepare({"record": "result", "call_id": f"c{i}", "status": "ok", "result": {"text": f"{i}\n"}}))
+        records.append(
+            bulk.prepare({"record": "call", "call_id": f"c{i}", "tool": "bash", "arguments": {"command": f"echo {i}"}})
+        )
+        records.append(
+            bulk.prepare({"record": "result", "call_id": f"c{i}", "status": "ok", "result": {"text": f"{i}\n"}})
+        )
     start = time.perf_counter()
     for offset in range(0, len(records), 1000):
         bulk.appender.append_many(records[offset : offset + 1000])
@@ -81,7 +91,22 @@ def cli_latency(root: Path, repeat: int) -> dict[str, float]:
     uncached = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 
     def call(name: str, env: dict[str, str]) -> tuple[float, float]:
-        return _timed([*command, "trace", "call", "--run-dir", str(run), "--call-id", name, "--tool", "bash", "--arguments", '{"command": "ls"}'], env)
+        return _timed(
+            [
+                *command,
+                "trace",
+                "call",
+                "--run-dir",
+                str(run),
+                "--call-id",
+                name,
+                "--tool",
+                "bash",
+                "--arguments",
+                '{"command": "ls"}',
+            ],
+            env,
+        )
 
     call("warm-up", cached)  # writes the bytecode cache
     base = [_timed([sys.executable, "-c", "pass"], cached) for _ in range(repeat)]
@@ -102,8 +127,29 @@ def build_trajectory(path: Path, records: int) -> None:
     recorder = new_run(path)
     batch = []
     for i in range((records - 2) // 2):
-        batch.append(recorder.prepare({"record": "call", "call_id": f"call-{i:07d}", "tool": "bash", "arguments": {"command": f"grep -n pattern file_{i}.py"}, "phase": "agent", "actor": "agent"}))
-        batch.append(recorder.prepare({"record": "result", "call_id": f"call-{i:07d}", "status": "ok", "result": {"text": f"{i}: a matching line of output\n"}, "duration_ms": 12.5}))
+        batch.append(
+            recorder.prepare(
+                {
+                    "record": "call",
+                    "call_id": f"call-{i:07d}",
+                    "tool": "bash",
+                    "arguments": {"command": f"grep -n pattern file_{i}.py"},
+                    "phase": "agent",
+                    "actor": "agent",
+                }
+            )
+        )
+        batch.append(
+            recorder.prepare(
+                {
+                    "record": "result",
+                    "call_id": f"call-{i:07d}",
+                    "status": "ok",
+                    "result": {"text": f"{i}: a matching line of output\n"},
+                    "duration_ms": 12.5,
+                }
+            )
+        )
         if len(batch) >= 20000:
             recorder.appender.append_many(batch, check_calls=False)
             batch = []

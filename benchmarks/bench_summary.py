@@ -16,33 +16,60 @@ import shutil
 import tempfile
 import time
 import tracemalloc
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from bench_import import floor_seconds  # the same floor as the import benchmark (sibling script)
 
-from pytest_coldstart.record import records
 from pytest_coldstart.analysis import summary
-from pytest_coldstart.run.clock import FixedClock
 from pytest_coldstart.demo.facts import fixed
+from pytest_coldstart.record import records
 from pytest_coldstart.record.recorder import init_run
+from pytest_coldstart.run.clock import FixedClock
 
 BATCH = 2000
 
 
 def build(run: Path, calls: int) -> None:
-    clock = FixedClock(datetime(2026, 5, 1, 9, 0, tzinfo=timezone.utc))
-    recorder = init_run(run, run_id="bench", task_bytes=b"bench", task_source="inline", harness={"name": "bench", "model": "m", "provider": "p", "version": "1"},
-                        logging={"compression": "gzip"}, clock=clock, **fixed())
+    clock = FixedClock(datetime(2026, 5, 1, 9, 0, tzinfo=UTC))
+    recorder = init_run(
+        run,
+        run_id="bench",
+        task_bytes=b"bench",
+        task_source="inline",
+        harness={"name": "bench", "model": "m", "provider": "p", "version": "1"},
+        logging={"compression": "gzip"},
+        clock=clock,
+        **fixed(),
+    )
     pending: list[dict] = []
     for n in range(calls):
-        body = ("row %d of the tool output\n" % n) * (2000 if n % 50 == 0 else 90)
-        pending.append({"record": "call", "call_id": f"c{n}", "tool": ("bash", "read", "bridge")[n % 3], "arguments": {"command": f"step {n}"}})
-        pending.append({"record": "result", "call_id": f"c{n}", "status": "error" if n % 17 == 0 else "ok", "result": {"text": body}, "duration_ms": n % 400})
+        body = (f"row {n} of the tool output\n") * (2000 if n % 50 == 0 else 90)
+        pending.append(
+            {
+                "record": "call",
+                "call_id": f"c{n}",
+                "tool": ("bash", "read", "bridge")[n % 3],
+                "arguments": {"command": f"step {n}"},
+            }
+        )
+        pending.append(
+            {
+                "record": "result",
+                "call_id": f"c{n}",
+                "status": "error" if n % 17 == 0 else "ok",
+                "result": {"text": body},
+                "duration_ms": n % 400,
+            }
+        )
         if n % 10 == 0:
-            pending.append(records.state("observed", {"tick": n // 20, "hp": 10}, call_id=f"c{n}", returned_to_agent=True))
+            pending.append(
+                records.state("observed", {"tick": n // 20, "hp": 10}, call_id=f"c{n}", returned_to_agent=True)
+            )
             pending.append(records.action("requested", f"a{n}", tool="bridge"))
-            pending.append(records.action("resolved", f"a{n}", tool="bridge", outcome="invalid" if n % 30 == 0 else "success"))
+            pending.append(
+                records.action("resolved", f"a{n}", tool="bridge", outcome="invalid" if n % 30 == 0 else "success")
+            )
             pending.append(records.decision("next step", related_call_id=f"c{n}", tags=["bench"]))
         if len(pending) >= BATCH:
             recorder.appender.append_many([recorder.prepare(f) for f in pending])
@@ -62,7 +89,9 @@ def main() -> None:
         started = time.perf_counter()
         build(run, args.calls)
         size = (run / "trajectory.jsonl").stat().st_size
-        print(f"run: {args.calls} calls, trajectory {size / 1e6:.1f} MB, built in {time.perf_counter() - started:.1f} s")
+        print(
+            f"run: {args.calls} calls, trajectory {size / 1e6:.1f} MB, built in {time.perf_counter() - started:.1f} s"
+        )
         floor = floor_seconds(run / "trajectory.jsonl")
         tracemalloc.start()
         start = time.perf_counter()
@@ -74,7 +103,9 @@ def main() -> None:
         summary.build(run)
         untraced = time.perf_counter() - start
         print(f"floor (read + parse + hash the trajectory once): {floor:.2f} s")
-        print(f"summary.build: {untraced:.2f} s = {untraced / floor:.1f}x the floor ({doc['records']['total']} records)")
+        print(
+            f"summary.build: {untraced:.2f} s = {untraced / floor:.1f}x the floor ({doc['records']['total']} records)"
+        )
         print(f"summary heap peak: {peak / 1e6:.1f} MB for a {size / 1e6:.1f} MB trajectory (traced run: {took:.2f} s)")
     finally:
         if not args.keep:

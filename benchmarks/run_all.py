@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -45,38 +45,93 @@ class Script:
 
 
 SCRIPTS: dict[str, Script] = {
-    "audit": Script(("--mb", "5"), ("--mb", "200"), (
-        Figure("run size", rf"^run size\s+(?P<value>{NUMBER} MB)"),
-        Figure("audit / floor, wall", rf"^audit / floor\s+(?P<value>{NUMBER} ?x)", "<= 3x"),
-        Figure("audit / floor, CPU", rf"^audit / floor CPU\s+(?P<value>{NUMBER} ?x)"),
-        Figure("audit peak RSS", rf"^peak RSS\s+(?P<value>{NUMBER} MB)", "<= size/2 + 150 MB"),
-    )),
-    "import": Script(("--calls", "5000"), ("--calls", "50000"), (
-        Figure("import rate, wall, at", rf"^import: (?P<name>{NUMBER} records) in {NUMBER} s = (?P<value>{NUMBER} records/s)", ">= 20,000 records/s"),
-        Figure("import / floor", rf"^import: .*?\((?P<value>{NUMBER} ?x) the floor\)"),
-        Figure("import rate, CPU", rf"^cpu time of this process: {NUMBER} s = (?P<value>{NUMBER} records/s)"),
-        Figure("import peak RSS at", rf"^peak RSS: (?P<value>{NUMBER} MB) at (?P<name>{NUMBER} calls)", "<= 150 MB + 4x largest record"),
-    )),
-    "recorder": Script(("--quick",), (), (
-        Figure("append, one fsynced record per call", rf"one fsynced record per call: (?P<value>{NUMBER} records/s)"),
-        Figure("append_many", rf"append_many .*?: (?P<value>{NUMBER} records/s)"),
-        Figure("`coldstart trace call` process, median", rf"`coldstart trace call` process: median (?P<value>{NUMBER} ms)", "<= 100 ms"),
-        Figure("validate / floor at", rf"^validate (?P<name>{NUMBER}) records .*?validate/floor (?P<value>{NUMBER} ?x)"),
-        Figure("validate time ratio, 10x records", rf"^validate time ratio .*?: (?P<value>{NUMBER}) \(10\.0 = linear\)", "10 = linear"),
-    )),
-    "summary": Script(("--calls", "2000"), ("--calls", "20000"), (
-        Figure("summary.build / floor", rf"^summary\.build: {NUMBER} s = (?P<value>{NUMBER} ?x) the floor"),
-        Figure("summary heap peak, trajectory of", rf"^summary heap peak: (?P<value>{NUMBER} MB) for a (?P<name>{NUMBER} MB) trajectory"),
-    )),
-    "preflight": Script(("--repeat", "2"), ("--repeat", "5"), (
-        Figure("fast preflight checks beyond CLI start", rf"^fast subset minus cli start: (?P<value>{NUMBER} ms)", "a few seconds"),
-    )),
-    "pytest": Script(("--runs", "100"), ("--runs", "2000"), (
-        Figure("audit per run", rf"^audit only\s+{NUMBER} s\s+\((?P<value>{NUMBER} ms) per run\)"),
-        Figure("pytest overhead beyond the audit per run", rf"^overhead beyond the audit: (?P<value>{NUMBER} ms) per run", "<= 20 ms"),
-        Figure("pytest warm cache per run", rf"^pytest warm cache .*?\((?P<value>{NUMBER} ms) per run"),
-        Figure("-n 2 speedup", rf"^-n 2 speedup: (?P<value>{NUMBER} ?x)", "> 1x (scales)"),
-    )),
+    "audit": Script(
+        ("--mb", "5"),
+        ("--mb", "200"),
+        (
+            Figure("run size", rf"^run size\s+(?P<value>{NUMBER} MB)"),
+            Figure("audit / floor, wall", rf"^audit / floor\s+(?P<value>{NUMBER} ?x)", "<= 3x"),
+            Figure("audit / floor, CPU", rf"^audit / floor CPU\s+(?P<value>{NUMBER} ?x)"),
+            Figure("audit peak RSS", rf"^peak RSS\s+(?P<value>{NUMBER} MB)", "<= size/2 + 150 MB"),
+        ),
+    ),
+    "import": Script(
+        ("--calls", "5000"),
+        ("--calls", "50000"),
+        (
+            Figure(
+                "import rate, wall, at",
+                rf"^import: (?P<name>{NUMBER} records) in {NUMBER} s = (?P<value>{NUMBER} records/s)",
+                ">= 20,000 records/s",
+            ),
+            Figure("import / floor", rf"^import: .*?\((?P<value>{NUMBER} ?x) the floor\)"),
+            Figure("import rate, CPU", rf"^cpu time of this process: {NUMBER} s = (?P<value>{NUMBER} records/s)"),
+            Figure(
+                "import peak RSS at",
+                rf"^peak RSS: (?P<value>{NUMBER} MB) at (?P<name>{NUMBER} calls)",
+                "<= 150 MB + 4x largest record",
+            ),
+        ),
+    ),
+    "recorder": Script(
+        ("--quick",),
+        (),
+        (
+            Figure(
+                "append, one fsynced record per call", rf"one fsynced record per call: (?P<value>{NUMBER} records/s)"
+            ),
+            Figure("append_many", rf"append_many .*?: (?P<value>{NUMBER} records/s)"),
+            Figure(
+                "`coldstart trace call` process, median",
+                rf"`coldstart trace call` process: median (?P<value>{NUMBER} ms)",
+                "<= 100 ms",
+            ),
+            Figure(
+                "validate / floor at", rf"^validate (?P<name>{NUMBER}) records .*?validate/floor (?P<value>{NUMBER} ?x)"
+            ),
+            Figure(
+                "validate time ratio, 10x records",
+                rf"^validate time ratio .*?: (?P<value>{NUMBER}) \(10\.0 = linear\)",
+                "10 = linear",
+            ),
+        ),
+    ),
+    "summary": Script(
+        ("--calls", "2000"),
+        ("--calls", "20000"),
+        (
+            Figure("summary.build / floor", rf"^summary\.build: {NUMBER} s = (?P<value>{NUMBER} ?x) the floor"),
+            Figure(
+                "summary heap peak, trajectory of",
+                rf"^summary heap peak: (?P<value>{NUMBER} MB) for a (?P<name>{NUMBER} MB) trajectory",
+            ),
+        ),
+    ),
+    "preflight": Script(
+        ("--repeat", "2"),
+        ("--repeat", "5"),
+        (
+            Figure(
+                "fast preflight checks beyond CLI start",
+                rf"^fast subset minus cli start: (?P<value>{NUMBER} ms)",
+                "a few seconds",
+            ),
+        ),
+    ),
+    "pytest": Script(
+        ("--runs", "100"),
+        ("--runs", "2000"),
+        (
+            Figure("audit per run", rf"^audit only\s+{NUMBER} s\s+\((?P<value>{NUMBER} ms) per run\)"),
+            Figure(
+                "pytest overhead beyond the audit per run",
+                rf"^overhead beyond the audit: (?P<value>{NUMBER} ms) per run",
+                "<= 20 ms",
+            ),
+            Figure("pytest warm cache per run", rf"^pytest warm cache .*?\((?P<value>{NUMBER} ms) per run"),
+            Figure("-n 2 speedup", rf"^-n 2 speedup: (?P<value>{NUMBER} ?x)", "> 1x (scales)"),
+        ),
+    ),
 }
 
 
@@ -106,8 +161,13 @@ def machine() -> dict[str, str]:
     except (ValueError, OSError, AttributeError):
         ram = "unknown"
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return {"cpu": cpu, "cores": f"{os.cpu_count()} logical ({usable} usable)", "ram": ram, "os": platform.platform(),
-            "python": f"{platform.python_implementation()} {platform.python_version()}"}
+    return {
+        "cpu": cpu,
+        "cores": f"{os.cpu_count()} logical ({usable} usable)",
+        "ram": ram,
+        "os": platform.platform(),
+        "python": f"{platform.python_implementation()} {platform.python_version()}",
+    }
 
 
 def commit() -> str:
@@ -137,11 +197,22 @@ def extract(script: Script, stdout: str) -> tuple[list[tuple[str, str, str]], li
 def run_one(name: str, quick: bool, timeout: float) -> Outcome:
     script = SCRIPTS.get(name)
     if script is None:
-        return Outcome(name, [], errors=[f"bench_{name}.py is not registered in benchmarks/run_all.py (add its quick/full sizes and figures)"])
+        return Outcome(
+            name,
+            [],
+            errors=[
+                f"bench_{name}.py is not registered in benchmarks/run_all.py (add its quick/full sizes and figures)"
+            ],
+        )
     outcome = Outcome(name, list(script.quick if quick else script.full))
     began = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, str(HERE / f"bench_{name}.py"), *outcome.args], capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, str(HERE / f"bench_{name}.py"), *outcome.args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         outcome.seconds = time.perf_counter() - began
         outcome.errors.append(f"timed out after {timeout:.0f} s")
@@ -169,7 +240,12 @@ def table(outcomes: list[Outcome], mode: str, started: str) -> str:
     out += ["  ".join(cell.ljust(widths[i]) if i < 3 else cell for i, cell in enumerate(row)).rstrip() for row in rows]
     out.append("")
     out += [f"ERROR {outcome.name}: {error}" for outcome in outcomes for error in outcome.errors]
-    out.append("scripts: " + ", ".join(f"{o.name} {' '.join(o.args) or '(defaults)'} {o.seconds:.0f}s exit {o.returncode}" for o in outcomes))
+    out.append(
+        "scripts: "
+        + ", ".join(
+            f"{o.name} {' '.join(o.args) or '(defaults)'} {o.seconds:.0f}s exit {o.returncode}" for o in outcomes
+        )
+    )
     return "\n".join(out)
 
 
@@ -177,7 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (CI smoke), about a minute on 2 cores")
     parser.add_argument("--only", help="comma-separated benchmark names (default: every bench_*.py)")
-    parser.add_argument("--timeout", type=float, default=None, help="per script, seconds (default 600 quick, 7200 full)")
+    parser.add_argument(
+        "--timeout", type=float, default=None, help="per script, seconds (default 600 quick, 7200 full)"
+    )
     parser.add_argument("--raw", action="store_true", help="also print each script's own output")
     parser.add_argument("--json", metavar="PATH", help="also write machine, figures and errors as JSON")
     args = parser.parse_args(argv)
@@ -189,7 +267,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no such benchmark: {', '.join(unknown)} (have: {', '.join(names)})")
         names = wanted
     timeout = args.timeout or (600 if args.quick else 7200)
-    started = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    started = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
     outcomes = []
     for name in names:
         print(f"running bench_{name}.py ...", file=sys.stderr, flush=True)
@@ -199,9 +277,23 @@ def main(argv: list[str] | None = None) -> int:
     mode = "quick" if args.quick else "full"
     print(table(outcomes, mode, started), flush=True)
     if args.json:
-        document = {"mode": mode, "started": started, "commit": commit(), "machine": machine(),
-                    "benchmarks": [{"name": o.name, "args": o.args, "seconds": round(o.seconds, 1), "returncode": o.returncode,
-                                    "figures": [{"figure": f, "value": v, "goal": g} for f, v, g in o.figures], "errors": o.errors} for o in outcomes]}
+        document = {
+            "mode": mode,
+            "started": started,
+            "commit": commit(),
+            "machine": machine(),
+            "benchmarks": [
+                {
+                    "name": o.name,
+                    "args": o.args,
+                    "seconds": round(o.seconds, 1),
+                    "returncode": o.returncode,
+                    "figures": [{"figure": f, "value": v, "goal": g} for f, v, g in o.figures],
+                    "errors": o.errors,
+                }
+                for o in outcomes
+            ],
+        }
         Path(args.json).write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
     return 1 if any(o.errors for o in outcomes) else 0
 

@@ -92,9 +92,48 @@ _EXPORTS: dict[str, str] = {
     "mismatches": "pytest_coldstart.pytest_plugin.fixtures",
 }
 #: public names bound to another name in their module
-_RENAMED = {"build_summary": "build", "write_summary": "write", "plugin_manager": "manager", "reset_plugins": "reset", "DEMO_SECRETS": "SECRETS"}
+_RENAMED = {
+    "build_summary": "build",
+    "write_summary": "write",
+    "plugin_manager": "manager",
+    "reset_plugins": "reset",
+    "DEMO_SECRETS": "SECRETS",
+}
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = [
+    "DEMO_SECRETS",
+    "SCENARIOS",
+    "Check",
+    "CheckResult",
+    "ColdstartError",
+    "ImportedCall",
+    "ImportedEvent",
+    "ImportedResult",
+    "ImportedSession",
+    "Importer",
+    "PayloadStore",
+    "Recorder",
+    "RunBuilder",
+    "RunDir",
+    "SessionFormatError",
+    "Where",
+    "__version__",
+    "audit_run",
+    "build_summary",
+    "compare",
+    "flag_status",
+    "hookimpl",
+    "import_session",
+    "init_run",
+    "iter_records",
+    "mismatches",
+    "plugin_manager",
+    "read_lines",
+    "reset_plugins",
+    "seal",
+    "validate_run",
+    "write_summary",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -47,9 +47,17 @@ def expect() -> Callable[..., None]:
         wrong = [f"overall {report['overall']} (expected {overall})"] if report["overall"] != overall else []
         if report["failure_class"] != failure_class:
             wrong.append(f"failure_class {report['failure_class']} (expected {failure_class})")
-        wrong += [f"{name} {statuses.get(name)} (expected {status})" for name, status in flags.items() if statuses.get(name) != status]
+        wrong += [
+            f"{name} {statuses.get(name)} (expected {status})"
+            for name, status in flags.items()
+            if statuses.get(name) != status
+        ]
         if wrong:
-            reasons = [f"{f['flag']}: {f['summary']}" for f in report["flags"]] + report["infra_errors"] + report["fixture_errors"]
+            reasons = (
+                [f"{f['flag']}: {f['summary']}" for f in report["flags"]]
+                + report["infra_errors"]
+                + report["fixture_errors"]
+            )
             raise AssertionError("; ".join(wrong) + "\naudit says:\n  " + "\n  ".join(reasons))
 
     return check

@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import layout
 from pytest_coldstart.analysis import summary
+from pytest_coldstart.run import layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.versioning import CURRENT
 
@@ -131,23 +131,27 @@ def groups_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             label = r["outcome"] or "unaudited"
             outcomes[label] = outcomes.get(label, 0) + 1
         durations = [r["duration_s"] for r in members if isinstance(r["duration_s"], (int, float))]
-        out.append({
-            "harness": key[0] or None,
-            "model": key[1] or None,
-            "runs": len(members),
-            "unreadable": len(failed),
-            "outcomes": dict(sorted(outcomes.items())),
-            "calls": sum(r["calls"] for r in members),
-            "error_rate": _pooled(members, "errors", "calls"),
-            "mean_duration_s": round(sum(durations) / len(durations), 3) if durations else None,
-            "approx_tokens": sum(r["approx_tokens"] for r in members),
-            "decisions": sum(r["decisions"] for r in members),
-        })
+        out.append(
+            {
+                "harness": key[0] or None,
+                "model": key[1] or None,
+                "runs": len(members),
+                "unreadable": len(failed),
+                "outcomes": dict(sorted(outcomes.items())),
+                "calls": sum(r["calls"] for r in members),
+                "error_rate": _pooled(members, "errors", "calls"),
+                "mean_duration_s": round(sum(durations) / len(durations), 3) if durations else None,
+                "approx_tokens": sum(r["approx_tokens"] for r in members),
+                "decisions": sum(r["decisions"] for r in members),
+            }
+        )
     return out
 
 
 def compare(paths: list[str | Path]) -> dict[str, Any]:
-    rows = sorted((row_of(run) for run in find_runs(paths)), key=lambda r: (*_group_key(r), str(r.get("run_id") or ""), r["path"]))
+    rows = sorted(
+        (row_of(run) for run in find_runs(paths)), key=lambda r: (*_group_key(r), str(r.get("run_id") or ""), r["path"])
+    )
     return {"schemaVersion": CURRENT, "runs": rows, "groups": groups_of(rows)}
 
 
@@ -174,7 +178,14 @@ def to_table(result: dict[str, Any]) -> str:
             if _group_key(row) != (group["harness"] or "", group["model"] or ""):
                 continue
             if row["error"] is not None:
-                lines.append([_cell(row.get("harness")), _cell(row.get("model")), _cell(row["path"]), "UNREADABLE: " + _cell(row["error"])])
+                lines.append(
+                    [
+                        _cell(row.get("harness")),
+                        _cell(row.get("model")),
+                        _cell(row["path"]),
+                        "UNREADABLE: " + _cell(row["error"]),
+                    ]
+                )
                 continue
             cells = []
             for key, _, _ in COLUMNS:
@@ -183,19 +194,36 @@ def to_table(result: dict[str, Any]) -> str:
                 cells[3] = f"{cells[3]} ({_cell(row['failure_class'])})"
             lines.append(cells)
         outcomes = ", ".join(f"{k} {v}" for k, v in group["outcomes"].items()) or "-"
-        lines.append([
-            "", "", f"= {group['runs']} run(s)" + (f", {group['unreadable']} unreadable" if group["unreadable"] else ""), outcomes, _cell(group["calls"]), "", _percent(group["error_rate"]),
-            "", "", _cell(group["mean_duration_s"]), "", "", "", _cell(group["approx_tokens"]), "", _cell(group["decisions"]), "",
-        ])
+        lines.append(
+            [
+                "",
+                "",
+                f"= {group['runs']} run(s)" + (f", {group['unreadable']} unreadable" if group["unreadable"] else ""),
+                outcomes,
+                _cell(group["calls"]),
+                "",
+                _percent(group["error_rate"]),
+                "",
+                "",
+                _cell(group["mean_duration_s"]),
+                "",
+                "",
+                "",
+                _cell(group["approx_tokens"]),
+                "",
+                _cell(group["decisions"]),
+                "",
+            ]
+        )
     widths = [len(h) for h in headings]
     for cells in lines:
         for i, cell in enumerate(cells[: len(widths)]):
             if not cell.startswith("UNREADABLE"):
                 widths[i] = max(widths[i], len(cell))
-    out = ["  ".join(h.ljust(w) for h, w in zip(headings, widths)).rstrip()]
+    out = ["  ".join(h.ljust(w) for h, w in zip(headings, widths, strict=False)).rstrip()]
     out.append("  ".join("-" * w for w in widths))
     for cells in lines:
-        out.append("  ".join(c.ljust(w) for c, w in zip(cells, widths + [0])).rstrip())
+        out.append("  ".join(c.ljust(w) for c, w in zip(cells, widths + [0], strict=False)).rstrip())
     return "\n".join(out) + "\n"
 
 

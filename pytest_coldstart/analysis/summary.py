@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
-from pytest_coldstart.run import v1
+from pytest_coldstart.run import jsonio, layout, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
@@ -31,12 +29,25 @@ AUDIT_JSON = f"{layout.AUDIT_DIR}/audit.json"
 
 def _stats(values: list[float]) -> dict[str, Any]:
     if not values:
-        return {"count": 0, "total": None, "mean": None, "median": None, "max": None, "missing_reason": "no measurements"}
+        return {
+            "count": 0,
+            "total": None,
+            "mean": None,
+            "median": None,
+            "max": None,
+            "missing_reason": "no measurements",
+        }
     ordered = sorted(values)
     middle = len(ordered) // 2
     median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
     total = sum(ordered)
-    return {"count": len(ordered), "total": round(total, 3), "mean": round(total / len(ordered), 3), "median": round(median, 3), "max": round(ordered[-1], 3)}
+    return {
+        "count": len(ordered),
+        "total": round(total, 3),
+        "mean": round(total / len(ordered), 3),
+        "median": round(median, 3),
+        "max": round(ordered[-1], 3),
+    }
 
 
 def _rate(part: int, whole: int, what: str) -> dict[str, Any]:
@@ -176,7 +187,9 @@ class _Builder:
         action_id = r.get("action_id")
         if not isinstance(action_id, str):
             return
-        entry = self.actions.setdefault(action_id, {"tool": None, "requested_at": None, "outcome": None, "elapsed": None, "changed": None})
+        entry = self.actions.setdefault(
+            action_id, {"tool": None, "requested_at": None, "outcome": None, "elapsed": None, "changed": None}
+        )
         entry["tool"] = r.get("tool") or entry["tool"]
         if r.get("event") == "requested":
             entry["requested_at"] = r.get("at")
@@ -189,7 +202,9 @@ class _Builder:
             entry["changed"] = r.get("changed_state")
 
     def _decision(self, r: dict[str, Any]) -> None:
-        self.decisions.append({k: r.get(k) for k in ("event", "tags", "related_call_id", "related_state_hash", "related_action_id")})
+        self.decisions.append(
+            {k: r.get(k) for k in ("event", "tags", "related_call_id", "related_state_hash", "related_action_id")}
+        )
 
     def _error(self, r: dict[str, Any]) -> None:
         self.errors.append({k: r.get(k) for k in ("kind", "fault", "recovery_action")})
@@ -251,11 +266,15 @@ class _Builder:
             "total": len(self.errors),
             "by_kind": dict(sorted(Counter(str(e["kind"]) for e in self.errors).items())),
             "by_fault": dict(sorted(Counter(str(e["fault"]) for e in self.errors).items())),
-            "recovery_actions": dict(sorted(Counter(str(e["recovery_action"]) for e in self.errors if e["recovery_action"]).items())),
+            "recovery_actions": dict(
+                sorted(Counter(str(e["recovery_action"]) for e in self.errors if e["recovery_action"]).items())
+            ),
         }
 
     def states_json(self) -> dict[str, Any]:
-        common = [{"state_hash": h, "count": n} for h, n in sorted(self.states.items(), key=lambda p: (-p[1], p[0])) if n > 1]
+        common = [
+            {"state_hash": h, "count": n} for h, n in sorted(self.states.items(), key=lambda p: (-p[1], p[0])) if n > 1
+        ]
         return {
             "records": self.state_records,
             "by_event": dict(sorted(self.state_events.items())),
@@ -265,7 +284,11 @@ class _Builder:
         }
 
     def timing_json(self) -> dict[str, Any]:
-        elapsed = [float(a["elapsed"]) for a in self.actions.values() if isinstance(a["elapsed"], (int, float)) and a["elapsed"] >= 0]
+        elapsed = [
+            float(a["elapsed"])
+            for a in self.actions.values()
+            if isinstance(a["elapsed"], (int, float)) and a["elapsed"] >= 0
+        ]
         return {
             "call_duration_ms": _stats(self.durations),
             "between_calls_ms": _stats(self.waits),
@@ -296,7 +319,9 @@ def _records(rundir: RunDir, version: int):
         value = item.value
         if version == 2:
             if value.get("schemaVersion") != CURRENT or isinstance(value.get("schemaVersion"), bool):
-                raise VersionError(incompatible("trajectory record", value.get("schemaVersion")) + " (in a version-2 run)", where)
+                raise VersionError(
+                    incompatible("trajectory record", value.get("schemaVersion")) + " (in a version-2 run)", where
+                )
             yield value, item.raw
         else:
             if "schemaVersion" in value or value.get("schema", V1_SCHEMAS["trajectory"]) != V1_SCHEMAS["trajectory"]:
@@ -308,7 +333,12 @@ def outcome(rundir: RunDir) -> dict[str, Any]:
     """The audit verdict from audit/audit.json, or null with the reason it is unknown."""
     path = rundir.path(AUDIT_JSON)
     if not path.is_file():
-        return {"overall": None, "failure_class": None, "source": None, "missing_reason": f"no {AUDIT_JSON} (run `coldstart audit run`)"}
+        return {
+            "overall": None,
+            "failure_class": None,
+            "source": None,
+            "missing_reason": f"no {AUDIT_JSON} (run `coldstart audit run`)",
+        }
     try:
         document = jsonio.read_json_object(path, what=AUDIT_JSON)
         version_of(document, "audit", AUDIT_JSON)
@@ -320,7 +350,12 @@ def outcome(rundir: RunDir) -> dict[str, Any]:
     for flag in document.get("flags") or []:
         if isinstance(flag, dict) and isinstance(flag.get("flag"), str):
             flags[flag["flag"]] = flag.get("status")
-    return {"overall": overall, "failure_class": document.get("failure_class"), "flags": flags, "source": {"path": AUDIT_JSON, "sha256": digest}}
+    return {
+        "overall": overall,
+        "failure_class": document.get("failure_class"),
+        "flags": flags,
+        "source": {"path": AUDIT_JSON, "sha256": digest},
+    }
 
 
 def build(run_dir: str | Path) -> dict[str, Any]:
@@ -354,7 +389,15 @@ def build(run_dir: str | Path) -> dict[str, Any]:
         "created_at": manifest.get("created_at"),
         "ended_at": manifest.get("ended_at"),
         "duration_ms": manifest.get("duration_ms"),
-        "source": {"trajectory": {"path": layout.TRAJECTORY, "records": sum(builder.by_type.values()), "problems": builder.problems, "bytes": rundir.trajectory.stat().st_size, "head": sha256_bytes(head) if head is not None else None}},
+        "source": {
+            "trajectory": {
+                "path": layout.TRAJECTORY,
+                "records": sum(builder.by_type.values()),
+                "problems": builder.problems,
+                "bytes": rundir.trajectory.stat().st_size,
+                "head": sha256_bytes(head) if head is not None else None,
+            }
+        },
         "records": {"total": sum(builder.by_type.values()), "by_type": dict(sorted(builder.by_type.items()))},
         "sessions": dict(sorted(builder.sessions.items())),
         "calls": calls,

@@ -3,4 +3,4 @@
 from pytest_coldstart.audit.digest import audit_inputs_digest
 from pytest_coldstart.audit.engine import audit_run
 
-__all__ = ["audit_run", "audit_inputs_digest"]
+__all__ = ["audit_inputs_digest", "audit_run"]

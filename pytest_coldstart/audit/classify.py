@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_coldstart.audit.model import FlagResult, Findings
+from pytest_coldstart.audit.model import Findings, FlagResult
 
 
 def classify(flags: list[FlagResult], findings: Findings) -> tuple[str, str | None]:

@@ -32,7 +32,9 @@ class RunIdCheck:
             return
         self.mismatches += 1
         if self.mismatches <= LISTED:
-            self.findings.infra(f"{where}: belongs to run {str(value)[:80]!r}, not {self.run_id!r} (another run's record is not evidence)")
+            self.findings.infra(
+                f"{where}: belongs to run {str(value)[:80]!r}, not {self.run_id!r} (another run's record is not evidence)"
+            )
         elif self.mismatches == LISTED + 1:
             self.findings.infra("more records from other runs are not listed")
 
@@ -49,10 +51,14 @@ def check_scope(evidence: Evidence, findings: Findings) -> None:
             continue
         outside = sorted({str(e.get(key)) for e in evidence.stream(LOGGER) if e.get(key) is not None} - set(values))
         if outside:
-            findings.infra(f"agent logger events name {key}(s) outside the test-mod experiment ({values[0]}): {', '.join(outside[:LISTED])}")
+            findings.infra(
+                f"agent logger events name {key}(s) outside the test-mod experiment ({values[0]}): {', '.join(outside[:LISTED])}"
+            )
 
 
-def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, digests: dict[Path, tuple[str, int]]) -> None:
+def check_files(
+    rundir: RunDir, manifest: dict[str, Any], findings: Findings, digests: dict[Path, tuple[str, int]]
+) -> None:
     """imports/ and artifacts/ entries re-hashed against run.json."""
     for key in ("imports", "artifacts"):
         entries = manifest.get(key) or []
@@ -79,9 +85,15 @@ def check_files(rundir: RunDir, manifest: dict[str, Any], findings: Findings, di
                 continue
             actual, size = integrity.file_hash(path, digests)
             if actual != expected:
-                findings.infra(f"{where}: {entry.get('path')} hash changed (recorded {short(expected)}, actual {short(actual)})", *about("hash", "size"))
+                findings.infra(
+                    f"{where}: {entry.get('path')} hash changed (recorded {short(expected)}, actual {short(actual)})",
+                    *about("hash", "size"),
+                )
             elif entry.get("size") is not None and entry.get("size") != size:
-                findings.infra(f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})", *about("size"))
+                findings.infra(
+                    f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})",
+                    *about("size"),
+                )
 
 
 def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, findings: Findings) -> None:
@@ -96,7 +108,9 @@ def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, 
     declared = preflight.get("harness") if isinstance(preflight.get("harness"), dict) else {}
     for key in ("name", "model", "provider"):
         if harness.get(key) and declared.get(key) != harness.get(key):
-            findings.infra(f"preflight: harness {key} {declared.get(key)!r} does not match the run's {harness.get(key)!r}")
+            findings.infra(
+                f"preflight: harness {key} {declared.get(key)!r} does not match the run's {harness.get(key)!r}"
+            )
     repo = manifest.get("repo") if isinstance(manifest.get("repo"), dict) else {}
     environment = preflight.get("environment") if isinstance(preflight.get("environment"), dict) else {}
     commit = environment.get("repo")
@@ -105,17 +119,25 @@ def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, 
     if commit is None and isinstance(preflight.get("repo"), dict):
         commit = preflight["repo"].get("commit")
     if repo.get("commit") and commit != repo.get("commit"):
-        findings.infra(f"preflight: repo commit {str(commit)[:12]!r} does not match the run's {str(repo.get('commit'))[:12]!r}")
+        findings.infra(
+            f"preflight: repo commit {str(commit)[:12]!r} does not match the run's {str(repo.get('commit'))[:12]!r}"
+        )
     checks = {c.get("id"): c for c in preflight.get("checks") or [] if isinstance(c, dict)}
     ports = checks.get("ports")
     if ports is None or str(ports.get("status", "")).upper() != "PASS":
-        findings.infra(f"preflight: the ports check is {'absent' if ports is None else repr(ports.get('status'))}, not PASS")
+        findings.infra(
+            f"preflight: the ports check is {'absent' if ports is None else repr(ports.get('status'))}, not PASS"
+        )
     lab = checks.get("lab_management")
     versions = (lab or {}).get("versions") if isinstance((lab or {}).get("versions"), dict) else {}
     if lab is None or str(lab.get("status", "")).upper() != "PASS":
-        findings.infra(f"preflight: lab_management is {'absent' if lab is None else repr(lab.get('status'))}, not a live PASS (SKIP never counts)")
+        findings.infra(
+            f"preflight: lab_management is {'absent' if lab is None else repr(lab.get('status'))}, not a live PASS (SKIP never counts)"
+        )
     elif not (versions.get("serverPort") and versions.get("rconPort")):
-        findings.infra("preflight: lab_management passed without recording the live server's ports (no server was started)")
+        findings.infra(
+            "preflight: lab_management passed without recording the live server's ports (no server was started)"
+        )
 
 
 def check_oracle_covers_ejections(evidence: Evidence, findings: Findings) -> None:
@@ -126,7 +148,11 @@ def check_oracle_covers_ejections(evidence: Evidence, findings: Findings) -> Non
     if not isinstance(carts, list):
         return
     known = {c["uuid"].strip().lower() for c in carts if isinstance(c, dict) and isinstance(c.get("uuid"), str)}
-    ejected = {e.get("uuid").strip().lower() for e in evidence.stream(TESTMOD) if e.name == "cart_ejected" and isinstance(e.get("uuid"), str)}
+    ejected = {
+        e.get("uuid").strip().lower()
+        for e in evidence.stream(TESTMOD)
+        if e.name == "cart_ejected" and isinstance(e.get("uuid"), str)
+    }
     omitted = sorted(ejected - known)
     if omitted:
         findings.infra(f"the verified oracle omits ejected cart(s): {', '.join(omitted[:LISTED])}")

@@ -16,27 +16,35 @@ from pytest_coldstart.audit import correlation, fixture, integrity
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
+from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
 from pytest_coldstart.audit.flags import Context, compute_flags
-from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult, Findings
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings, FlagResult
 from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
-from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES, FLAGS
 
 
-def audit_run(run_dir: str | Path, *, answer: str | Path | None = None, oracle: str | Path | None = None,
-              write: bool = True, out: str | Path | None = None) -> dict[str, Any]:
+def audit_run(
+    run_dir: str | Path,
+    *,
+    answer: str | Path | None = None,
+    oracle: str | Path | None = None,
+    write: bool = True,
+    out: str | Path | None = None,
+) -> dict[str, Any]:
     """Audit one run directory and return the report (also written to ``out``/audit.json)."""
     root = Path(run_dir)
     try:
         report = _audit(root, answer, oracle)
-    except Exception as exc:  # noqa: BLE001 - last guard: a bug must still yield a report
+    except Exception as exc:
         findings = Findings()
-        findings.infra(f"internal audit error (a bug in pytest-coldstart, please report it): {type(exc).__name__}: {exc}")
+        findings.infra(
+            f"internal audit error (a bug in pytest-coldstart, please report it): {type(exc).__name__}: {exc}"
+        )
         report = _empty_report(None, findings, "not audited: internal error")
     if write:
         write_report(report, output_dir(root, out))
@@ -54,7 +62,9 @@ def output_dir(root: Path, out: str | Path | None) -> Path:
         inside = real == run_real or real.startswith(run_real + os.sep)
         audit_real = os.path.realpath(default)
         if inside and not (real == audit_real or real.startswith(audit_real + os.sep)):
-            raise UsageError(f"--out {str(out)!r} is inside the run directory; only its audit/ folder may receive reports")
+            raise UsageError(
+                f"--out {str(out)!r} is inside the run directory; only its audit/ folder may receive reports"
+            )
     if target.is_symlink():
         raise UsageError(f"--out {str(target)!r} is a symlink; refusing to write through it")
     return target
@@ -63,8 +73,21 @@ def output_dir(root: Path, out: str | Path | None) -> Path:
 def _empty_report(run_id: str | None, findings: Findings, summary: str) -> dict[str, Any]:
     flags = [FlagResult(name, summary=summary) for name in FLAGS]
     overall, klass = classify(flags, findings)
-    return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings, inputs={},
-                        root=None, index=None, stream_files={}, documents={}, calls=[], events=[], unordered=[])
+    return build_report(
+        run_id=run_id,
+        overall=overall,
+        failure_class=klass,
+        flags=flags,
+        findings=findings,
+        inputs={},
+        root=None,
+        index=None,
+        stream_files={},
+        documents={},
+        calls=[],
+        events=[],
+        unordered=[],
+    )
 
 
 def _overrides(root: Path, answer, oracle) -> dict[str, str]:
@@ -104,9 +127,17 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
     reviews = load_reviews(evidence, run_id, findings)
-    scanner = Scanner(rundir, findings, logger_names=evidence.logger_names, testmod_names=evidence.testmod_names,
-                      matcher=ContentMatcher(captures), payload_settings=logging, last_capture=latest(captures),
-                      activation=earliest(e for e in evidence.stream(TESTMOD) if e.name == "input_processed"), named=named_calls(reviews))
+    scanner = Scanner(
+        rundir,
+        findings,
+        logger_names=evidence.logger_names,
+        testmod_names=evidence.testmod_names,
+        matcher=ContentMatcher(captures),
+        payload_settings=logging,
+        last_capture=latest(captures),
+        activation=earliest(e for e in evidence.stream(TESTMOD) if e.name == "input_processed"),
+        named=named_calls(reviews),
+    )
     # The trajectory is read once: by validate, with the scanner fed each line it reads.
     # Never through a symlink (the scanner's own scan reports it instead).
     validation = integrity.validate(root, None if rundir.trajectory.is_symlink() else scanner, digests)
@@ -115,17 +146,34 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)
     fixture.check_fixture(evidence, findings)
-    index = RefIndex(call_lines=trajectory.call_lines, stream_seqs=evidence.seq_index, stream_lines=evidence.line_index,
-                     documents=evidence.documents, declared=set(evidence.declarations))
+    index = RefIndex(
+        call_lines=trajectory.call_lines,
+        stream_seqs=evidence.seq_index,
+        stream_lines=evidence.line_index,
+        documents=evidence.documents,
+        declared=set(evidence.declarations),
+    )
     ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
     flags = compute_flags(ctx)
     apply_reviews(flags, reviews, index, findings)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
-    return build_report(run_id=run_id, overall=overall, failure_class=klass, flags=flags, findings=findings,
-                        inputs=_inputs(evidence, trajectory), root=root, index=index, stream_files=_files(evidence), records=trajectory.records,
-                        documents=evidence.documents, calls=trajectory.calls,
-                        events=evidence.stream(TESTMOD) + evidence.stream(LOGGER), unordered=ctx.unordered)
+    return build_report(
+        run_id=run_id,
+        overall=overall,
+        failure_class=klass,
+        flags=flags,
+        findings=findings,
+        inputs=_inputs(evidence, trajectory),
+        root=root,
+        index=index,
+        stream_files=_files(evidence),
+        records=trajectory.records,
+        documents=evidence.documents,
+        calls=trajectory.calls,
+        events=evidence.stream(TESTMOD) + evidence.stream(LOGGER),
+        unordered=ctx.unordered,
+    )
 
 
 def _files(evidence: Evidence) -> dict[str, str]:

@@ -32,7 +32,12 @@ _PARENT = re.compile(r"(\.[^.\[]*|\[[^\]]*\])$")  # the last step of a JSON path
 ASPECTS = ("path", "missing", "hash", "size")
 TRAJECTORY_MISSING: Key = ("trajectory", "missing")
 #: validate codes about one line of a reviews file, by what made the line unusable.
-LINE_KINDS = {"review.torn": "unparsed", "review.malformed": "unparsed", "version.unknown": "version", "review.shape": "shape"}
+LINE_KINDS = {
+    "review.torn": "unparsed",
+    "review.malformed": "unparsed",
+    "version.unknown": "version",
+    "review.shape": "shape",
+}
 
 
 def declared(what: str, *aspects: str) -> tuple[Key, ...]:

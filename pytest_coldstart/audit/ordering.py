@@ -42,8 +42,15 @@ def compare(a: Ordered, b: Ordered) -> str:
 def _key(record: Ordered) -> tuple:
     # Within one stream only: records without a time or tick sort last; file line breaks ties.
     at = record.at
-    return (at is None, at.timestamp() if at is not None else 0.0, record.tick is None, record.tick or 0,
-            record.seq is None, record.seq or 0, record.line)
+    return (
+        at is None,
+        at.timestamp() if at is not None else 0.0,
+        record.tick is None,
+        record.tick or 0,
+        record.seq is None,
+        record.seq or 0,
+        record.line,
+    )
 
 
 def earliest(records: Iterable[T]) -> T | None:

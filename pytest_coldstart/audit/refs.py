@@ -8,8 +8,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-STREAM_PREFIXES = {"testmod": "testmod", "test_mod": "testmod", "auditmod": "testmod", "test": "testmod",
-                   "logger": "logger", "agent_logger": "logger"}
+STREAM_PREFIXES = {
+    "testmod": "testmod",
+    "test_mod": "testmod",
+    "auditmod": "testmod",
+    "test": "testmod",
+    "logger": "logger",
+    "agent_logger": "logger",
+}
 DOCUMENT_PREFIXES = ("fixture", "restore", "preflight")
 AGENT_SIDE = ("trajectory", "logger", "answer")
 _SEQ = re.compile(r"^(seq|line)(\d+)$")
@@ -33,8 +39,15 @@ class Resolution:
 class RefIndex:
     """What refs can point at: call ids, stream seqs/lines, declared documents."""
 
-    def __init__(self, *, call_lines: dict[str, tuple[int, int]], stream_seqs: dict[str, dict[int, tuple[int, int]]],
-                 stream_lines: dict[str, dict[int, int]], documents: dict[str, Any], declared: set[str]):
+    def __init__(
+        self,
+        *,
+        call_lines: dict[str, tuple[int, int]],
+        stream_seqs: dict[str, dict[int, tuple[int, int]]],
+        stream_lines: dict[str, dict[int, int]],
+        documents: dict[str, Any],
+        declared: set[str],
+    ):
         self.call_lines = call_lines
         self.stream_seqs = stream_seqs
         self.stream_lines = stream_lines

@@ -7,17 +7,24 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.audit.model import Call, Event, FlagResult, Findings
 from pytest_coldstart.audit.evidence.reader import line_at
+from pytest_coldstart.audit.model import Call, Event, Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.layout import TRAJECTORY
 
 SCHEMA_VERSION = 2
 CUT = 300
 TIMELINE_CAP = 400
-IMPORTANT_EVENTS = ("input_processed", "cart_ejected", "cart_removed", "logger_armed", "cart_observed", "instance_ready")
+IMPORTANT_EVENTS = (
+    "input_processed",
+    "cart_ejected",
+    "cart_removed",
+    "logger_armed",
+    "cart_observed",
+    "instance_ready",
+)
 
 
 def cut(value: Any, depth: int = 0) -> Any:
@@ -38,10 +45,23 @@ def cut(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def build_report(*, run_id: str | None, overall: str, failure_class: str | None, flags: list[FlagResult], findings: Findings,
-                 inputs: dict[str, Any], root: Path | None, index: RefIndex | None, stream_files: dict[str, str],
-                 documents: dict[str, Any], calls: list[Call], events: list[Event], unordered: list[list[str]],
-                 records: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+def build_report(
+    *,
+    run_id: str | None,
+    overall: str,
+    failure_class: str | None,
+    flags: list[FlagResult],
+    findings: Findings,
+    inputs: dict[str, Any],
+    root: Path | None,
+    index: RefIndex | None,
+    stream_files: dict[str, str],
+    documents: dict[str, Any],
+    calls: list[Call],
+    events: list[Event],
+    unordered: list[list[str]],
+    records: dict[int, dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """``records``: trajectory call records already read (by offset), quoted without reading again."""
     flag_dicts = [flag.as_dict() for flag in flags]
     cited: list[str] = []
@@ -59,8 +79,14 @@ def build_report(*, run_id: str | None, overall: str, failure_class: str | None,
         "failure_class": failure_class,
         "flags": flag_dicts,
         "required_reviews": [
-            {"id": item["id"], "flag": flag["flag"], "question": item["question"], "status": _review_status(flag, item["id"])}
-            for flag in flag_dicts for item in flag["required_review"]
+            {
+                "id": item["id"],
+                "flag": flag["flag"],
+                "question": item["question"],
+                "status": _review_status(flag, item["id"]),
+            }
+            for flag in flag_dicts
+            for item in flag["required_review"]
         ],
         "infra_errors": findings.infra_errors,
         "fixture_errors": findings.fixture_errors,
@@ -84,8 +110,14 @@ def _review_status(flag: dict[str, Any], review_id: str) -> str:
     return "unresolved"
 
 
-def describe(ref: str, root: Path | None, index: RefIndex | None, stream_files: dict[str, str], documents: dict[str, Any],
-             records: dict[int, dict[str, Any]]) -> dict[str, Any]:
+def describe(
+    ref: str,
+    root: Path | None,
+    index: RefIndex | None,
+    stream_files: dict[str, str],
+    documents: dict[str, Any],
+    records: dict[int, dict[str, Any]],
+) -> dict[str, Any]:
     prefix, _, suffix = ref.partition(":")
     if prefix == "oracle" and suffix and index is not None and index.locate(suffix):
         return describe(suffix, root, index, stream_files, documents, records)
@@ -120,7 +152,17 @@ def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[di
             step = len(group) / room
             group = [group[int(i * step)] for i in range(room)]
         kept += [_entry(item) for item in group]
-    kept.sort(key=lambda e: (e["at"] is None, e["at"] or "", e["tick"] is None, e["tick"] or 0, e["stream"], e["seq"] or 0, e["ref"]))
+    kept.sort(
+        key=lambda e: (
+            e["at"] is None,
+            e["at"] or "",
+            e["tick"] is None,
+            e["tick"] or 0,
+            e["stream"],
+            e["seq"] or 0,
+            e["ref"],
+        )
+    )
     return kept
 
 
@@ -130,11 +172,18 @@ def _entry(record: Call | Event) -> dict[str, Any]:
     else:
         uuid = record.get("uuid")
         stream, label = record.stream, record.name + (f" {uuid}" if isinstance(uuid, str) else "")
-    return {"stream": stream, "ref": record.ref, "label": label[:120], "at": format_at(record.at) if record.at is not None else None,
-            "tick": record.tick, "seq": record.seq}
+    return {
+        "stream": stream,
+        "ref": record.ref,
+        "label": label[:120],
+        "at": format_at(record.at) if record.at is not None else None,
+        "tick": record.tick,
+        "seq": record.seq,
+    }
 
 
 # -- audit.md -----------------------------------------------------------------------------
+
 
 def _md(text: Any) -> str:
     value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
@@ -158,10 +207,16 @@ def render_markdown(report: dict[str, Any]) -> str:
         for flag in report["flags"]:
             for res in flag["review_resolutions"]:
                 if res["id"] == item["id"]:
-                    lines.append(f"  - {res['status']} by {_md(res.get('by'))} at {_md(res.get('at'))}: {_md(res.get('note') or '')}")
-    for title, key in (("Infrastructure errors", "infra_errors"), ("Fixture errors", "fixture_errors"),
-                       ("Pending reasons", "pending_reasons"), ("Review problems", "review_problems"),
-                       ("Information", "information")):
+                    lines.append(
+                        f"  - {res['status']} by {_md(res.get('by'))} at {_md(res.get('at'))}: {_md(res.get('note') or '')}"
+                    )
+    for title, key in (
+        ("Infrastructure errors", "infra_errors"),
+        ("Fixture errors", "fixture_errors"),
+        ("Pending reasons", "pending_reasons"),
+        ("Review problems", "review_problems"),
+        ("Information", "information"),
+    ):
         lines += ["", f"## {title}", ""]
         lines += [f"- {_md(text)}" for text in report.get(key) or []] or ["- none"]
     if report.get("unknown_orderings"):

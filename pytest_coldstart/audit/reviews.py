@@ -15,8 +15,8 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence.load import Evidence, check_hash
-from pytest_coldstart.audit.model import FlagResult, Findings
 from pytest_coldstart.audit.evidence.reader import HashedLines
+from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES
@@ -49,11 +49,15 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
         findings.infra(f"{label}: unreadable ({exc.strerror or exc})")
         return {}
     if evidence.review_declaration is not None:
-        if not check_hash(findings, evidence.version, "review", evidence.review_declaration, lines.sha256 or "", lines.size):
+        if not check_hash(
+            findings, evidence.version, "review", evidence.review_declaration, lines.sha256 or "", lines.size
+        ):
             return {}
     for review_id, statuses in history.items():
         if "rejected" in statuses[:-1] and statuses[-1] != "rejected":
-            findings.info(f"review {review_id}: an earlier rejection was superseded by a later {statuses[-1]} entry (latest entry wins)")
+            findings.info(
+                f"review {review_id}: an earlier rejection was superseded by a later {statuses[-1]} entry (latest entry wins)"
+            )
     return latest
 
 
@@ -100,7 +104,9 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     return None
 
 
-def apply_reviews(flags: list[FlagResult], latest: dict[str, dict[str, Any]], index: RefIndex, findings: Findings) -> None:
+def apply_reviews(
+    flags: list[FlagResult], latest: dict[str, dict[str, Any]], index: RefIndex, findings: Findings
+) -> None:
     required = {item["id"] for flag in flags for item in flag.required_review}
     for review_id, entry in sorted(latest.items()):
         if review_id not in REVIEW_IDS:
@@ -133,6 +139,8 @@ def apply_reviews(flags: list[FlagResult], latest: dict[str, dict[str, Any]], in
             flag.missing = list(dict.fromkeys(flag.missing + unresolved))
             if flag.status == "PASS":
                 flag.status = "PENDING"
-                flag.summary = f"mechanically satisfied but awaiting explicit review: {', '.join(unresolved)} ({flag.summary})"
+                flag.summary = (
+                    f"mechanically satisfied but awaiting explicit review: {', '.join(unresolved)} ({flag.summary})"
+                )
             elif flag.status == "PENDING":
                 flag.summary = f"{flag.summary}; also awaiting review: {', '.join(unresolved)}"

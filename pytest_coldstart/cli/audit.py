@@ -14,8 +14,11 @@ def register(groups) -> None:
     audit = groups.add_parser("audit", help="judge a run: five flags, required reviews, failure class")
     sub = audit.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
-    p = sub.add_parser("run", help="audit a run directory and write audit/audit.json + audit.md",
-                       description="Audit a run. Exit 0 PASS, 1 FAIL, 2 PENDING, 64 usage error, 70 internal error.")
+    p = sub.add_parser(
+        "run",
+        help="audit a run directory and write audit/audit.json + audit.md",
+        description="Audit a run. Exit 0 PASS, 1 FAIL, 2 PENDING, 64 usage error, 70 internal error.",
+    )
     p.add_argument("--run-dir", required=True)
     p.add_argument("--out", help="report directory (default: <run-dir>/audit; inside the run only audit/ is allowed)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
@@ -56,7 +59,9 @@ def cmd_run(args) -> int:
 
         write_report(report, out)
     except OSError as exc:
-        raise UsageError(f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out") from None
+        raise UsageError(
+            f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"
+        ) from None
     if args.json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     else:
@@ -69,7 +74,12 @@ def _summary(report: dict, out: Path) -> None:
     lines = [f"overall: {report['overall']}{klass}  run {safe(report['run_id'])}"]
     for flag in report["flags"]:
         lines.append(f"  {flag['status']:<7} {flag['flag']}: {safe(flag['summary'])}")
-    for title, key in (("infra error", "infra_errors"), ("fixture error", "fixture_errors"), ("pending", "pending_reasons"), ("review problem", "review_problems")):
+    for title, key in (
+        ("infra error", "infra_errors"),
+        ("fixture error", "fixture_errors"),
+        ("pending", "pending_reasons"),
+        ("review problem", "review_problems"),
+    ):
         items = report[key]
         for text in items[:SHOWN]:
             lines.append(f"  {title}: {safe(text)}")
@@ -94,13 +104,19 @@ def cmd_explain(args) -> int:
     manifest = rundir.load_manifest()
     evidence = rundir.load_evidence()
     task = manifest.get("task") if isinstance(manifest.get("task"), dict) else {}
-    lines = [f"run {safe(manifest.get('run_id'))} (version {1 if manifest.get('translated_from') == 1 else 2}, status {safe(manifest.get('status'))})",
-             f"task sha256 {short(str(task.get('sha256')))}"]
+    lines = [
+        f"run {safe(manifest.get('run_id'))} (version {1 if manifest.get('translated_from') == 1 else 2}, status {safe(manifest.get('status'))})",
+        f"task sha256 {short(str(task.get('sha256')))}",
+    ]
     for name in EVIDENCE_NAMES:
         decl = evidence.get(name)
         if decl is None:
             default = rundir.root / REVIEWS
-            note = f"(not declared; default {REVIEWS} {'present' if default.is_file() else 'absent'})" if name == "review" else "(not declared)"
+            note = (
+                f"(not declared; default {REVIEWS} {'present' if default.is_file() else 'absent'})"
+                if name == "review"
+                else "(not declared)"
+            )
             lines.append(f"  {name:<13} {note}")
             continue
         if not isinstance(decl, dict):
@@ -117,7 +133,13 @@ def cmd_explain(args) -> int:
             continue
         actual, size = sha256_file(path)
         expected = decl.get("sha256")
-        verdict = "no declared hash" if expected is None else "hash ok" if expected == actual else f"HASH MISMATCH (declared {short(str(expected))})"
+        verdict = (
+            "no declared hash"
+            if expected is None
+            else "hash ok"
+            if expected == actual
+            else f"HASH MISMATCH (declared {short(str(expected))})"
+        )
         lines.append(f"  {name:<13} {safe(relative)} [present sha256={short(actual)} {size} bytes; {verdict}]")
         if decl.get("normalized") is not None:
             lines.append(f"  {'':<13} normalized view {safe(decl.get('normalized'))}")

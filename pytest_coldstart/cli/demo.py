@@ -22,7 +22,11 @@ def cmd_demo(args) -> int:
     index = generate(args.out)
     for run in index["runs"]:
         verdict = run["overall"] or "not audited"
-        size = f"{run['records']} records, {run['calls']} calls" if run["records"] is not None else "no summary (unreadable by design)"
+        size = (
+            f"{run['records']} records, {run['calls']} calls"
+            if run["records"] is not None
+            else "no summary (unreadable by design)"
+        )
         sys.stdout.write(f"{run['name']}: {run['kind']}, {size}, audit {verdict}\n")
     sys.stdout.write(f"{len(index['runs'])} runs written to {args.out}\n")
     return 0

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the last guard: never a bare traceback for users
+    except Exception as exc:
         sys.stderr.write(f"coldstart: internal error: {type(exc).__name__}: {exc}\n")
         if "--debug" in (argv or sys.argv):
             raise

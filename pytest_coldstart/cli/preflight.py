@@ -24,12 +24,22 @@ def register(groups) -> None:
         help="run the checks and write preflight.json + preflight.md",
         description="Run the preflight checks against a harness config; exit 0 PASS, 1 FAIL, 64 usage.",
     )
-    p.add_argument("--config", required=True, help="harness config JSON (schemaVersion 2, or a reference version-1 config)")
+    p.add_argument(
+        "--config", required=True, help="harness config JSON (schemaVersion 2, or a reference version-1 config)"
+    )
     p.add_argument("--out", required=True, help="output directory (must be empty unless --force)")
     p.add_argument("--run-dir", help="append the result to this run's trajectory as a harness_preflight mark")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a config value (dotted key; JSON or raw string value)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="override a config value (dotted key; JSON or raw string value)",
+    )
     p.add_argument("--checks", action="append", default=[], metavar="A,B", help="run only these checks, in this order")
-    p.add_argument("--skip", action="append", default=[], metavar="C", help="report these checks as SKIP without running them")
+    p.add_argument(
+        "--skip", action="append", default=[], metavar="C", help="report these checks as SKIP without running them"
+    )
     p.add_argument("--force", action="store_true", help="replace a previous preflight's files in --out")
     p.add_argument("--json", action="store_true", help="print preflight.json on stdout instead of the summary")
     p.set_defaults(handler=cmd_run)
@@ -53,7 +63,9 @@ def cmd_run(args) -> int:
     from pytest_coldstart.preflight.pipeline import run_preflight
 
     config = load_config(args.config, args.set)
-    outcome = run_preflight(config, args.out, checks=args.checks, skip=args.skip, run_dir=args.run_dir, force=args.force)
+    outcome = run_preflight(
+        config, args.out, checks=args.checks, skip=args.skip, run_dir=args.run_dir, force=args.force
+    )
     document = outcome.document
     if args.json:
         sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -40,7 +39,9 @@ def register(groups) -> None:
     p.add_argument("--model", required=True)
     p.add_argument("--provider", required=True)
     p.add_argument("--harness-version", required=True)
-    p.add_argument("--visible-root", action="append", default=[], help="a file or folder the agent can see (repeatable)")
+    p.add_argument(
+        "--visible-root", action="append", default=[], help="a file or folder the agent can see (repeatable)"
+    )
     p.add_argument("--exclude", action="append", default=[], help="glob of visible files to leave out (repeatable)")
     p.add_argument("--note", action="append", default=[])
     p.add_argument("--created-at", help="explicit creation time (recorded as explicit)")
@@ -48,10 +49,32 @@ def register(groups) -> None:
     p.add_argument("--payload-mode", choices=("full", "preview"), default=None)
     p.add_argument("--redact-key", action="append", default=[], help="extra key to redact (repeatable)")
     p.add_argument("--compression", choices=("none", "gzip"), default=None, help="compression of stored payloads")
-    p.add_argument("--redact-env", action="append", default=[], metavar="NAME", help="redact the value of $NAME inside any string (repeatable)")
-    p.add_argument("--redact-pattern", action="append", default=[], metavar="REGEX", help="redact matches inside any string (repeatable)")
-    p.add_argument("--hash-key", action="append", default=[], metavar="KEY", help="replace values under KEY (e.g. player_id) by a stable hash")
-    p.add_argument("--redaction-salt-env", metavar="NAME", help="key redaction digests with HMAC using the salt in $NAME (never recorded)")
+    p.add_argument(
+        "--redact-env",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="redact the value of $NAME inside any string (repeatable)",
+    )
+    p.add_argument(
+        "--redact-pattern",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="redact matches inside any string (repeatable)",
+    )
+    p.add_argument(
+        "--hash-key",
+        action="append",
+        default=[],
+        metavar="KEY",
+        help="replace values under KEY (e.g. player_id) by a stable hash",
+    )
+    p.add_argument(
+        "--redaction-salt-env",
+        metavar="NAME",
+        help="key redaction digests with HMAC using the salt in $NAME (never recorded)",
+    )
 
     p = command("call", cmd_call, "append one tool call")
     p.add_argument("--call-id", required=True)
@@ -92,7 +115,11 @@ def register(groups) -> None:
     source = p.add_mutually_exclusive_group(required=True)
     source.add_argument("--json-text", help="one record as JSON text")
     source.add_argument("--json", dest="json_file", help="a file of records, one JSON object per line")
-    source.add_argument("--stdin", action="store_true", help="read records from standard input, one per line; each is appended (and acknowledged) as it arrives")
+    source.add_argument(
+        "--stdin",
+        action="store_true",
+        help="read records from standard input, one per line; each is appended (and acknowledged) as it arrives",
+    )
 
     p = command("artifact", cmd_artifact, "copy self-written code or build output into artifacts/")
     p.add_argument("--path", required=True)
@@ -100,7 +127,11 @@ def register(groups) -> None:
     p.add_argument("--phase", choices=PHASES, default="agent")
 
     p = command("evidence", cmd_evidence, "declare (and hash) an evidence file inside the run")
-    p.add_argument("--name", required=True, choices=("test_mod", "agent_logger", "answer", "oracle", "fixture", "restore", "preflight", "review"))
+    p.add_argument(
+        "--name",
+        required=True,
+        choices=("test_mod", "agent_logger", "answer", "oracle", "fixture", "restore", "preflight", "review"),
+    )
     p.add_argument("--path", required=True, help="path relative to the run directory")
     p.add_argument("--normalized", help="agent_logger only: the normalized view")
 
@@ -139,7 +170,11 @@ def register(groups) -> None:
     p = command("validate", cmd_validate, "check the run's structure and integrity")
     p.add_argument("--json", action="store_true")
 
-    p = command("summary", cmd_summary, "(re)build the derived summary.json: calls by tool/status, error rates, durations, sizes")
+    p = command(
+        "summary",
+        cmd_summary,
+        "(re)build the derived summary.json: calls by tool/status, error rates, durations, sizes",
+    )
     p.add_argument("--json", action="store_true", help="also print the summary as JSON")
 
     command("seal", cmd_seal, "write the file manifest and anchor the hash chain")
@@ -147,7 +182,24 @@ def register(groups) -> None:
 
 
 #: Every subcommand, in registration order (a test keeps it in step with register()).
-COMMANDS = ("init", "call", "result", "phase", "mark", "record", "artifact", "evidence", "review", "decision", "import-pi", "import", "validate", "summary", "seal", "migrate")
+COMMANDS = (
+    "init",
+    "call",
+    "result",
+    "phase",
+    "mark",
+    "record",
+    "artifact",
+    "evidence",
+    "review",
+    "decision",
+    "import-pi",
+    "import",
+    "validate",
+    "summary",
+    "seal",
+    "migrate",
+)
 
 
 class _Unused:
@@ -178,8 +230,8 @@ def cmd_init(args) -> int:
     from pathlib import Path
 
     from pytest_coldstart.record import logsettings
-    from pytest_coldstart.run.errors import ColdstartError
     from pytest_coldstart.record.recorder import init_run
+    from pytest_coldstart.run.errors import ColdstartError
 
     if args.task_file is not None:
         try:
@@ -221,7 +273,14 @@ def cmd_init(args) -> int:
 
 
 def cmd_call(args) -> int:
-    fields = {"record": "call", "call_id": args.call_id, "tool": args.tool, "arguments": parse_json_arg(args.arguments, "--arguments"), "phase": args.phase, "actor": args.actor}
+    fields = {
+        "record": "call",
+        "call_id": args.call_id,
+        "tool": args.tool,
+        "arguments": parse_json_arg(args.arguments, "--arguments"),
+        "phase": args.phase,
+        "actor": args.actor,
+    }
     fields.update(_optional(args, "parent_id", "instance", "dimension", "tick", "at", "note"))
     _print(_recorder(args).append(fields))
     return 0
@@ -257,7 +316,11 @@ def cmd_record(args) -> int:
     if args.json_text is not None:
         _print(recorder.append(parse_json_arg(args.json_text, "--json-text")))
         return 0
-    return _record_stream(recorder, sys.stdin if args.stdin else open(args.json_file, encoding="utf-8"), "<stdin>" if args.stdin else args.json_file)
+    return _record_stream(
+        recorder,
+        sys.stdin if args.stdin else open(args.json_file, encoding="utf-8"),
+        "<stdin>" if args.stdin else args.json_file,
+    )
 
 
 def _record_stream(recorder, stream, label: str) -> int:
@@ -303,13 +366,25 @@ def cmd_decision(args) -> int:
     if not isinstance(data, dict):
         raise UsageError("--data must be a JSON object")
     fields = {"record": "decision", "actor": "agent", **data, "summary": args.summary}
-    fields["tags"] = list(data.get("tags") or []) + args.tag if isinstance(data.get("tags") or [], list) else data["tags"]
+    fields["tags"] = (
+        list(data.get("tags") or []) + args.tag if isinstance(data.get("tags") or [], list) else data["tags"]
+    )
     if args.alternative:
         fields["alternatives"] = list(data.get("alternatives") or []) + args.alternative
-    options = {"call_id": "related_call_id", "event": "event", "intended_tool": "intended_tool", "target": "target",
-               "confidence": "confidence", "score": "score", "state_hash": "related_state_hash",
-               "action_id": "related_action_id", "rationale": "rationale"}
-    fields.update({field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None})
+    options = {
+        "call_id": "related_call_id",
+        "event": "event",
+        "intended_tool": "intended_tool",
+        "target": "target",
+        "confidence": "confidence",
+        "score": "score",
+        "state_hash": "related_state_hash",
+        "action_id": "related_action_id",
+        "rationale": "rationale",
+    }
+    fields.update(
+        {field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None}
+    )
     _print(_recorder(args).append(fields))
     return 0
 
@@ -320,8 +395,8 @@ def cmd_import_pi(args) -> int:
 
 
 def cmd_import(args) -> int:
-    from pytest_coldstart.run.errors import UsageError
     from pytest_coldstart.importers.pipeline import import_session
+    from pytest_coldstart.run.errors import UsageError
 
     if not args.session:
         raise UsageError("--session is required (or set $PI_SESSION_FILE)")
@@ -358,7 +433,9 @@ def cmd_seal(args) -> int:
     from pytest_coldstart.record.seal import seal
 
     sealed = seal(args.run_dir)
-    sys.stdout.write(f"sealed {len(sealed['files'])} files; trajectory {sealed['trajectory']['records']} records, head {sealed['trajectory']['head']}\n")
+    sys.stdout.write(
+        f"sealed {len(sealed['files'])} files; trajectory {sealed['trajectory']['records']} records, head {sealed['trajectory']['head']}\n"
+    )
     return 0
 
 
@@ -367,5 +444,3 @@ def cmd_migrate(args) -> int:
 
     sys.stdout.write(migrate_run(args.run_dir) + "\n")
     return 0
-
-

@@ -3,13 +3,13 @@ nothing of the machine that generates the demo reaches its bytes."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pytest_coldstart._version import __version__
 from pytest_coldstart.run.clock import FixedClock
 
-START = datetime(2026, 5, 10, 9, 0, 0, tzinfo=timezone.utc)
+START = datetime(2026, 5, 10, 9, 0, 0, tzinfo=UTC)
 MACHINE = {
     "platform": "demo-platform",
     "os": "Linux",

@@ -19,16 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.audit.engine import audit_run
 from pytest_coldstart.demo import research
 from pytest_coldstart.demo.facts import clock_for
 from pytest_coldstart.demo.scenarios import SCENARIOS, build_run
+from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.versioning import CURRENT
-
 
 INDEX = "demo.json"
 
@@ -91,9 +89,16 @@ def generate(out: str | Path) -> dict[str, Any]:
             shutil.rmtree(run_dir / layout.STATE_DIR, ignore_errors=True)
             entry = {"name": name, "kind": kind, "overall": overall}
             if document is not None:
-                entry.update(run_id=document["run_id"], calls=document["calls"]["total"], records=document["records"]["total"], summary=layout.SUMMARY_JSON)
+                entry.update(
+                    run_id=document["run_id"],
+                    calls=document["calls"]["total"],
+                    records=document["records"]["total"],
+                    summary=layout.SUMMARY_JSON,
+                )
             else:
-                entry.update(run_id=None, calls=None, records=None, summary=None, missing_reason=f"no summary: {problem}")
+                entry.update(
+                    run_id=None, calls=None, records=None, summary=None, missing_reason=f"no summary: {problem}"
+                )
             entries.append(entry)
         trash = build / ".previous"
         trash.mkdir()

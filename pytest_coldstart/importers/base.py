@@ -103,7 +103,7 @@ class Importer(Protocol):
 class Where:
     """The file and line being parsed, for one-line errors."""
 
-    __slots__ = ("path", "line")
+    __slots__ = ("line", "path")
 
     def __init__(self, path: str | Path, line: int = 0):
         self.path = str(path)

@@ -13,11 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
 from pytest_coldstart.importers.events import scalars
 from pytest_coldstart.importers.walking import Branches, Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
+from pytest_coldstart.run.errors import VersionError
 
 KNOWN_MAJORS = (1, 2)
 CONVERSATION = ("user", "assistant")
@@ -194,15 +194,22 @@ class _Walk(Walker):
     def _interrupt(self, text: str, at: str, line: int, branch: _Branch) -> None:
         if text.strip() in INTERRUPTS:
             self.counts["interrupts"] += 1
-            self.event(base.ImportedEvent("claude.interrupt", at, line, "operator", {"text": text.strip()}, branch.get()))
+            self.event(
+                base.ImportedEvent("claude.interrupt", at, line, "operator", {"text": text.strip()}, branch.get())
+            )
 
     def finish(self) -> None:
         for call in self.book.unanswered():
             seen = self.progress.get(call.fields.get("source_call_id", call.call_id))
             if call.result is None and seen is not None:
                 call.result = ImportedResult(
-                    "open", None, None,
-                    fields={"last_progress_at": seen, "note": "no tool_result: the tool was still running when the transcript ends"},
+                    "open",
+                    None,
+                    None,
+                    fields={
+                        "last_progress_at": seen,
+                        "note": "no tool_result: the tool was still running when the transcript ends",
+                    },
                 )
         self.book.close()
 
@@ -210,7 +217,7 @@ class _Walk(Walker):
 class _Branch:
     """A line's branch, asked for only when the line yields a call or an event."""
 
-    __slots__ = ("branches", "uuid", "sidechain")
+    __slots__ = ("branches", "sidechain", "uuid")
 
     def __init__(self, branches: Branches, uuid: str | None, sidechain: bool):
         self.branches, self.uuid, self.sidechain = branches, uuid, sidechain

@@ -13,12 +13,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedEvent, ImportedResult, Where
 from pytest_coldstart.importers.events import scalars
 from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, collect
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import VersionError
 
 KNOWN_MAJORS = (0,)
 CALLS = ("function_call", "custom_tool_call", "local_shell_call")

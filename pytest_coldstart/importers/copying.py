@@ -19,8 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
+from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import BLOCK
 from pytest_coldstart.run.layout import RunDir

@@ -12,11 +12,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run.errors import VersionError
-from pytest_coldstart.importers.base import CANONICAL, ImportedCall, ImportedEvent, ImportedResult, ImportedSession, Where
-from pytest_coldstart.importers.base import join_text, read_lines
+from pytest_coldstart.importers.base import (
+    CANONICAL,
+    ImportedCall,
+    ImportedEvent,
+    ImportedResult,
+    ImportedSession,
+    Where,
+    join_text,
+    read_lines,
+)
 from pytest_coldstart.importers.events import preview_of, scalars
 from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
+from pytest_coldstart.run.errors import VersionError
 
 VERSIONS = (1, 2, 3)
 NOT_EXECUTED_STOPS = ("error", "aborted")
@@ -109,7 +117,7 @@ class PiImporter:
     @staticmethod
     def _header(value: dict[str, Any], where: Where) -> dict[str, Any]:
         if value.get("type") != "session":
-            raise where.fail("not a pi session: the first line must be the header {\"type\": \"session\", ...}")
+            raise where.fail('not a pi session: the first line must be the header {"type": "session", ...}')
         version = value.get("version", 1)
         if type(version) is not int or version not in VERSIONS:
             raise VersionError(
@@ -204,7 +212,9 @@ class _Walk(Walker):
             if stop in NOT_EXECUTED_STOPS and self.book.count not in self.hindsight.revived:
                 call.fields["executed"] = False
                 call.result = ImportedResult(
-                    "open", None, None,
+                    "open",
+                    None,
+                    None,
                     fields={"executed": False, "note": f"never executed: the assistant message stopped with {stop!r}"},
                 )
             self.book.add(raw_id, call)

@@ -26,18 +26,18 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import Clock, format_at, parse_at
-from pytest_coldstart.run.errors import ColdstartError, UsageError
-from pytest_coldstart.run.hashing import short
 from pytest_coldstart.importers import copying, registry
 from pytest_coldstart.importers.base import ImportedSession, canonical_at
 from pytest_coldstart.importers.records import RecordStream
 from pytest_coldstart.importers.scrub import scrub_copy
 from pytest_coldstart.importers.spool import Spool
-from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, read_last_line
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import Clock, format_at, parse_at
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.hashing import short
+from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.vocabulary import PHASES
 
 
@@ -79,7 +79,9 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             importer = registry.sniff(_first_object(copy, source))
         state = copying.state_folder(recorder.rundir)
         spool = Spool(state, _preparer(recorder, source))
-        stream = RecordStream(spool.add, importer=importer, copy_path=staged.relative, phase=phase, forget=spool.restart)
+        stream = RecordStream(
+            spool.add, importer=importer, copy_path=staged.relative, phase=phase, forget=spool.restart
+        )
         session = _read(importer, copy, source, stream)
         try:
             stored = scrub_copy(copy, recorder.redactor, state)
@@ -99,7 +101,9 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "importer": importer.name,
             "importer_version": str(importer.version),
             "format": str(importer.format),
-            "format_version": session.format_version if type(session.format_version) in (int, str) else str(session.format_version),
+            "format_version": session.format_version
+            if type(session.format_version) in (int, str)
+            else str(session.format_version),
             "records": stream.records,
             "counts": stream.counts(session),
             "imported_at": format_at(recorder.clock.now()),
@@ -130,7 +134,9 @@ def _preparer(recorder: Recorder, source: Path):
             return prepare(fields)
         except (ColdstartError, RecursionError) as exc:
             problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
-            raise _Unprepared(f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())) from None
+            raise _Unprepared(
+                f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())
+            ) from None
 
     return run
 
@@ -183,7 +189,9 @@ def _check_type(importer: Any, session: Any) -> None:
 def _fix_time(value: Any, what: str, source: Path) -> str:
     text = canonical_at(value)
     if text is None:
-        raise ColdstartError(f"importer gave {what} time {value!r:.60}, which is not ISO-8601 (nothing was imported)", source)
+        raise ColdstartError(
+            f"importer gave {what} time {value!r:.60}, which is not ISO-8601 (nothing was imported)", source
+        )
     return text
 
 
@@ -209,7 +217,11 @@ def _refuse_repeat(manifest: dict[str, Any], digest: str, source: Path) -> None:
         if not isinstance(previous, dict):
             continue
         if previous.get("source_sha256", previous.get("sha256")) == digest:
-            note = " (that import was interrupted: `coldstart trace validate` reports it)" if previous.get("complete") is False else ""
+            note = (
+                " (that import was interrupted: `coldstart trace validate` reports it)"
+                if previous.get("complete") is False
+                else ""
+            )
             raise ColdstartError(
                 f"this session (sha256 {short(digest)}) was already imported as {previous.get('path')}{note}; "
                 "refusing to import it twice",
@@ -217,7 +229,9 @@ def _refuse_repeat(manifest: dict[str, Any], digest: str, source: Path) -> None:
             )
 
 
-def _land(recorder: Recorder, spool: Spool, entry: dict[str, Any], call_ids: list[str], source: Path, copy: Path) -> str | None:
+def _land(
+    recorder: Recorder, spool: Spool, entry: dict[str, Any], call_ids: list[str], source: Path, copy: Path
+) -> str | None:
     """Under the run lock from the checks to the last record: list the import, append the
     spool chunk by chunk, mark the import complete. Returns the ``at`` of the record that
     was last before the import."""
@@ -299,17 +313,23 @@ def known_call_ids(rundir: RunDir, call_ids: list[str]) -> list[str]:
         for start in range(0, len(call_ids), 500):
             chunk = call_ids[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            found.extend(row[0] for row in index.db.execute(f"SELECT call_id FROM calls WHERE call_id IN ({marks})", chunk))
+            found.extend(
+                row[0] for row in index.db.execute(f"SELECT call_id FROM calls WHERE call_id IN ({marks})", chunk)
+            )
         return found
     except sqlite3.Error as exc:
-        raise ColdstartError(f"call index is unusable ({exc}); delete .coldstart/index.sqlite to rebuild it", rundir.root) from None
+        raise ColdstartError(
+            f"call index is unusable ({exc}); delete .coldstart/index.sqlite to rebuild it", rundir.root
+        ) from None
     finally:
         index.close()
 
 
 def _unreserve(recorder: Recorder, entry: dict[str, Any], copy: Path) -> None:
     def drop(manifest: dict[str, Any]) -> None:
-        manifest["imports"] = [e for e in manifest.get("imports", []) if not (isinstance(e, dict) and e.get("path") == entry["path"])]
+        manifest["imports"] = [
+            e for e in manifest.get("imports", []) if not (isinstance(e, dict) and e.get("path") == entry["path"])
+        ]
 
     recorder._update_manifest(drop)
     copy.unlink(missing_ok=True)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.run import jsonio
 from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.run import jsonio
 
 ALWAYS = ("*",)  # every line touched must be walked in full
 #: characters JSON may write escaped: a literal holding one cannot be searched in raw bytes
@@ -46,7 +46,9 @@ class Prefilter:
             gate = next((g for g in GATES if needle.startswith(g) and needle != g), needle)
             groups.setdefault(gate, []).append(needle)
         # (gate bytes, ((needle bytes, needle), ...)); a lone needle is its own gate
-        self.groups = tuple((gate.encode(), tuple((n.encode(), n) for n in members)) for gate, members in groups.items())
+        self.groups = tuple(
+            (gate.encode(), tuple((n.encode(), n) for n in members)) for gate, members in groups.items()
+        )
         self.needles = tuple(pair for _, members in self.groups for pair in members)
         self.literals = tuple(value.encode("utf-8") for value in literals)
         self._keys: dict[str, int] = {}  # key -> SAFE, LISTED or CHANGED

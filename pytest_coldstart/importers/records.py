@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedSession, duration_ms
+from pytest_coldstart.run.errors import ColdstartError
 
 OPEN_NOTE = "no result in the session (interrupted, killed, or still running when it was copied)"
 _END = float("inf")
@@ -34,7 +34,12 @@ class RecordStream:
     """A sink that builds records in file order and passes each to ``emit``."""
 
     def __init__(
-        self, emit: Callable[[dict[str, Any]], None], *, importer: Any, copy_path: str, phase: str,
+        self,
+        emit: Callable[[dict[str, Any]], None],
+        *,
+        importer: Any,
+        copy_path: str,
+        phase: str,
         forget: Callable[[], None] | None = None,
     ):
         self.emit = emit
@@ -79,7 +84,9 @@ class RecordStream:
         line = key[0]
         if line != self._line:
             if line < self._line:
-                raise ColdstartError(f"importer {self.importer.name!r} sent line {line} after line {self._line} (items must come in file order)")
+                raise ColdstartError(
+                    f"importer {self.importer.name!r} sent line {line} after line {self._line} (items must come in file order)"
+                )
             self._flush()
             self._line = line
         self._pending.append((key, kind, index, item))
@@ -88,7 +95,7 @@ class RecordStream:
         pending = self._pending
         if len(pending) > 1:
             pending.sort(key=lambda entry: entry[0])
-        for _, kind, index, item in pending:
+        for _, kind, _index, item in pending:
             if kind == CALL:
                 self._out(self._call(item))
             elif kind == RESULT:
@@ -116,8 +123,15 @@ class RecordStream:
             self.usual = {key: call.fields[key] for key in CONTEXT if isinstance(call.fields.get(key), str)}
         usual = self.usual
         record = {
-            "record": "call", "call_id": call.call_id, "tool": call.tool, "arguments": call.arguments,
-            "phase": self.phase, "actor": "agent", "at": call.at, "source": self.source, "source_path": self.copy_path,
+            "record": "call",
+            "call_id": call.call_id,
+            "tool": call.tool,
+            "arguments": call.arguments,
+            "phase": self.phase,
+            "actor": "agent",
+            "at": call.at,
+            "source": self.source,
+            "source_path": self.copy_path,
             "source_line": call.line,
         }
         for key, value in call.fields.items():
@@ -157,13 +171,22 @@ class RecordStream:
             tally["results"] += 1
         if call.branch == ABANDONED:
             tally["abandoned"] += 1
-        if call.fields.get("executed") is False or (call.result is not None and call.result.fields.get("executed") is False):
+        if call.fields.get("executed") is False or (
+            call.result is not None and call.result.fields.get("executed") is False
+        ):
             tally["not_executed"] += 1
 
     def _mark(self, event: ImportedEvent) -> dict[str, Any]:
         mark = {
-            "record": "mark", "name": event.name, "actor": event.actor, "data": event.data, "phase": self.phase,
-            "at": event.at, "source": self.source, "source_path": self.copy_path, "source_line": event.line,
+            "record": "mark",
+            "name": event.name,
+            "actor": event.actor,
+            "data": event.data,
+            "phase": self.phase,
+            "at": event.at,
+            "source": self.source,
+            "source_path": self.copy_path,
+            "source_line": event.line,
         }
         if event.branch == ABANDONED:
             mark["branch"] = ABANDONED
@@ -205,16 +228,32 @@ class RecordStream:
         for _, call in self._unanswered:
             self._out(self._result(call, open_at=ended))
         self._unanswered = []
-        self._out({
-            "record": "session", "event": "end", "actor": "harness", "phase": self.phase, "at": ended,
-            "source": self.source, "source_path": self.copy_path, "session_id": session.session_id,
-            "reason": "end of the imported session file",
-        })
+        self._out(
+            {
+                "record": "session",
+                "event": "end",
+                "actor": "harness",
+                "phase": self.phase,
+                "at": ended,
+                "source": self.source,
+                "source_path": self.copy_path,
+                "session_id": session.session_id,
+                "reason": "end of the imported session file",
+            }
+        )
         self.records += 1  # the start record
         return {
-            "record": "session", "event": "start", "actor": "harness", "phase": self.phase, "at": session.started_at,
-            "source": self.source, "source_path": self.copy_path, "sha256": sha256, "session_id": session.session_id,
-            "format": self.importer.format, "format_version": session.format_version,
+            "record": "session",
+            "event": "start",
+            "actor": "harness",
+            "phase": self.phase,
+            "at": session.started_at,
+            "source": self.source,
+            "source_path": self.copy_path,
+            "sha256": sha256,
+            "session_id": session.session_id,
+            "format": self.importer.format,
+            "format_version": session.format_version,
             **(self.usual or {}),
         }
 

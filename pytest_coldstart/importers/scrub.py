@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from pytest_coldstart.importers.prefilter import ALWAYS, Prefilter, embedded
+from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import BLOCK
-from pytest_coldstart.importers.prefilter import ALWAYS, Prefilter, embedded
-from pytest_coldstart.record.redaction import Redactor
 
 _NOT_JSON = object()
 

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
 from pytest_coldstart.record.trajectory import Serialized
+from pytest_coldstart.run import jsonio
 
 #: records per append (one write, one fsync each) and the byte bound of one chunk
 CHUNK_RECORDS = 5000

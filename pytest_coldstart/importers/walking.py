@@ -18,7 +18,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from pytest_coldstart.importers.base import ABANDONED, ImportedCall, ImportedEvent, ImportedResult, ImportedSession, Where
+from pytest_coldstart.importers.base import (
+    ABANDONED,
+    ImportedCall,
+    ImportedEvent,
+    ImportedResult,
+    ImportedSession,
+    Where,
+)
 
 ORPHAN = "import.orphan_result"
 
@@ -49,7 +56,9 @@ class Hindsight:
     known: bool = False  # True for a walk that knows the facts (the second one)
 
 
-def walk_with_hindsight(one_walk: Callable[[Hindsight], tuple[ImportedSession, Hindsight | None]], sink: Sink) -> ImportedSession:
+def walk_with_hindsight(
+    one_walk: Callable[[Hindsight], tuple[ImportedSession, Hindsight | None]], sink: Sink
+) -> ImportedSession:
     """Run ``one_walk``; when it returns what it learned, restart the sink and walk again."""
     info, learned = one_walk(Hindsight())
     if learned is not None:

@@ -14,14 +14,14 @@ from typing import Any
 
 from filelock import FileLock
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import format_at, parse_at
-from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.preflight import report
 from pytest_coldstart.preflight.checks.base import Check
 from pytest_coldstart.preflight.config import HarnessConfig
 from pytest_coldstart.preflight.context import Context
 from pytest_coldstart.preflight.runner import run_one
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.errors import UsageError
 
 RESULTS = "results"
 

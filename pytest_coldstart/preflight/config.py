@@ -14,10 +14,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, Redactor
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes
-from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, Redactor
 from pytest_coldstart.run.versioning import CURRENT, version_of
 
 KIND = "harness-config"
@@ -144,7 +144,9 @@ def load_config(path: str | Path, overrides: list[str] | tuple[str, ...] = ()) -
     return config
 
 
-def from_document(document: Any, overrides: list[str] | tuple[str, ...] = (), *, label: str = "harness config") -> HarnessConfig:
+def from_document(
+    document: Any, overrides: list[str] | tuple[str, ...] = (), *, label: str = "harness config"
+) -> HarnessConfig:
     """Resolve an in-memory config document (tests and embedding callers use this directly)."""
     try:
         source_version = version_of(document, KIND, label)

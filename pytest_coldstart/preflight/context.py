@@ -43,7 +43,9 @@ class Context:
     environ: dict[str, str]
 
     @classmethod
-    def create(cls, config: HarnessConfig, out: Path, *, cwd: Path | None = None, environ: Mapping[str, str] | None = None) -> Context:
+    def create(
+        cls, config: HarnessConfig, out: Path, *, cwd: Path | None = None, environ: Mapping[str, str] | None = None
+    ) -> Context:
         out = Path(out).resolve()
         cwd = cwd or Path.cwd()
         env = dict(os.environ if environ is None else environ)

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run.clock import Clock, format_at
-from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.preflight import registry, report
 from pytest_coldstart.preflight.checks.base import Check
 from pytest_coldstart.preflight.config import HarnessConfig
 from pytest_coldstart.preflight.context import Context
 from pytest_coldstart.preflight.probes import PROBES
 from pytest_coldstart.preflight.runner import run_selection, select
+from pytest_coldstart.run.clock import Clock, format_at
+from pytest_coldstart.run.errors import ColdstartError, UsageError
 
 #: What a preflight writes into its output directory (and what --force replaces).
 OUTPUTS = (PROBES, "scratch", "build", "pip", report.REPORT_JSON, report.REPORT_MD)
@@ -40,7 +40,9 @@ def prepare_out(out: Path, *, force: bool = False) -> None:
         raise UsageError("--out exists and is not a directory", out)
     if out.is_dir() and any(out.iterdir()):
         if not force:
-            raise UsageError("--out is not empty; choose a new directory or pass --force to replace a previous preflight", out)
+            raise UsageError(
+                "--out is not empty; choose a new directory or pass --force to replace a previous preflight", out
+            )
         for name in OUTPUTS:
             target = out / name
             if target.is_dir() and not target.is_symlink():

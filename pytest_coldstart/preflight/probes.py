@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.run.hashing import sha256_bytes
 
 #: Per stream, what is kept of a command's output (head and tail beyond it).
 MAX_CAPTURE = 1 << 20
@@ -118,7 +118,13 @@ class Probes:
 
     def _store(self, path: Path, data: bytes, kind: str, **extra: Any) -> dict[str, Any]:
         path.write_bytes(data)
-        return {"kind": kind, **extra, "path": path.relative_to(self.out).as_posix(), "sha256": sha256_bytes(data), "size": len(data)}
+        return {
+            "kind": kind,
+            **extra,
+            "path": path.relative_to(self.out).as_posix(),
+            "sha256": sha256_bytes(data),
+            "size": len(data),
+        }
 
     def transcript(self, check_id: str, step: str, text: str, **extra: Any) -> dict[str, Any]:
         """Record an observation (socket probe, HTTP fetch, ...) as a text transcript."""
@@ -158,7 +164,9 @@ class Probes:
             header.append(f"# resolved: {resolved}")
         if env_extra:
             header.append(f"# env set by preflight: {', '.join(sorted(env_extra))} (values not recorded)")
-        header.append(f"# exit: {run.exit_code if run.exit_code is not None else 'none'} ({run.describe()}, {run.seconds:.3f} s)")
+        header.append(
+            f"# exit: {run.exit_code if run.exit_code is not None else 'none'} ({run.describe()}, {run.seconds:.3f} s)"
+        )
         text = "\n".join(header) + f"\n--- stdout ---\n{run.stdout}\n--- stderr ---\n{run.stderr}\n"
         body = self.scrub(text)
         run.evidence = self._store(
@@ -180,7 +188,13 @@ def _execute(argv: list[str], shown: list[str], timeout: float, cwd: Path, env: 
     with tempfile.TemporaryFile() as out_file, tempfile.TemporaryFile() as err_file:
         try:
             process = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out_file, stderr=err_file, cwd=cwd, env=env, start_new_session=True
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=out_file,
+                stderr=err_file,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
             )
         except OSError as exc:
             return CommandRun(shown, None, "", "", 0.0, error=f"could not start {shown[0]}: {exc.strerror or exc}")

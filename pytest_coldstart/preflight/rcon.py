@@ -117,7 +117,9 @@ class RconClient:
             if packet.request_id == -1:
                 raise RconAuthError("the server says this connection is not authenticated")
             if packet.request_id != request_id or packet.type != SERVERDATA_RESPONSE_VALUE:
-                raise RconError(f"unexpected packet (id {packet.request_id}, type {packet.type}) answering request {request_id}")
+                raise RconError(
+                    f"unexpected packet (id {packet.request_id}, type {packet.type}) answering request {request_id}"
+                )
             parts.append(packet.body)
             if len(packet.body) < FRAGMENT or not self._more_follows():
                 return b"".join(parts).decode("utf-8", errors="replace")
@@ -129,7 +131,7 @@ class RconClient:
         self._sock.settimeout(CONTINUATION_WAIT)
         try:
             return bool(self._sock.recv(1, socket.MSG_PEEK))
-        except (TimeoutError, socket.timeout):
+        except TimeoutError:
             return False
         except OSError:
             return False

@@ -8,8 +8,8 @@ from typing import Any
 
 import pluggy
 
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.preflight.checks.base import Check
+from pytest_coldstart.run.errors import ColdstartError
 
 CHECK_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -26,7 +26,9 @@ def all_checks(pm: pluggy.PluginManager | None = None) -> list[Check]:
         for check in batch or []:
             problem = defect(check)
             if problem:
-                raise ColdstartError(f"a registered preflight check is unusable: {problem}", "coldstart_register_preflight_checks")
+                raise ColdstartError(
+                    f"a registered preflight check is unusable: {problem}", "coldstart_register_preflight_checks"
+                )
             if check.id in seen:
                 raise ColdstartError(
                     f"preflight check id {check.id!r} is registered twice ({_origin(seen[check.id])} and {_origin(check)})",

@@ -14,12 +14,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import environment
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.config import HarnessConfig
 from pytest_coldstart.preflight.runner import overall
 from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.run import environment, jsonio
+from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.run.versioning import CURRENT
 
 REPORT_JSON = "preflight.json"
@@ -113,7 +112,9 @@ def render_markdown(document: dict[str, Any]) -> str:
         f" (read as version {document['config']['source_version']})",
     ]
     for override in document["config"]["overrides"]:
-        lines.append(f"  - override `{_cell(override['key'])}` = {_cell(jsonio.dumps_line(override['value']).decode())}")
+        lines.append(
+            f"  - override `{_cell(override['key'])}` = {_cell(jsonio.dumps_line(override['value']).decode())}"
+        )
     lines += ["", "## Checks", "", "| check | status | detail | probes |", "| --- | --- | --- | --- |"]
     for check in document["checks"]:
         files = [e.get("transcript") or e.get("path") for e in check["evidence"] if isinstance(e, dict)]

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_coldstart.preflight.checks.base import FAIL, PASS, SKIP, STATUSES, Check, CheckResult
+from pytest_coldstart.preflight.context import Context
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import Clock, format_at
 from pytest_coldstart.run.errors import UsageError
-from pytest_coldstart.preflight.checks.base import FAIL, PASS, SKIP, STATUSES, Check, CheckResult
-from pytest_coldstart.preflight.context import Context
 
 SKIPPED_BY_REQUEST = "skipped by request (--skip)"
 
@@ -68,7 +68,7 @@ def run_one(check: Check, context: Context, clock: Clock | None = None) -> dict[
         problem = _invalid(result)
         if problem:
             result = CheckResult.failed(f"check returned an invalid result: {problem}")
-    except Exception as exc:  # noqa: BLE001 - a crashing probe is a failed check, never a crashed preflight
+    except Exception as exc:
         frame = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         where = f" at {frame.filename.rsplit('/', 1)[-1]}:{frame.lineno}" if frame else ""
         result = CheckResult.failed(f"probe raised {type(exc).__name__}: {exc}{where}")

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin import markers
 from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items, usable
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.layout import RUN_JSON
 
 _SNIFF_BYTES = 1 << 20
 _V1_SCHEMA_PREFIX = "mc-agent-coldstart-run/"
@@ -75,8 +75,10 @@ class RunFile(pytest.File):
             if marker is not None:
                 self.add_marker(marker)
             return run_items(self, run)
-        except Exception as exc:  # noqa: BLE001 - a malformed report must not abort the session
-            broken = RunInfo(run.run_dir, None, f"the audit report could not be turned into items: {one_line(exc)}", run.key)
+        except Exception as exc:
+            broken = RunInfo(
+                run.run_dir, None, f"the audit report could not be turned into items: {one_line(exc)}", run.key
+            )
             self.own_markers.clear()
             self.add_marker(pytest.mark.infra_error)
             return [

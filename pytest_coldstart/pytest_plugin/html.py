@@ -44,7 +44,7 @@ def evidence_rows(report: dict[str, Any], refs: list[Any]) -> str:
     for ref in refs:
         target = table.get(ref) if isinstance(ref, str) else None
         if not isinstance(target, dict):
-            rows.append(f"<tr><td>{_e(ref)}</td><td colspan=\"3\">not resolved in this run</td></tr>")
+            rows.append(f'<tr><td>{_e(ref)}</td><td colspan="3">not resolved in this run</td></tr>')
             continue
         where = f"{target.get('file') or ''}" + (f":{target['line']}" if target.get("line") is not None else "")
         record = json.dumps(target.get("record"), ensure_ascii=False, indent=1) if "record" in target else ""
@@ -91,7 +91,7 @@ def item_html(item: ColdstartItem) -> str:
     if verdict is not None and verdict.outcome != "passed" and not isinstance(item, (FlagItem, ReviewItem)):
         parts.append("<ul>" + "".join(f"<li>{_e(line, 2000)}</li>" for line in verdict.details) + "</ul>")
     if isinstance(item, ValidateItem) and item.run.report is not None:
-        parts.append(f"<div style=\"overflow-x:auto\">{timeline.render_svg(item.run.report)}</div>")
+        parts.append(f'<div style="overflow-x:auto">{timeline.render_svg(item.run.report)}</div>')
         parts.append(timeline.render_table(item.run.report))
     return f'<div class="coldstart">{"".join(parts)}</div>'
 

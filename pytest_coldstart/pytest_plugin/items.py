@@ -129,7 +129,9 @@ class AuditErrorItem(ColdstartItem):
         self._label(Verdict("FAIL", FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
 
 
-def _required_reviews(report: dict[str, Any], flags: list[dict[str, Any]]) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+def _required_reviews(
+    report: dict[str, Any], flags: list[dict[str, Any]]
+) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """(flag, review) pairs in the audit's order; ``required_reviews`` carries each status."""
     by_name = {flag.get("flag"): flag for flag in flags}
     listed = report.get("required_reviews")

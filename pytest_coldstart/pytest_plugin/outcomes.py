@@ -14,7 +14,6 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-
 PASSED, FAILED, XFAILED = "passed", "failed", "xfailed"
 FLAG_OUTCOMES = {"PASS": PASSED, "FAIL": FAILED, "PENDING": XFAILED}
 RECORD_PREVIEW = 400
@@ -120,7 +119,10 @@ def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:
     reviews = [r for r in flag.get("required_review") or [] if isinstance(r, dict)]
     if reviews:
         resolutions = latest_resolutions(flag)
-        states = [f"{one_line(r.get('id'))} ({one_line((resolutions.get(r.get('id')) or {}).get('status', 'absent'))})" for r in reviews]
+        states = [
+            f"{one_line(r.get('id'))} ({one_line((resolutions.get(r.get('id')) or {}).get('status', 'absent'))})"
+            for r in reviews
+        ]
         details.append("required reviews: " + ", ".join(states))
     evidence = flag.get("evidence") if isinstance(flag.get("evidence"), list) else []
     if evidence:
@@ -188,7 +190,9 @@ def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[st
         return Verdict("unresolved-refs", XFAILED, f"review {rid} resolved but not usable yet: {why}", details)
     if status in ("unresolved", "pending", None):
         return Verdict("pending", XFAILED, f"review {rid} awaits a reviewer: {question or 'no entry yet'}", details)
-    return Verdict(one_line(status, 40), FAILED, f"review {rid}: the audit gave an unknown status {one_line(status)}", details)
+    return Verdict(
+        one_line(status, 40), FAILED, f"review {rid}: the audit gave an unknown status {one_line(status)}", details
+    )
 
 
 def validate_verdict(report: dict[str, Any] | None) -> Verdict:
@@ -210,7 +214,9 @@ def validate_verdict(report: dict[str, Any] | None) -> Verdict:
         return Verdict("FAIL", FAILED, reason, infra + fixture + context)
     if fixture:
         # Structurally sound, but initialisation or restore was not faithful (FIXTURE_INVALID).
-        return Verdict("FAIL", FAILED, f"fixture or restore not faithful ({_count(len(fixture), 'problem')})", fixture + context)
+        return Verdict(
+            "FAIL", FAILED, f"fixture or restore not faithful ({_count(len(fixture), 'problem')})", fixture + context
+        )
     return Verdict("PASS", PASSED, "run is valid", context)
 
 

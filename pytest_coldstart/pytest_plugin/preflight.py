@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.preflight.cache import SharedResults
 from pytest_coldstart.preflight.checks.base import FAIL, SKIP
+from pytest_coldstart.run.errors import ColdstartError
 
 MARKER = "coldstart_preflight"
 POLICIES = ("fail", "skip")
@@ -87,7 +87,9 @@ def _state(config: pytest.Config) -> PreflightState:
 
 
 def describe(entry: dict[str, Any]) -> str:
-    probes = [e.get("path") for e in entry.get("evidence", []) if isinstance(e, dict) and isinstance(e.get("path"), str)]
+    probes = [
+        e.get("path") for e in entry.get("evidence", []) if isinstance(e, dict) and isinstance(e.get("path"), str)
+    ]
     lines = [f"preflight check {entry['id']} {entry['status']}: {entry['detail']}"]
     if probes:
         lines.append("probes: " + ", ".join(probes))
@@ -113,8 +115,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         choices=POLICIES,
         help="What a failed preflight gate does to a marked test: fail it (default) or skip it",
     )
-    parser.addini("coldstart_preflight", "Harness config for preflight items and marks (relative to rootdir)", default="")
-    parser.addini("coldstart_preflight_policy", "fail | skip: a failed preflight gate fails or skips the test", default="fail")
+    parser.addini(
+        "coldstart_preflight", "Harness config for preflight items and marks (relative to rootdir)", default=""
+    )
+    parser.addini(
+        "coldstart_preflight_policy", "fail | skip: a failed preflight gate fails or skips the test", default="fail"
+    )
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -205,7 +211,9 @@ def _gate(state: PreflightState, item: pytest.Item, mark: pytest.Mark) -> None:
     wanted = [str(arg) for arg in mark.args] or list(shared.by_id)
     unknown = [i for i in wanted if i not in shared.by_id]
     if unknown:
-        raise PreflightFailed(f"unknown preflight check {', '.join(map(repr, unknown))} (known: {', '.join(shared.by_id)})")
+        raise PreflightFailed(
+            f"unknown preflight check {', '.join(map(repr, unknown))} (known: {', '.join(shared.by_id)})"
+        )
     entries = [shared.result(check_id) for check_id in wanted]
     failed = [e for e in entries if e["status"] == FAIL]
     if failed:

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.run.errors import ColdstartError
-from pytest_coldstart.run.layout import RUN_JSON
 from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
 from pytest_coldstart.pytest_plugin.outcomes import one_line
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.layout import RUN_JSON
 
 
 @dataclass
@@ -105,7 +105,7 @@ class ColdstartSession:
         if run_dir not in self._keys:
             try:
                 self._keys[run_dir] = entry_key(run_dir, _digest(run_dir))
-            except Exception:  # noqa: BLE001 - a run we cannot digest is audited uncached
+            except Exception:
                 self._keys[run_dir] = None
         return self._keys[run_dir]
 
@@ -121,7 +121,7 @@ class ColdstartSession:
             else:
                 report = self.cache.get_or_compute("audit", key, lambda: _audit(run_dir))
             info = RunInfo(run_dir, report, None, key)
-        except Exception as exc:  # noqa: BLE001 - a broken run must not abort collection
+        except Exception as exc:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
         self._runs[run_dir] = info
         return info
@@ -139,7 +139,7 @@ class ColdstartSession:
                 continue
             try:
                 done += self.cache.compute_if_free("audit", key, lambda r=run_dir: _audit(r))
-            except Exception:  # noqa: BLE001 - load() reports it when the run is collected
+            except Exception:
                 continue
         return done
 

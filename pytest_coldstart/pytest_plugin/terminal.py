@@ -27,7 +27,9 @@ class RunRow:
 
     def cells(self) -> tuple[str, ...]:
         counts = Counter(self.outcomes.values())
-        items = ", ".join(f"{counts[o]} {o}" for o in ("failed", "passed", "xfailed", "skipped", "xpassed") if counts[o])
+        items = ", ".join(
+            f"{counts[o]} {o}" for o in ("failed", "passed", "xfailed", "skipped", "xpassed") if counts[o]
+        )
         return (self.node, self.run_id, self.overall or "?", self.failure_class or "-", items)
 
 
@@ -72,6 +74,6 @@ def write(terminalreporter: pytest.TerminalReporter) -> None:
     )
     terminalreporter.write_sep("=", title)
     for line in table:
-        text = "  ".join(cell.ljust(width) for cell, width in zip(line, widths)) + "  " + line[-1]
+        text = "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)) + "  " + line[-1]
         markup = {"red": True} if line[2] == "FAIL" else {"yellow": True} if line[2] == "PENDING" else {}
         terminalreporter.write_line(text.rstrip(), **markup)

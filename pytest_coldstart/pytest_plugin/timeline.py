@@ -72,7 +72,7 @@ def render_svg(report: dict[str, Any]) -> str:
         f'viewBox="0 0 {width} {height}" role="img" aria-label="run timeline">',
         f"<title>{_text(report.get('run_id'))} timeline</title>",
     ]
-    for (name, label, colour), y in zip(LANES, lane_y):
+    for (_name, label, colour), y in zip(LANES, lane_y, strict=False):
         out.append(f'<text x="4" y="{y + 4}" font-size="11" fill="{colour}">{label}</text>')
         out.append(f'<line x1="{LEFT - 8}" y1="{y}" x2="{width - 4}" y2="{y}" stroke="#ddd"/>')
     unknown = unknown_pairs(report)
@@ -121,10 +121,14 @@ def render_table(report: dict[str, Any]) -> str:
     for first, second in unknown_pairs(report):
         partners.setdefault(first, []).append(second)
         partners.setdefault(second, []).append(first)
-    rows = ["<tr><th>#</th><th>stream</th><th>ref</th><th>label</th><th>at</th><th>tick</th><th>seq</th><th>order unknown vs</th></tr>"]
+    rows = [
+        "<tr><th>#</th><th>stream</th><th>ref</th><th>label</th><th>at</th><th>tick</th><th>seq</th><th>order unknown vs</th></tr>"
+    ]
     for index, event in enumerate(events[:MAX_EVENTS]):
         cells = [str(index + 1), *(_text(event.get(k)) for k in ("stream", "ref", "label", "at", "tick", "seq"))]
-        cells.append(_text(", ".join(partners.get(event.get("ref"), [])), 400) if isinstance(event.get("ref"), str) else "")
+        cells.append(
+            _text(", ".join(partners.get(event.get("ref"), [])), 400) if isinstance(event.get("ref"), str) else ""
+        )
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     more = len(events) - MAX_EVENTS
     note = f"<p>{more} further events not drawn.</p>" if more > 0 else ""

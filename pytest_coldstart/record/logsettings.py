@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.run.payloads import DEFAULT_SETTINGS, check_settings
-from pytest_coldstart.record.redaction import Redactor
 
 #: Documented retention default: nothing is deleted automatically (see docs/logging.md).
 RETENTION = "keep: runs are never pruned by pytest-coldstart; delete a run directory as a whole"

@@ -21,15 +21,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
-from pytest_coldstart.run import v1
+from pytest_coldstart.record.trajectory import lock_for
+from pytest_coldstart.run import jsonio, layout, v1
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
-from pytest_coldstart.record.trajectory import lock_for
 from pytest_coldstart.run.versioning import CURRENT, V1_SCHEMAS, version_of
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
@@ -49,7 +47,10 @@ def migrate_run(run_dir: str | Path, *, clock: Clock | None = None) -> str:
         if version == CURRENT:
             origin = manifest.get("migrated_from") if isinstance(manifest, dict) else None
             if isinstance(origin, dict):
-                raise ColdstartError(f"run was already migrated from version 1 (at {origin.get('migrated_at')}); nothing to do", layout.RUN_JSON)
+                raise ColdstartError(
+                    f"run was already migrated from version 1 (at {origin.get('migrated_at')}); nothing to do",
+                    layout.RUN_JSON,
+                )
             raise ColdstartError("run is already version 2; nothing to migrate", layout.RUN_JSON)
         reviews = _reviews_name(rundir, manifest)
         sources = _sources(rundir, live, reviews)
@@ -71,7 +72,10 @@ def _sources(rundir: RunDir, live_run_json: bytes, reviews: str) -> dict[str, Pa
     if originals.exists():
         kept = originals / layout.RUN_JSON
         if not kept.is_file() or kept.read_bytes() != live_run_json:
-            raise ColdstartError("originals/ already exists and does not hold this run's version-1 run.json; refusing to overwrite kept originals", layout.ORIGINALS)
+            raise ColdstartError(
+                "originals/ already exists and does not hold this run's version-1 run.json; refusing to overwrite kept originals",
+                layout.ORIGINALS,
+            )
         resuming = True  # an interrupted migration: originals/ holds the true version-1 bytes
     names = [layout.RUN_JSON, layout.TRAJECTORY, layout.EVIDENCE_JSON, layout.VISIBILITY_JSON, reviews]
     sources: dict[str, Path] = {}
@@ -89,7 +93,11 @@ def _sources(rundir: RunDir, live_run_json: bytes, reviews: str) -> dict[str, Pa
 def _reviews_name(rundir: RunDir, manifest: dict[str, Any]) -> str:
     """The version-1 reviews file: evidence.json's ``review`` declaration, else reviews.jsonl."""
     try:
-        evidence = jsonio.read_json_object(rundir.evidence_json, what=layout.EVIDENCE_JSON) if rundir.evidence_json.exists() else {}
+        evidence = (
+            jsonio.read_json_object(rundir.evidence_json, what=layout.EVIDENCE_JSON)
+            if rundir.evidence_json.exists()
+            else {}
+        )
     except ColdstartError:
         evidence = {}
     declared = evidence.get("review") if isinstance(evidence, dict) else None
@@ -102,7 +110,9 @@ def _reviews_name(rundir: RunDir, manifest: dict[str, Any]) -> str:
     return layout.REVIEWS
 
 
-def _migrate(rundir: RunDir, manifest: dict[str, Any], sources: dict[str, Path], reviews_name: str, clock: Clock) -> str:
+def _migrate(
+    rundir: RunDir, manifest: dict[str, Any], sources: dict[str, Path], reviews_name: str, clock: Clock
+) -> str:
     root = rundir.root
     run_id = manifest.get("run_id")
     if not isinstance(run_id, str) or not run_id:
@@ -283,7 +293,9 @@ def _keep_originals(root: Path, sources: dict[str, Path]) -> list[dict[str, Any]
     return kept
 
 
-def _manifest(root: Path, document: dict[str, Any], visibility: bytes | None, kept: list[dict[str, Any]], clock: Clock) -> dict[str, Any]:
+def _manifest(
+    root: Path, document: dict[str, Any], visibility: bytes | None, kept: list[dict[str, Any]], clock: Clock
+) -> dict[str, Any]:
     out = v1.manifest_to_current(document)
     out.pop("translated_from", None)
     moment = parse_at(out.get("created_at"))

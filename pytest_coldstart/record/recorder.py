@@ -12,20 +12,25 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
-from pytest_coldstart.record import logsettings
-from pytest_coldstart.record import records
+from pytest_coldstart.record import logsettings, records
+from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.record.trajectory import Appender, lock_for, read_last_line
+from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.payloads import PayloadStore
-from pytest_coldstart.record.redaction import Redactor
-from pytest_coldstart.record.trajectory import Appender, lock_for, read_last_line
 from pytest_coldstart.run.versioning import CURRENT, require_current
-from pytest_coldstart.run.vocabulary import ACTORS, EVIDENCE_NAMES, PHASES, RECORD_TYPES, RESULT_STATUSES, REVIEW_STATUSES
+from pytest_coldstart.run.vocabulary import (
+    ACTORS,
+    EVIDENCE_NAMES,
+    PHASES,
+    RECORD_TYPES,
+    RESULT_STATUSES,
+    REVIEW_STATUSES,
+)
 
 TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part of the run"
 
@@ -53,8 +58,8 @@ def init_run(
     tool: dict[str, Any] | None = None,
 ) -> Recorder:
     """Create a new run directory. Refuses an existing run (nothing is overwritten)."""
-    from pytest_coldstart.run import environment  # init only: appends never pay for them
     from pytest_coldstart.record import visibility
+    from pytest_coldstart.run import environment  # init only: appends never pay for them
 
     clock = clock or Clock()
     rundir = RunDir(run_dir)
@@ -92,12 +97,25 @@ def init_run(
         "environment": machine if machine is not None else environment.machine(),
         "repo": repo if repo is not None else environment.repo(),
         "harness": {key: harness.get(key, "") for key in ("name", "version", "model", "provider")},
-        "task": {"path": layout.TASK_MD, "source": task_source, "sha256": task_sha, "size": len(task_bytes), "note": TASK_NOTE},
-        "visibility": {"path": layout.VISIBILITY_JSON, "sha256": sha256_bytes(vis_bytes), "file_count": vis["file_count"]},
+        "task": {
+            "path": layout.TASK_MD,
+            "source": task_source,
+            "sha256": task_sha,
+            "size": len(task_bytes),
+            "note": TASK_NOTE,
+        },
+        "visibility": {
+            "path": layout.VISIBILITY_JSON,
+            "sha256": sha256_bytes(vis_bytes),
+            "file_count": vis["file_count"],
+        },
         "trajectory": {"path": layout.TRAJECTORY},
         "evidence": {"path": layout.EVIDENCE_JSON},
         "reviews": {"path": layout.REVIEWS},
-        "clock": {"monotonic_origin_ns": clock.monotonic_ns(), "boot_id": environment.boot_id() if machine is None else None},
+        "clock": {
+            "monotonic_origin_ns": clock.monotonic_ns(),
+            "boot_id": environment.boot_id() if machine is None else None,
+        },
         "logging": logging,
         "imports": [],
         "artifacts": [],
@@ -111,7 +129,13 @@ def init_run(
     recorder = Recorder(rundir.root, clock=clock)
     recorder.appender.append_many(
         [
-            {"record": "header", "at": created, "created_at": created, "harness": manifest["harness"], "tool": manifest["tool"]},
+            {
+                "record": "header",
+                "at": created,
+                "created_at": created,
+                "harness": manifest["harness"],
+                "tool": manifest["tool"],
+            },
             {
                 "record": "phase",
                 "at": created,
@@ -190,10 +214,31 @@ class Recorder:
         # Taxonomy shape, then redaction of every non-envelope field and the payload store.
         return records.finish(fields, self.redactor, self.payloads)
 
-    def call(self, call_id: str, tool: str, arguments: Any = None, *, phase: str = "agent", actor: str = "agent", **extra: Any) -> dict[str, Any]:
-        return self.append({"record": "call", "call_id": call_id, "tool": tool, "arguments": {} if arguments is None else arguments, "phase": phase, "actor": actor, **extra})
+    def call(
+        self,
+        call_id: str,
+        tool: str,
+        arguments: Any = None,
+        *,
+        phase: str = "agent",
+        actor: str = "agent",
+        **extra: Any,
+    ) -> dict[str, Any]:
+        return self.append(
+            {
+                "record": "call",
+                "call_id": call_id,
+                "tool": tool,
+                "arguments": {} if arguments is None else arguments,
+                "phase": phase,
+                "actor": actor,
+                **extra,
+            }
+        )
 
-    def result(self, call_id: str, status: str = "ok", result: Any = None, *, duration_ms: float | None = None, **extra: Any) -> dict[str, Any]:
+    def result(
+        self, call_id: str, status: str = "ok", result: Any = None, *, duration_ms: float | None = None, **extra: Any
+    ) -> dict[str, Any]:
         fields: dict[str, Any] = {"record": "result", "call_id": call_id, "status": status, **extra}
         if result is not None:
             fields["result"] = result
@@ -201,7 +246,15 @@ class Recorder:
             fields["duration_ms"] = duration_ms
         return self.append(fields)
 
-    def phase(self, phase: str, actor: str = "operator", *, instance: str | None = None, note: str | None = None, evidence: list[str] | None = None) -> dict[str, Any]:
+    def phase(
+        self,
+        phase: str,
+        actor: str = "operator",
+        *,
+        instance: str | None = None,
+        note: str | None = None,
+        evidence: list[str] | None = None,
+    ) -> dict[str, Any]:
         fields: dict[str, Any] = {"record": "phase", "phase": phase, "actor": actor, "evidence": list(evidence or [])}
         if instance is not None:
             fields["instance"] = instance
@@ -225,13 +278,17 @@ class Recorder:
         self.manifest = manifest
         return manifest
 
-    def artifact(self, source: str | Path, label: str | None = None, *, phase: str = "agent", actor: str = "agent") -> list[dict[str, Any]]:
+    def artifact(
+        self, source: str | Path, label: str | None = None, *, phase: str = "agent", actor: str = "agent"
+    ) -> list[dict[str, Any]]:
         """Copy a file (or a directory's regular files) into artifacts/ and record their hashes."""
         self._require_open()
         source = Path(source)
         if source.is_symlink() or not source.exists():
             raise ColdstartError("artifact source is missing or a symlink", source)
-        files = [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file() and not p.is_symlink())
+        files = (
+            [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file() and not p.is_symlink())
+        )
         if not files:
             raise ColdstartError("artifact source holds no regular files", source)
         entries: list[dict[str, Any]] = []
@@ -245,12 +302,28 @@ class Recorder:
                 target.parent.mkdir(exist_ok=True)
                 shutil.copyfile(path, target)
                 digest, size = sha256_file(target)
-                entry = {"label": label or path.name, "source": str(path), "path": relative, "sha256": digest, "size": size, "phase": phase, "at": format_at(self.clock.now())}
+                entry = {
+                    "label": label or path.name,
+                    "source": str(path),
+                    "path": relative,
+                    "sha256": digest,
+                    "size": size,
+                    "phase": phase,
+                    "at": format_at(self.clock.now()),
+                }
                 existing.append(entry)
                 entries.append(entry)
 
         self._update_manifest(add)
-        self.append({"record": "mark", "name": "artifact", "actor": actor, "phase": phase, "data": {"artifacts": [e["path"] for e in entries], "sha256": [e["sha256"] for e in entries]}})
+        self.append(
+            {
+                "record": "mark",
+                "name": "artifact",
+                "actor": actor,
+                "phase": phase,
+                "data": {"artifacts": [e["path"] for e in entries], "sha256": [e["sha256"] for e in entries]},
+            }
+        )
         return entries
 
     def declare_evidence(self, name: str, path: str, *, normalized: str | None = None) -> dict[str, Any]:
@@ -264,7 +337,12 @@ class Recorder:
         if not target.is_file():
             raise ColdstartError(f"evidence {name}: file is missing", path)
         digest, size = sha256_file(target)
-        declaration: dict[str, Any] = {"path": Path(path).as_posix(), "sha256": digest, "size": size, "declared_at": format_at(self.clock.now())}
+        declaration: dict[str, Any] = {
+            "path": Path(path).as_posix(),
+            "sha256": digest,
+            "size": size,
+            "declared_at": format_at(self.clock.now()),
+        }
         if normalized is not None:
             if name != "agent_logger":
                 raise UsageError("--normalized applies to agent_logger only")
@@ -276,14 +354,20 @@ class Recorder:
         with lock_for(self.rundir):
             document = self.rundir.load_evidence()
             if document.get("translated_from") == 1:
-                raise ColdstartError("evidence.json is version 1; run `coldstart trace migrate` first", layout.EVIDENCE_JSON)
+                raise ColdstartError(
+                    "evidence.json is version 1; run `coldstart trace migrate` first", layout.EVIDENCE_JSON
+                )
             document[name] = declaration
             jsonio.write_json_atomic(self.rundir.evidence_json, document)
         if self.manifest.get("status") != "sealed":
-            self.append({"record": "mark", "name": "evidence", "actor": "operator", "data": {"name": name, **declaration}})
+            self.append(
+                {"record": "mark", "name": "evidence", "actor": "operator", "data": {"name": name, **declaration}}
+            )
         return declaration
 
-    def review(self, review_id: str, status: str, by: str, *, evidence: list[str], note: str = "", at: str | None = None) -> dict[str, Any]:
+    def review(
+        self, review_id: str, status: str, by: str, *, evidence: list[str], note: str = "", at: str | None = None
+    ) -> dict[str, Any]:
         """Append an explicit review resolution to reviews.jsonl (and a mark while unsealed)."""
         if status not in REVIEW_STATUSES:
             raise UsageError(f"review status must be one of {', '.join(REVIEW_STATUSES)}")
@@ -297,7 +381,16 @@ class Recorder:
         moment = parse_at(at) if at is not None else self.clock.now()
         if moment is None:
             raise UsageError(f"review time {at!r} is not a timestamp")
-        entry = {"schemaVersion": CURRENT, "seq": 0, "id": review_id, "status": status, "by": by, "at": format_at(moment), "note": note, "evidence": refs}
+        entry = {
+            "schemaVersion": CURRENT,
+            "seq": 0,
+            "id": review_id,
+            "status": status,
+            "by": by,
+            "at": format_at(moment),
+            "note": note,
+            "evidence": refs,
+        }
         with lock_for(self.rundir):
             last = read_last_line(self.rundir.reviews)
             previous: Any = {}
@@ -305,7 +398,9 @@ class Recorder:
                 try:
                     previous = jsonio.loads(last)
                 except ValueError:
-                    raise ColdstartError("last line is not valid JSON; run `coldstart trace validate`", self.rundir.reviews) from None
+                    raise ColdstartError(
+                        "last line is not valid JSON; run `coldstart trace validate`", self.rundir.reviews
+                    ) from None
                 require_current(previous, "review line", str(self.rundir.reviews))
             seq = previous.get("seq") if isinstance(previous, dict) else None
             entry["seq"] = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
@@ -315,5 +410,13 @@ class Recorder:
                 os.fsync(handle.fileno())
         if self.manifest.get("status") != "sealed":
             # The mark carries recorder time; the review's own time stays in data (never breaks ordering).
-            self.append({"record": "mark", "name": "review", "actor": "reviewer", "phase": "audit", "data": {k: entry[k] for k in ("id", "status", "by", "at", "evidence")}})
+            self.append(
+                {
+                    "record": "mark",
+                    "name": "review",
+                    "actor": "reviewer",
+                    "phase": "audit",
+                    "data": {k: entry[k] for k in ("id", "status", "by", "at", "evidence")},
+                }
+            )
         return entry

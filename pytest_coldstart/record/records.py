@@ -14,11 +14,11 @@ import copy
 import math
 from typing import Any
 
+from pytest_coldstart.record.redaction import Redactor
+from pytest_coldstart.record.taxonomy import CLOSING_ACTION_EVENTS, FAMILIES, Field, payload_keys
 from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.run.hashing import is_sha256, sha256_bytes
 from pytest_coldstart.run.payloads import PayloadStore, encode
-from pytest_coldstart.record.redaction import Redactor
-from pytest_coldstart.record.taxonomy import CLOSING_ACTION_EVENTS, FAMILIES, Field, payload_keys
 
 #: Envelope keys: never redacted (ids link records; times and hashes are ours).
 ENVELOPE_KEYS = ("record", "run_id", "call_id", "parent_id", "at")
@@ -99,12 +99,14 @@ def protect(fields: dict[str, Any], redactor: Redactor, store: PayloadStore) -> 
     if kind == "state" and out.get("state") is not None:
         computed = state_hash(out["state"])
         if fields.get("state_hash") not in (None, computed):
-            raise UsageError("state.state_hash does not match the recorded state (omit it: the recorder computes it after redaction)")
+            raise UsageError(
+                "state.state_hash does not match the recorded state (omit it: the recorder computes it after redaction)"
+            )
         out["state_hash"] = computed
     for key in payload_keys(kind):
         if out.get(key) is None:
             continue
-        inline, ref = store.shrink(out[key])
+        _inline, ref = store.shrink(out[key])
         if ref is not None:
             out[key] = None
             out[f"{key}_payload"] = ref

@@ -63,7 +63,10 @@ _DEFAULT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
     (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
     (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
-    (r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})", ("authorization",)),
+    (
+        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
+        ("authorization",),
+    ),
     (
         r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
         ("api", "secret", "token", "passw", "credential"),
@@ -88,6 +91,7 @@ class _Rule(NamedTuple):
     regex: re.Pattern[str]
     triggers: tuple[str, ...] | None  # None: no known literal, always search
     literal: bool  # triggers are case-sensitive literals (environment values)
+
 
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 MARKER = re.compile(r"<(?:redacted|hashed) (?:sha256|hmac-sha256):[0-9a-f]{64}>")
@@ -140,19 +144,25 @@ class Redactor:
         _terms(self.env, "env")
         self.patterns = list(patterns)
         if digest not in DIGESTS:
-            raise ColdstartError(f"redaction digest {digest!r} is unknown (one of {', '.join(DIGESTS)}); refusing to record without it")
+            raise ColdstartError(
+                f"redaction digest {digest!r} is unknown (one of {', '.join(DIGESTS)}); refusing to record without it"
+            )
         self.digest_name = digest
         self.salt_env = salt_env
         self.salt: bytes | None = None
         if digest == "hmac-sha256":
             value = environ.get(salt_env or "") if salt_env else None
             if not value:
-                raise ColdstartError(f"redaction digest hmac-sha256 needs its salt in the environment variable {salt_env!r}, which is unset or empty")
+                raise ColdstartError(
+                    f"redaction digest hmac-sha256 needs its salt in the environment variable {salt_env!r}, which is unset or empty"
+                )
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
         self.literals = tuple(t for rule in self.rules if rule.literal for t in rule.triggers or ())
         patterns = [rule.triggers for rule in self.rules if not rule.literal]
-        self.fast = None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
+        self.fast = (
+            None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
+        )
         self._keys: dict[str, str | None] = {}
         self._clean: set[str] = set()  # short strings no rule changes (tool names, phases, paths repeat)
         self.count = 0
@@ -190,7 +200,10 @@ class Redactor:
         )
         expected = salt.get("fingerprint")
         if redactor.salt is not None and expected and salt_fingerprint(redactor.salt) != expected:
-            raise ColdstartError(f"the salt in ${salt.get('env')} is not the one this run was opened with (fingerprint differs)", "run.json")
+            raise ColdstartError(
+                f"the salt in ${salt.get('env')} is not the one this run was opened with (fingerprint differs)",
+                "run.json",
+            )
         return redactor
 
     # -- digests -----------------------------------------------------------------------------
@@ -222,7 +235,13 @@ class Redactor:
         kind = self._keys.get(key, "")
         if kind == "":
             words = key_words(key)
-            kind = "redacted" if _matches(words, self.terms) else "hashed" if self.hash_terms and _matches(words, self.hash_terms) else None
+            kind = (
+                "redacted"
+                if _matches(words, self.terms)
+                else "hashed"
+                if self.hash_terms and _matches(words, self.hash_terms)
+                else None
+            )
             if len(self._keys) < 65536:
                 self._keys[key] = kind
         return kind

@@ -13,13 +13,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
+from pytest_coldstart.record.trajectory import lock_for, read_last_line
+from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.record.trajectory import lock_for, read_last_line
 
 UNSEALED_TOP = {layout.RUN_JSON, layout.STATE_DIR, layout.AUDIT_DIR, layout.SUMMARY_JSON, layout.REVIEWS}
 
@@ -50,7 +49,9 @@ def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
     rundir = recorder.rundir
     if recorder.manifest.get("status") == "sealed":
         raise ColdstartError("run is already sealed", rundir.run_json)
-    last = recorder.append({"record": "phase", "phase": "audit", "actor": "operator", "note": "run sealed", "evidence": []})
+    last = recorder.append(
+        {"record": "phase", "phase": "audit", "actor": "operator", "note": "run sealed", "evidence": []}
+    )
     with lock_for(rundir):
         manifest = rundir.load_manifest()
         head = read_last_line(rundir.trajectory)

@@ -89,14 +89,30 @@ FAMILIES: dict[str, Family] = {
             _s("event", "observed | changed | repeated | unavailable", required=True, enum=STATE_EVENTS),
             _s("state_type", "kind of state (screen, inventory, combat, map, ...)"),
             _s("mode", "environment / game mode"),
-            Field("where", ("object",), "location in the environment (floor, act, room, dimension, instance, tick ...)"),
-            Field("state", ("any",), "the full agent-visible state (JSON, or text when the agent saw text)", payload=True),
+            Field(
+                "where", ("object",), "location in the environment (floor, act, room, dimension, instance, tick ...)"
+            ),
+            Field(
+                "state", ("any",), "the full agent-visible state (JSON, or text when the agent saw text)", payload=True
+            ),
             _s("format", "json | markdown | text: what the agent saw", enum=STATE_FORMATS),
-            Field("state_hash", _HASH, "sha256 of the normalized state (canonical JSON, or UTF-8 text); computed by the recorder"),
+            Field(
+                "state_hash",
+                _HASH,
+                "sha256 of the normalized state (canonical JSON, or UTF-8 text); computed by the recorder",
+            ),
             Field("previous_hash", _HASH, "state_hash of the previous observation"),
-            Field("diff", ("object",), "when changed: {changed, added, removed} JSON-pointer lists (capped, with 'truncated')"),
-            Field("returned_to_agent", ("boolean",), "true when returned to the agent, false when only polled internally"),
-            Field("response_hash", _HASH, "sha256 of the exact markdown/text response when the agent saw text, not JSON"),
+            Field(
+                "diff",
+                ("object",),
+                "when changed: {changed, added, removed} JSON-pointer lists (capped, with 'truncated')",
+            ),
+            Field(
+                "returned_to_agent", ("boolean",), "true when returned to the agent, false when only polled internally"
+            ),
+            Field(
+                "response_hash", _HASH, "sha256 of the exact markdown/text response when the agent saw text, not JSON"
+            ),
             _s("reason", "unavailable: why no state could be read"),
         ),
         STATE_EVENTS,
@@ -132,10 +148,18 @@ FAMILIES: dict[str, Family] = {
             _s("summary", "concise summary", required=True),
             _s("intended_tool", "the next action/tool the agent intends to use"),
             Field("target", ("string", "object"), "target entity/card/node/file when applicable"),
-            Field("alternatives", ("array",), "alternatives considered (strings or objects)", required=True, default=[]),
+            Field(
+                "alternatives", ("array",), "alternatives considered (strings or objects)", required=True, default=[]
+            ),
             Field("confidence", ("number",), "confidence in [0, 1] if the agent supplies one", bounds=(0, 1)),
             Field("score", ("number",), "any agent-supplied score (its scale is the agent's)"),
-            Field("tags", ("array",), "tags such as combat, map, reward, risk, lethal, defensive", required=True, default=[]),
+            Field(
+                "tags",
+                ("array",),
+                "tags such as combat, map, reward, risk, lethal, defensive",
+                required=True,
+                default=[],
+            ),
             Field("related_state_hash", _HASH, "state_hash of the state the decision was made on"),
             _s("related_call_id", "the tool call the decision concerns"),
             _s("related_action_id", "the action the decision led to"),
@@ -148,13 +172,22 @@ FAMILIES: dict[str, Family] = {
         "An exception, tool/HTTP failure, invalid action, timeout, or a recovery step (seed 004: errors and recovery: "
         "retry, poll_timeout, manual_action_required, desync_suspected). The envelope call_id links the failing call.",
         (
-            _s("kind", "exception | tool_error | http_error | invalid_action | timeout | recovery | other", required=True, enum=ERROR_KINDS),
+            _s(
+                "kind",
+                "exception | tool_error | http_error | invalid_action | timeout | recovery | other",
+                required=True,
+                enum=ERROR_KINDS,
+            ),
             _s("message", "what went wrong (or what the recovery did)", required=True),
             _s("fault", "who is at fault: agent | tool | environment | harness | logger (null: unknown)", enum=FAULTS),
             _s("action_id", "the action concerned"),
             Field("recoverable", ("boolean",), "whether the run can continue"),
             _s("recovery", "what was done or is suggested"),
-            _s("recovery_action", "retry | poll_timeout | manual_action_required | desync_suspected | fallback | abort", enum=RECOVERY_ACTIONS),
+            _s(
+                "recovery_action",
+                "retry | poll_timeout | manual_action_required | desync_suspected | fallback | abort",
+                enum=RECOVERY_ACTIONS,
+            ),
             Field("attempt", ("integer",), "retry number, 1 for the first retry", bounds=(0, float("inf"))),
             _s("exception", "exception type name"),
             Field("detail", ("any",), "traceback or raw error payload after redaction", payload=True),
@@ -189,7 +222,14 @@ def payload_keys(kind: str) -> tuple[str, ...]:
 
 # -- schema generation -------------------------------------------------------------------------
 
-_JSON_TYPES = {"string": "string", "integer": "integer", "number": "number", "boolean": "boolean", "object": "object", "array": "array"}
+_JSON_TYPES = {
+    "string": "string",
+    "integer": "integer",
+    "number": "number",
+    "boolean": "boolean",
+    "object": "object",
+    "array": "array",
+}
 
 
 def _field_schema(f: Field) -> dict[str, Any]:
@@ -241,12 +281,17 @@ def record_schema(kind: str) -> dict[str, Any]:
         "additionalProperties": {"type": "string", "pattern": "\\S"},
         "description": "{field: reason} for documented fields whose value is null",
     }
-    properties["redacted"] = {"type": "array", "items": {"type": "string"}, "description": "JSON pointers of redacted values"}
+    properties["redacted"] = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": "JSON pointers of redacted values",
+    }
     schema: dict[str, Any] = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": f"{SCHEMA_BASE}{kind}.schema.json",
         "title": f"{kind} record (trajectory schemaVersion 2)",
-        "description": family.doc + " Every documented field is present (null when unknown). Extra fields are additive data.",
+        "description": family.doc
+        + " Every documented field is present (null when unknown). Extra fields are additive data.",
         "type": "object",
         "required": ["record"] + [f.name for f in family.fields],
         "properties": properties,

@@ -19,12 +19,12 @@ from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.record.runlock import RunLock
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
 from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.run.layout import TRAJECTORY, RunDir
-from pytest_coldstart.record.runlock import RunLock
 from pytest_coldstart.run.versioning import CURRENT, require_current
 
 ENVELOPE = ("schemaVersion", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev")
@@ -190,10 +190,19 @@ def _json(value: Any) -> bytes:
 def _spliced(envelope: dict[str, Any], body: bytes) -> bytes:
     """The line ``jsonio.dumps_line`` writes for the envelope followed by the body's fields."""
     mono = envelope["monotonic_ms"]
-    head = b'{"schemaVersion":%d,"run_id":%b,"seq":%d,"at":%b,"monotonic_ms":%b,"record":%b,"call_id":%b,"parent_id":%b,"prev":%b' % (
-        envelope["schemaVersion"], _json(envelope["run_id"]), envelope["seq"], _json(envelope["at"]),
-        float.__repr__(mono).encode() if type(mono) is float else _json(mono),
-        _json(envelope["record"]), _json(envelope["call_id"]), _json(envelope["parent_id"]), _json(envelope["prev"]),
+    head = (
+        b'{"schemaVersion":%d,"run_id":%b,"seq":%d,"at":%b,"monotonic_ms":%b,"record":%b,"call_id":%b,"parent_id":%b,"prev":%b'
+        % (
+            envelope["schemaVersion"],
+            _json(envelope["run_id"]),
+            envelope["seq"],
+            _json(envelope["at"]),
+            float.__repr__(mono).encode() if type(mono) is float else _json(mono),
+            _json(envelope["record"]),
+            _json(envelope["call_id"]),
+            _json(envelope["parent_id"]),
+            _json(envelope["prev"]),
+        )
     )
     return head + b"," + body[1:] if len(body) > 2 else head + b"}"
 

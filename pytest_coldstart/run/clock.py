@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import math
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 
 def format_at(moment: datetime) -> str:
-    moment = moment.astimezone(timezone.utc)
+    moment = moment.astimezone(UTC)
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
@@ -26,7 +26,7 @@ def parse_at(value: object) -> datetime | None:
         if not math.isfinite(value):
             return None
         try:
-            return datetime.fromtimestamp(value, tz=timezone.utc)
+            return datetime.fromtimestamp(value, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if not isinstance(value, str):
@@ -47,8 +47,8 @@ def parse_at(value: object) -> datetime | None:
     except ValueError:
         return None
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC)
 
 
 def is_timestamp(value: object) -> bool:
@@ -59,7 +59,7 @@ class Clock:
     """Wall clock (UTC) plus the system monotonic clock."""
 
     def now(self) -> datetime:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
     def monotonic_ns(self) -> int:
         return time.monotonic_ns()
@@ -69,7 +69,7 @@ class FixedClock(Clock):
     """Deterministic clock: starts at ``start`` and advances ``step`` on every reading."""
 
     def __init__(self, start: datetime, step: timedelta = timedelta(milliseconds=250)):
-        self._now = start.astimezone(timezone.utc)
+        self._now = start.astimezone(UTC)
         self._step = step
         self._mono = 0
 

@@ -44,7 +44,11 @@ def repo(cwd: Path | None = None) -> dict[str, Any]:
 
 def tool() -> dict[str, Any]:
     package_dir = Path(__file__).resolve().parents[1]
-    return {"name": "pytest-coldstart", "version": __version__, "commit": _git(package_dir, "rev-parse", "HEAD") or None}
+    return {
+        "name": "pytest-coldstart",
+        "version": __version__,
+        "commit": _git(package_dir, "rev-parse", "HEAD") or None,
+    }
 
 
 def boot_id() -> str | None:

@@ -9,8 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import v1
+from pytest_coldstart.run import jsonio, v1
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.versioning import version_of
 

@@ -18,8 +18,10 @@ def resolve_inside(root: str | Path, relative: object, *, what: str = "path") ->
         raise ContainmentError(f"{what} must be a non-empty relative path, got {relative!r}")
     if "\x00" in relative:
         raise ContainmentError(f"{what} contains a NUL byte")
-    if PurePosixPath(relative).is_absolute() or PureWindowsPath(relative).is_absolute() or (
-        PureWindowsPath(relative).drive
+    if (
+        PurePosixPath(relative).is_absolute()
+        or PureWindowsPath(relative).is_absolute()
+        or (PureWindowsPath(relative).drive)
     ):
         raise ContainmentError(f"{what} {relative!r} is absolute; declare it relative to the run directory")
     parts = PurePosixPath(relative.replace("\\", "/")).parts

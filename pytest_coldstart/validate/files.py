@@ -14,15 +14,13 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
-from pytest_coldstart.run import payloads
+from pytest_coldstart.run import jsonio, layout, payloads
 from pytest_coldstart.run.errors import ContainmentError
 from pytest_coldstart.run.hashing import BLOCK, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
-from pytest_coldstart.validate.findings import Findings
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
+from pytest_coldstart.validate.findings import Findings
 
 
 class Context:
@@ -67,7 +65,9 @@ class Context:
                 self._digests[key] = None
         return self._digests[key]
 
-    def check_file(self, relative: Any, sha256: Any, size: Any, *, what: str, document: str, code: str, require_hash: bool = True) -> None:
+    def check_file(
+        self, relative: Any, sha256: Any, size: Any, *, what: str, document: str, code: str, require_hash: bool = True
+    ) -> None:
         """``relative`` exists inside the run and has the declared sha256 (and size)."""
         path = self.inside(relative, what, document, code)
         if path is None:
@@ -80,18 +80,33 @@ class Context:
         digest, actual = found
         if isinstance(sha256, str):
             if sha256 != digest:
-                self.add(str(relative), None, f"{what}: sha256 {short(digest)} does not match {short(sha256)} declared in {document} (the file changed)", code + ".hash", what)
+                self.add(
+                    str(relative),
+                    None,
+                    f"{what}: sha256 {short(digest)} does not match {short(sha256)} declared in {document} (the file changed)",
+                    code + ".hash",
+                    what,
+                )
         elif require_hash:
             self.add(document, None, f"{what} has no sha256 to re-check", code + ".hash", what)
         if isinstance(size, int) and not isinstance(size, bool) and size != actual:
-            self.add(str(relative), None, f"{what}: {actual} bytes, but {document} declares {size}", code + ".size", what)
+            self.add(
+                str(relative), None, f"{what}: {actual} bytes, but {document} declares {size}", code + ".size", what
+            )
 
 
 def check_task(ctx: Context, manifest: dict[str, Any]) -> None:
     task = manifest.get("task")
     if not isinstance(task, dict):
         return  # the schema finding names it
-    ctx.check_file(task.get("path", layout.TASK_MD), task.get("sha256"), task.get("size"), what="task file", document=layout.RUN_JSON, code="task")
+    ctx.check_file(
+        task.get("path", layout.TASK_MD),
+        task.get("sha256"),
+        task.get("size"),
+        what="task file",
+        document=layout.RUN_JSON,
+        code="task",
+    )
 
 
 def check_visibility_copies(ctx: Context, document: dict[str, Any], label: str) -> None:
@@ -103,7 +118,14 @@ def check_visibility_copies(ctx: Context, document: dict[str, Any], label: str) 
         ctx.add(label, None, f"file_count {count} but {len(files)} files are listed", "visibility.count")
     for index, entry in enumerate(files):
         if isinstance(entry, dict) and entry.get("copy") is not None:
-            ctx.check_file(entry["copy"], entry.get("sha256"), entry.get("size"), what=f"visible file copy files[{index}]", document=label, code="visibility.copy")
+            ctx.check_file(
+                entry["copy"],
+                entry.get("sha256"),
+                entry.get("size"),
+                what=f"visible file copy files[{index}]",
+                document=label,
+                code="visibility.copy",
+            )
 
 
 def check_imports(ctx: Context, manifest: dict[str, Any], created_at: Any, early: dict[str, tuple[int, str]]) -> None:
@@ -117,10 +139,18 @@ def check_imports(ctx: Context, manifest: dict[str, Any], created_at: Any, early
         if not isinstance(entry, dict):
             continue
         path = entry.get("path")
-        ctx.check_file(path, entry.get("sha256"), entry.get("size"), what=f"imports[{index}]", document=layout.RUN_JSON, code="imports")
+        ctx.check_file(
+            path,
+            entry.get("sha256"),
+            entry.get("size"),
+            what=f"imports[{index}]",
+            document=layout.RUN_JSON,
+            code="imports",
+        )
         if entry.get("complete") is False:
             ctx.add(
-                layout.RUN_JSON, None,
+                layout.RUN_JSON,
+                None,
                 f"the import of {path} did not complete (imports[{index}].complete is false): the trajectory may "
                 "hold only part of the session; import it into a new run",
                 "imports.incomplete",
@@ -129,7 +159,8 @@ def check_imports(ctx: Context, manifest: dict[str, Any], created_at: Any, early
         if created_at is not None and started is not None and started < created_at:
             reported.add(str(path))
             ctx.add(
-                layout.RUN_JSON, None,
+                layout.RUN_JSON,
+                None,
                 f"imported session {path} started at {entry.get('session_started_at')}, before the run was created "
                 f"({manifest.get('created_at')}): open the run before the session starts",
                 "imports.before_run",
@@ -137,7 +168,12 @@ def check_imports(ctx: Context, manifest: dict[str, Any], created_at: Any, early
     for where, (line, at) in early.items():
         if where in reported:
             continue
-        ctx.add(layout.TRAJECTORY, line, f"imported record from {where} at {at} precedes the run's creation ({manifest.get('created_at')}): open the run before the session starts", "imports.before_run")
+        ctx.add(
+            layout.TRAJECTORY,
+            line,
+            f"imported record from {where} at {at} precedes the run's creation ({manifest.get('created_at')}): open the run before the session starts",
+            "imports.before_run",
+        )
 
 
 def check_artifacts(ctx: Context, manifest: dict[str, Any], version: int) -> None:
@@ -146,7 +182,15 @@ def check_artifacts(ctx: Context, manifest: dict[str, Any], version: int) -> Non
         return
     for index, entry in enumerate(entries):
         if isinstance(entry, dict):
-            ctx.check_file(entry.get("path"), entry.get("sha256"), entry.get("size"), what=f"artifacts[{index}]", document=layout.RUN_JSON, code="artifacts", require_hash=version >= 2)
+            ctx.check_file(
+                entry.get("path"),
+                entry.get("sha256"),
+                entry.get("size"),
+                what=f"artifacts[{index}]",
+                document=layout.RUN_JSON,
+                code="artifacts",
+                require_hash=version >= 2,
+            )
 
 
 def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None:
@@ -155,23 +199,43 @@ def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None
         if not isinstance(declaration, dict) or "path" not in declaration:
             continue
         what = f"evidence {name}"
-        ctx.check_file(declaration["path"], declaration.get("sha256"), declaration.get("size"), what=what, document=layout.EVIDENCE_JSON, code="evidence", require_hash=version >= 2)
+        ctx.check_file(
+            declaration["path"],
+            declaration.get("sha256"),
+            declaration.get("size"),
+            what=what,
+            document=layout.EVIDENCE_JSON,
+            code="evidence",
+            require_hash=version >= 2,
+        )
         if declaration.get("normalized") is not None:
-            ctx.check_file(declaration["normalized"], declaration.get("normalized_sha256"), None, what=f"{what} normalized view", document=layout.EVIDENCE_JSON, code="evidence.normalized")
+            ctx.check_file(
+                declaration["normalized"],
+                declaration.get("normalized_sha256"),
+                None,
+                what=f"{what} normalized view",
+                document=layout.EVIDENCE_JSON,
+                code="evidence.normalized",
+            )
 
 
 def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]]) -> None:
     """Every stored ref resolves to bytes with its hash; every file in payloads/ is named by its hash."""
     verified: set[str] = set()
     for (digest, compression), (line, ref) in refs.items():
-        problem, data = payloads.read_ref(ctx.root, ref)
+        problem, _data = payloads.read_ref(ctx.root, ref)
         name = payloads.stored_name(str(digest), str(compression)) if isinstance(digest, str) else repr(digest)
         if problem is None:
             ctx.hashed += 1
             verified.add(name)
             continue
         present = isinstance(digest, str) and (ctx.root / layout.PAYLOADS / name).is_file()
-        ctx.add(layout.TRAJECTORY, line, f"payload {layout.PAYLOADS}/{name}: {problem}", "payload.integrity" if present else "payload.missing")
+        ctx.add(
+            layout.TRAJECTORY,
+            line,
+            f"payload {layout.PAYLOADS}/{name}: {problem}",
+            "payload.integrity" if present else "payload.missing",
+        )
     folder = ctx.root / layout.PAYLOADS
     if not folder.is_dir() or folder.is_symlink():
         return
@@ -182,18 +246,28 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
         label = f"{layout.PAYLOADS}/{name}"
         parsed = payloads.parse_stored_name(name)
         if parsed is None or path.is_symlink() or not path.is_file():
-            ctx.add(label, None, "not a payload: the store holds only regular files named <sha256> or <sha256>.gz", "payload.name")
+            ctx.add(
+                label,
+                None,
+                "not a payload: the store holds only regular files named <sha256> or <sha256>.gz",
+                "payload.name",
+            )
             continue
         actual = _stored_digest(path, parsed[1])
         ctx.hashed += 1
         if actual != parsed[0]:
-            ctx.add(label, None, f"payload bytes hash to {short(actual) if actual else 'nothing readable'}, not to the name they are stored under", "payload.integrity")
+            ctx.add(
+                label,
+                None,
+                f"payload bytes hash to {short(actual) if actual else 'nothing readable'}, not to the name they are stored under",
+                "payload.integrity",
+            )
 
 
 def _stored_digest(path: Path, compression: str) -> str | None:
     digest = hashlib.sha256()
     try:
-        with jsonio.open_regular(path) as raw, (gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw) as handle:
+        with jsonio.open_regular(path) as raw, gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw as handle:
             while block := handle.read(BLOCK):
                 digest.update(block)
     except (OSError, EOFError, zlib.error):
@@ -206,20 +280,42 @@ def check_seal(ctx: Context, manifest: dict[str, Any], records: int, head: str |
 
     seal, status = manifest.get("seal"), manifest.get("status")
     if (status == "sealed") != isinstance(seal, dict):
-        ctx.add(layout.RUN_JSON, None, f"status is {status!r} but seal is {'present' if isinstance(seal, dict) else 'absent'}", "seal.status")
+        ctx.add(
+            layout.RUN_JSON,
+            None,
+            f"status is {status!r} but seal is {'present' if isinstance(seal, dict) else 'absent'}",
+            "seal.status",
+        )
     if not isinstance(seal, dict):
         return
     anchor = seal.get("trajectory") if isinstance(seal.get("trajectory"), dict) else {}
     if isinstance(anchor.get("records"), int) and anchor["records"] != records:
-        ctx.add(layout.TRAJECTORY, None, f"{records} records, but the seal anchors {anchor['records']} (records were added or removed after the seal)", "seal.count")
+        ctx.add(
+            layout.TRAJECTORY,
+            None,
+            f"{records} records, but the seal anchors {anchor['records']} (records were added or removed after the seal)",
+            "seal.count",
+        )
     if isinstance(anchor.get("head"), str) and anchor["head"] != head:
-        ctx.add(layout.TRAJECTORY, None, f"last line hashes to {short(head) if head else 'nothing'}, not to the sealed head {short(anchor['head'])}", "seal.head")
+        ctx.add(
+            layout.TRAJECTORY,
+            None,
+            f"last line hashes to {short(head) if head else 'nothing'}, not to the sealed head {short(anchor['head'])}",
+            "seal.head",
+        )
     sealed: set[str] = set()
     for index, entry in enumerate(seal.get("files") if isinstance(seal.get("files"), list) else []):
         if not isinstance(entry, dict):
             continue
         sealed.add(str(entry.get("path")))
-        ctx.check_file(entry.get("path"), entry.get("sha256"), entry.get("size"), what=f"sealed file seal.files[{index}]", document=layout.RUN_JSON, code="seal.file")
+        ctx.check_file(
+            entry.get("path"),
+            entry.get("sha256"),
+            entry.get("size"),
+            what=f"sealed file seal.files[{index}]",
+            document=layout.RUN_JSON,
+            code="seal.file",
+        )
     for relative in sealable_files(ctx.rundir):
         if relative not in sealed:
             ctx.add(relative, None, "file added after the seal (not in run.json seal.files)", "seal.file.added")
@@ -231,4 +327,11 @@ def check_originals(ctx: Context, manifest: dict[str, Any]) -> None:
         return
     for index, entry in enumerate(origin["files"]):
         if isinstance(entry, dict):
-            ctx.check_file(entry.get("path"), entry.get("sha256"), entry.get("size"), what=f"version-1 original migrated_from.files[{index}]", document=layout.RUN_JSON, code="migrate.original")
+            ctx.check_file(
+                entry.get("path"),
+                entry.get("sha256"),
+                entry.get("size"),
+                what=f"version-1 original migrated_from.files[{index}]",
+                document=layout.RUN_JSON,
+                code="migrate.original",
+            )

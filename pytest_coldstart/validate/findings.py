@@ -78,7 +78,12 @@ FILE_CHECKS = {
     "seal.file": "a sealed file against run.json seal.files",
     "migrate.original": "a kept version-1 original against run.json migrated_from",
 }
-FILE_PROBLEMS = {"path": "absolute or outside the run (never read)", "missing": "missing", "hash": "sha256 differs or is not recorded", "size": "size differs"}
+FILE_PROBLEMS = {
+    "path": "absolute or outside the run (never read)",
+    "missing": "missing",
+    "hash": "sha256 differs or is not recorded",
+    "size": "size differs",
+}
 for _prefix, _what in FILE_CHECKS.items():
     for _suffix, _problem in FILE_PROBLEMS.items():
         CODES[f"{_prefix}.{_suffix}"] = f"{_what}: {_problem}"
@@ -134,7 +139,11 @@ class Findings:
         out = list(self.items)
         for code, total in sorted(self.by_code.items()):
             if total > self.per_code:
-                out.append(Finding("(run)", None, f"{total - self.per_code} more finding(s) of {code} not listed", f"{code}.more"))
+                out.append(
+                    Finding(
+                        "(run)", None, f"{total - self.per_code} more finding(s) of {code} not listed", f"{code}.more"
+                    )
+                )
         return out
 
 

@@ -23,16 +23,23 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import layout
-from pytest_coldstart.run import schemas
-from pytest_coldstart.run import v1
+from pytest_coldstart.run import jsonio, layout, schemas, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
-from pytest_coldstart.validate.files import Context, check_artifacts, check_evidence, check_imports, check_originals, check_payloads, check_seal, check_task, check_visibility_copies
+from pytest_coldstart.run.versioning import version_of
+from pytest_coldstart.validate.files import (
+    Context,
+    check_artifacts,
+    check_evidence,
+    check_imports,
+    check_originals,
+    check_payloads,
+    check_seal,
+    check_task,
+    check_visibility_copies,
+)
 from pytest_coldstart.validate.findings import Finding, Findings, ValidationReport
 from pytest_coldstart.validate.trajectory import ObserverError, TrajectoryChecker
-from pytest_coldstart.run.versioning import version_of
 
 __all__ = ["Finding", "ValidationReport", "validate_run"]
 
@@ -44,7 +51,9 @@ _TRANSLATE = {
 }
 
 
-def validate_run(run_dir: str | Path, *, observer: Any = None, digests: dict[Path, tuple[str, int]] | None = None) -> ValidationReport:
+def validate_run(
+    run_dir: str | Path, *, observer: Any = None, digests: dict[Path, tuple[str, int]] | None = None
+) -> ValidationReport:
     """Validate one run directory (any readable version); never raises on bad content.
 
     ``observer`` (optional) shares the one read of trajectory.jsonl: ``observer.feed(line, at)``
@@ -64,8 +73,10 @@ def validate_run(run_dir: str | Path, *, observer: Any = None, digests: dict[Pat
         _validate(ctx, report, counts, observer)
     except ObserverError as exc:
         raise exc.__cause__ from None  # the caller's error, not a finding about the run
-    except Exception as exc:  # noqa: BLE001 - the last guard: a finding, never a traceback
-        findings.add("(run)", None, f"validate stopped on an unexpected problem ({type(exc).__name__}: {exc})", "internal.error")
+    except Exception as exc:
+        findings.add(
+            "(run)", None, f"validate stopped on an unexpected problem ({type(exc).__name__}: {exc})", "internal.error"
+        )
     report.findings = findings.listed()
     report.counts = {
         **counts,
@@ -79,7 +90,9 @@ def validate_run(run_dir: str | Path, *, observer: Any = None, digests: dict[Pat
 def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], observer: Any) -> None:
     root = ctx.root
     if not root.is_dir():
-        ctx.add(str(root), None, "run directory does not exist" if not root.exists() else "not a directory", "run.missing")
+        ctx.add(
+            str(root), None, "run directory does not exist" if not root.exists() else "not a directory", "run.missing"
+        )
         return
     loaded = read_document(ctx, layout.RUN_JSON, "run", required=True)
     if loaded is None:
@@ -90,7 +103,9 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], ob
     report.run_id = run_id if isinstance(run_id, str) else None
     created_at = parse_at(manifest.get("created_at"))
     if created_at is None and "created_at" in manifest:
-        ctx.add(layout.RUN_JSON, None, f"created_at {manifest.get('created_at')!r} is not a timestamp", "run.created_at")
+        ctx.add(
+            layout.RUN_JSON, None, f"created_at {manifest.get('created_at')!r} is not a timestamp", "run.created_at"
+        )
     _check_locations(ctx, manifest, version)
 
     check_task(ctx, manifest)
@@ -125,7 +140,9 @@ def _seals(manifest: dict[str, Any], relative: str) -> bool:
     return isinstance(files, list) and any(isinstance(entry, dict) and entry.get("path") == relative for entry in files)
 
 
-def read_document(ctx: Context, relative: str, kind: str, *, required: bool, run_version: int | None = None) -> tuple[int, dict[str, Any]] | None:
+def read_document(
+    ctx: Context, relative: str, kind: str, *, required: bool, run_version: int | None = None
+) -> tuple[int, dict[str, Any]] | None:
     """(version, document in the current shape) after schema findings; None when unusable."""
     path = ctx.root / relative
     if not path.exists():
@@ -147,7 +164,12 @@ def read_document(ctx: Context, relative: str, kind: str, *, required: bool, run
         ctx.add(relative, None, f"unreadable ({exc.strerror or exc})", "document.malformed")
         return None
     if run_version is not None and version != run_version:
-        ctx.add(relative, None, f"{relative} is version {version} but run.json is version {run_version} (migrate the whole run)", "version.mixed")
+        ctx.add(
+            relative,
+            None,
+            f"{relative} is version {version} but run.json is version {run_version} (migrate the whole run)",
+            "version.mixed",
+        )
     current = _TRANSLATE[kind](document) if version == 1 else document
     for error in schemas.iter_errors(kind, current) if not schemas.is_valid(kind, current) else []:
         ctx.add(relative, None, schemas.describe(error), f"schema.{kind}", _value_path(error))
@@ -168,10 +190,19 @@ def _check_locations(ctx: Context, manifest: dict[str, Any], version: int) -> No
     """Version 2 pins where the trajectory, evidence and reviews live (readers use fixed names)."""
     if version < 2:
         return
-    for key, expected in (("trajectory", layout.TRAJECTORY), ("evidence", layout.EVIDENCE_JSON), ("visibility", layout.VISIBILITY_JSON)):
+    for key, expected in (
+        ("trajectory", layout.TRAJECTORY),
+        ("evidence", layout.EVIDENCE_JSON),
+        ("visibility", layout.VISIBILITY_JSON),
+    ):
         entry = manifest.get(key)
         if isinstance(entry, dict) and isinstance(entry.get("path"), str) and entry["path"] != expected:
-            ctx.add(layout.RUN_JSON, None, f"{key}.path is {entry['path']!r}; version 2 keeps it at {expected!r}", "run.location")
+            ctx.add(
+                layout.RUN_JSON,
+                None,
+                f"{key}.path is {entry['path']!r}; version 2 keeps it at {expected!r}",
+                "run.location",
+            )
 
 
 def _check_visibility(ctx: Context, manifest: dict[str, Any], version: int) -> None:
@@ -179,13 +210,20 @@ def _check_visibility(ctx: Context, manifest: dict[str, Any], version: int) -> N
     relative = layout.VISIBILITY_JSON
     loaded = read_document(ctx, relative, "visibility", required=True, run_version=version)
     if version >= 2 and (ctx.root / relative).is_file():
-        ctx.check_file(relative, declared.get("sha256"), None, what="visibility.json", document=layout.RUN_JSON, code="visibility")
+        ctx.check_file(
+            relative, declared.get("sha256"), None, what="visibility.json", document=layout.RUN_JSON, code="visibility"
+        )
     if loaded is None:
         return
     document = loaded[1]
     count = declared.get("file_count")
     if isinstance(count, int) and isinstance(document.get("file_count"), int) and count != document["file_count"]:
-        ctx.add(layout.RUN_JSON, None, f"visibility.file_count {count} but visibility.json lists file_count {document['file_count']}", "visibility.count")
+        ctx.add(
+            layout.RUN_JSON,
+            None,
+            f"visibility.file_count {count} but visibility.json lists file_count {document['file_count']}",
+            "visibility.count",
+        )
     check_visibility_copies(ctx, document, relative)
 
 
@@ -195,7 +233,9 @@ def _reviews_path(ctx: Context, manifest: dict[str, Any], evidence: dict[str, An
         relative = declared["path"]
     else:
         located = manifest.get("reviews")
-        relative = located["path"] if isinstance(located, dict) and isinstance(located.get("path"), str) else layout.REVIEWS
+        relative = (
+            located["path"] if isinstance(located, dict) and isinstance(located.get("path"), str) else layout.REVIEWS
+        )
     if ctx.inside(relative, "reviews file", layout.EVIDENCE_JSON if declared else layout.RUN_JSON, "review") is None:
         return None
     return relative
@@ -225,12 +265,19 @@ def _check_reviews(ctx: Context, manifest: dict[str, Any], evidence: dict[str, A
         seq = entry.get("seq")
         if isinstance(seq, int) and not isinstance(seq, bool):
             if last_seq is not None and seq <= last_seq[0]:
-                ctx.add(relative, item.number, f"seq {seq} does not increase (line {last_seq[1]} has seq {last_seq[0]})", "review.seq")
+                ctx.add(
+                    relative,
+                    item.number,
+                    f"seq {seq} does not increase (line {last_seq[1]} has seq {last_seq[0]})",
+                    "review.seq",
+                )
             last_seq = (seq, item.number)
     return count
 
 
-def _review_entry(ctx: Context, relative: str, number: int, value: dict[str, Any], version: int) -> dict[str, Any] | None:
+def _review_entry(
+    ctx: Context, relative: str, number: int, value: dict[str, Any], version: int
+) -> dict[str, Any] | None:
     try:
         found = version_of(value, "review", relative)
     except VersionError as exc:

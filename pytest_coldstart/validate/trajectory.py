@@ -20,15 +20,18 @@ from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import schemas
-from pytest_coldstart.run import v1
+from pytest_coldstart.run import jsonio, schemas, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.layout import TRAJECTORY
-from pytest_coldstart.validate.findings import Findings
 from pytest_coldstart.run.versioning import V1_SCHEMAS, incompatible
+from pytest_coldstart.validate.findings import Findings
 
-_ENUM_CODES = {"record": "record.unknown_type", "phase": "record.unknown_phase", "actor": "record.unknown_actor", "status": "record.unknown_status"}
+_ENUM_CODES = {
+    "record": "record.unknown_type",
+    "phase": "record.unknown_phase",
+    "actor": "record.unknown_actor",
+    "status": "record.unknown_status",
+}
 
 
 class ObserverError(Exception):
@@ -101,7 +104,11 @@ class TrajectoryChecker:
         """Check one line; returns the record's parsed ``at`` (None when absent or unusable)."""
         number = line.number
         if number > self._last_number + 1 and self.version >= 2:
-            self.add(self._last_number + 1, f"blank line(s) before line {number} (the recorder never writes one)", "trajectory.blank_line")
+            self.add(
+                self._last_number + 1,
+                f"blank line(s) before line {number} (the recorder never writes one)",
+                "trajectory.blank_line",
+            )
         self._last_number = number
         if line.problem is not None:
             self._problem(number, line.problem, line.raw)
@@ -163,7 +170,9 @@ class TrajectoryChecker:
             if type(found) is int and found == 2:
                 return value
             if "schemaVersion" not in value and value.get("schema") == V1_SCHEMAS["trajectory"]:
-                self.add(number, "a version-1 record in a version-2 trajectory (migrate the whole run)", "version.mixed")
+                self.add(
+                    number, "a version-1 record in a version-2 trajectory (migrate the whole run)", "version.mixed"
+                )
             else:
                 self.add(number, incompatible("trajectory record", found), "version.unknown")
             return None
@@ -172,7 +181,11 @@ class TrajectoryChecker:
             return None
         schema = value.get("schema")
         if schema is not None and schema != V1_SCHEMAS["trajectory"]:
-            self.add(number, f"record declares schema {schema!r}, expected {V1_SCHEMAS['trajectory']!r} (fail closed)", "version.unknown")
+            self.add(
+                number,
+                f"record declares schema {schema!r}, expected {V1_SCHEMAS['trajectory']!r} (fail closed)",
+                "version.unknown",
+            )
             return None
         return v1.trajectory_record_to_current(value)
 
@@ -186,7 +199,9 @@ class TrajectoryChecker:
                 "chain.prev",
             )
 
-    def _fields(self, number: int, record: dict[str, Any], original: dict[str, Any], refs: bool = True) -> datetime | None:
+    def _fields(
+        self, number: int, record: dict[str, Any], original: dict[str, Any], refs: bool = True
+    ) -> datetime | None:
         """Schema, header, run_id, order, calls/results, payload refs, early imports; returns
         the record's parsed time."""
         get = record.get
@@ -215,7 +230,13 @@ class TrajectoryChecker:
                 if key.endswith("_payload") and isinstance(ref, dict) and ref.get("stored") is True:
                     self.payload_refs.setdefault((ref.get("sha256"), ref.get("compression", "none")), (number, ref))
         source = get("source")
-        if source is not None and isinstance(source, str) and source.startswith("import") and moment is not None and self.created_at is not None:
+        if (
+            source is not None
+            and isinstance(source, str)
+            and source.startswith("import")
+            and moment is not None
+            and self.created_at is not None
+        ):
             if moment < self.created_at:
                 where = get("source_path") if isinstance(get("source_path"), str) else source
                 self.early_imports.setdefault(where, (number, str(get("at"))))
@@ -233,7 +254,11 @@ class TrajectoryChecker:
         kind = type(seq)
         if kind is int or (kind is not float and kind is not bool and isinstance(seq, int)):
             if self._seq is not None and seq <= self._seq[0]:
-                self.add(number, f"seq {seq} does not increase (line {self._seq[1]} has seq {self._seq[0]})", "trajectory.seq")
+                self.add(
+                    number,
+                    f"seq {seq} does not increase (line {self._seq[1]} has seq {self._seq[0]})",
+                    "trajectory.seq",
+                )
             self._seq = (seq, number)
         elif isinstance(seq, float):
             self.add(number, f"seq {seq!r} is not an integer", "trajectory.seq")
@@ -247,11 +272,25 @@ class TrajectoryChecker:
                 self.add(number, f"at {at!r} is not a timestamp", "trajectory.at")
             else:
                 if self._at is not None and moment < self._at[0]:
-                    self.add(number, f"at {at} is earlier than line {self._at[1]} ({self._at[2]}): times must never decrease", "trajectory.at")
+                    self.add(
+                        number,
+                        f"at {at} is earlier than line {self._at[1]} ({self._at[2]}): times must never decrease",
+                        "trajectory.at",
+                    )
                 self._at = (moment, number, str(at))  # pairwise: one finding per step back
-        if self.version >= 2 and mono is not None and mono is not True and mono is not False and isinstance(mono, (int, float)):
+        if (
+            self.version >= 2
+            and mono is not None
+            and mono is not True
+            and mono is not False
+            and isinstance(mono, (int, float))
+        ):
             if self._mono is not None and mono < self._mono[0]:
-                self.add(number, f"monotonic_ms {mono} is below line {self._mono[1]} ({self._mono[0]}): the monotonic clock never decreases", "trajectory.monotonic")
+                self.add(
+                    number,
+                    f"monotonic_ms {mono} is below line {self._mono[1]} ({self._mono[0]}): the monotonic clock never decreases",
+                    "trajectory.monotonic",
+                )
             self._mono = (mono, number)
         return moment
 
@@ -260,7 +299,11 @@ class TrajectoryChecker:
     def _call(self, number: int, call_id: str) -> None:
         self.calls += 1
         if call_id in self._open:
-            self.add(number, f"call id {call_id!r} is recorded again (first at line {self._open[call_id]}; call ids are unique)", "call.duplicate")
+            self.add(
+                number,
+                f"call id {call_id!r} is recorded again (first at line {self._open[call_id]}; call ids are unique)",
+                "call.duplicate",
+            )
         elif (key := _id_key(call_id)) in self._closed:
             self.add(number, f"call id {call_id!r} is recorded again (call ids are unique)", "call.duplicate")
         elif call_id in self._early_results:

@@ -12,13 +12,13 @@ import pytest
 from bundle_helpers import new_run, run_cli
 from jsonschema import Draft202012Validator
 
-from pytest_coldstart.record import records
-from pytest_coldstart.run import schemas
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.record import records
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.errors import VersionError
 
 SUMMARY_SCHEMA = Draft202012Validator(json.loads((Path(schemas.HERE) / "summary.schema.json").read_text()))
 COMPARE_SCHEMA = Draft202012Validator(json.loads((Path(schemas.HERE) / "compare.schema.json").read_text()))
@@ -62,12 +62,24 @@ def test_summary_counts_what_happened(tmp_path: Path) -> None:
     assert doc["rates"]["open_rate"]["value"] == 0.25
     # between a result and the next call the clock was read once: 250 ms each time.
     assert doc["timing"]["between_calls_ms"]["count"] == 3 and doc["timing"]["between_calls_ms"]["mean"] == 250.0
-    assert doc["timing"]["action_elapsed_ms"]["count"] == 2 and doc["timing"]["action_elapsed_ms"]["total"] == 40 + 250.0  # a2: one clock reading apart
+    assert (
+        doc["timing"]["action_elapsed_ms"]["count"] == 2 and doc["timing"]["action_elapsed_ms"]["total"] == 40 + 250.0
+    )  # a2: one clock reading apart
     assert doc["responses"]["bytes_total"] == 2 * len('{"text":"a"}') + len('{"status":500}')
     assert doc["responses"]["approx_tokens"] == -(-doc["responses"]["bytes_total"] // 4)
-    assert doc["states"]["repeated_consecutive"] == 1 and doc["states"]["distinct"] == 2 and doc["states"]["most_repeated"][0]["count"] == 2
-    assert doc["actions"]["invalid_rate"]["value"] == 0.5 and doc["actions"]["by_outcome"] == {"invalid": 1, "success": 1}
-    assert doc["decisions"]["outcomes"] == {"action:invalid": 1, "call:ok": 1} and doc["decisions"]["by_tag"] == {"combat": 2, "map": 1}
+    assert (
+        doc["states"]["repeated_consecutive"] == 1
+        and doc["states"]["distinct"] == 2
+        and doc["states"]["most_repeated"][0]["count"] == 2
+    )
+    assert doc["actions"]["invalid_rate"]["value"] == 0.5 and doc["actions"]["by_outcome"] == {
+        "invalid": 1,
+        "success": 1,
+    }
+    assert doc["decisions"]["outcomes"] == {"action:invalid": 1, "call:ok": 1} and doc["decisions"]["by_tag"] == {
+        "combat": 2,
+        "map": 1,
+    }
     assert doc["errors"]["by_kind"] == {"invalid_action": 1} and doc["errors"]["recovery_actions"] == {"retry": 1}
     assert doc["outcome"]["overall"] is None and "audit" in doc["outcome"]["missing_reason"]
     assert doc["status"] == "sealed" and doc["source"]["trajectory"]["records"] == doc["records"]["total"]
@@ -87,7 +99,9 @@ def test_summary_reads_the_audit_outcome(tmp_path: Path) -> None:
     report = audit_run(run)
     doc = summary.build(run)
     assert doc["outcome"]["overall"] == report["overall"] == "PASS"
-    assert doc["outcome"]["source"]["path"] == "audit/audit.json" and set(doc["outcome"]["flags"]) == {f["flag"] for f in report["flags"]}
+    assert doc["outcome"]["source"]["path"] == "audit/audit.json" and set(doc["outcome"]["flags"]) == {
+        f["flag"] for f in report["flags"]
+    }
     assert list(SUMMARY_SCHEMA.iter_errors(doc)) == []
 
 
@@ -99,7 +113,11 @@ def test_summary_dual_reads_a_real_version_1_run(tmp_path: Path, shared_dir: Pat
     shutil.copyfile(source / "trajectory.canonical.jsonl", run / "trajectory.jsonl")
     doc = summary.build(run)
     assert doc["harness"]["model"] == "deepseek/deepseek-flash" and doc["records"]["total"] == 347
-    assert doc["calls"]["total"] == 165 and doc["calls"]["by_status"]["error"] == 2 and doc["calls"]["by_tool"]["bash"]["calls"] == 113
+    assert (
+        doc["calls"]["total"] == 165
+        and doc["calls"]["by_status"]["error"] == 2
+        and doc["calls"]["by_tool"]["bash"]["calls"] == 113
+    )
     assert list(SUMMARY_SCHEMA.iter_errors(doc)) == []
 
 
@@ -150,7 +168,9 @@ def test_compare_csv_and_json(fleet: Path) -> None:
     result = json.loads(as_json.stdout)
     assert list(COMPARE_SCHEMA.iter_errors(result)) == []
     groups = {(g["harness"], g["model"]): g for g in result["groups"]}
-    assert groups[("pi", "model-a")]["runs"] == 2 and groups[("pi", "model-a")]["error_rate"] == 0.25  # 2 errors in 3 + 5 calls
+    assert (
+        groups[("pi", "model-a")]["runs"] == 2 and groups[("pi", "model-a")]["error_rate"] == 0.25
+    )  # 2 errors in 3 + 5 calls
     assert groups[("pi", "model-b")]["runs"] == 1
     assert result["runs"][1]["tools"] == {"bash": 2, "http": 1}
     assert run_cli("compare", str(fleet), "--csv", "--json").returncode == 64
@@ -162,10 +182,19 @@ def test_compare_reports_unreadable_runs_and_escapes_strings(fleet: Path, tmp_pa
     manifest = json.loads((broken / "run.json").read_text())
     manifest["schemaVersion"] = 7
     (broken / "run.json").write_text(json.dumps(manifest))
-    hostile = new_run(fleet / "c" / "hostile", run_id="=HYPERLINK(evil)", harness={"name": "pi\x1b[31m", "version": "1", "model": "m\n", "provider": "p"})
+    hostile = new_run(
+        fleet / "c" / "hostile",
+        run_id="=HYPERLINK(evil)",
+        harness={"name": "pi\x1b[31m", "version": "1", "model": "m\n", "provider": "p"},
+    )
     assert hostile
     done = run_cli("compare", str(fleet))
-    assert done.returncode == 1 and "UNREADABLE" in done.stdout and "schemaVersion 7" in done.stdout and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 1
+        and "UNREADABLE" in done.stdout
+        and "schemaVersion 7" in done.stdout
+        and "Traceback" not in done.stderr
+    )
     assert "\x1b" not in done.stdout and "pi?[31m" in done.stdout
     as_csv = run_cli("compare", str(fleet), "--csv").stdout
     assert "'=HYPERLINK(evil)" in as_csv and ",=HYPERLINK" not in as_csv

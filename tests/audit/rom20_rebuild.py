@@ -35,13 +35,23 @@ def rebuild(shared: Path, target: Path, *, reviews: bool) -> Path:
     manifest = json.loads((base / "trajectory" / "run.json").read_text(encoding="utf-8"))
     manifest["imports"], manifest["artifacts"] = [], []
     manifest["visibility"]["file_count"] = 0
-    manifest["notes"] = list(manifest.get("notes", [])) + ["rebuilt by pytest-coldstart tests: imports/artifacts bytes are not published"]
+    manifest["notes"] = list(manifest.get("notes", [])) + [
+        "rebuilt by pytest-coldstart tests: imports/artifacts bytes are not published"
+    ]
     (target / "run.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
     task = (shared / "corpus" / "real" / "examples-coldstart" / "task-minecart-rom.md").read_bytes()
     (target / "task.md").write_bytes(task.replace(b"\n", b"\r\n"))  # the host had CRLF (README §1)
-    visibility = {"schema": "mc-agent-coldstart-visibility/1", "created_at": manifest["created_at"], "cwd": ".", "roots": [],
-                  "exclude": [], "file_count": 0, "files": [], "missing": [],
-                  "note": "the four visible files (TASK.md, ENV.md, SKILL.md, toolkit-operations.md) are not published"}
+    visibility = {
+        "schema": "mc-agent-coldstart-visibility/1",
+        "created_at": manifest["created_at"],
+        "cwd": ".",
+        "roots": [],
+        "exclude": [],
+        "file_count": 0,
+        "files": [],
+        "missing": [],
+        "note": "the four visible files (TASK.md, ENV.md, SKILL.md, toolkit-operations.md) are not published",
+    }
     (target / "visibility.json").write_text(json.dumps(visibility, indent=2), encoding="utf-8")
     shutil.copyfile(base / "trajectory" / "trajectory.canonical.jsonl", target / "trajectory.jsonl")
     for name in ("testmod.experiment.jsonl", "agent-logger.norm.jsonl", "answer.json", "oracle.json"):
@@ -53,8 +63,12 @@ def rebuild(shared: Path, target: Path, *, reviews: bool) -> Path:
     evidence = {
         "schema": "mc-agent-coldstart-evidence/1",
         "test_mod": {"path": "result/testmod.experiment.jsonl", "sha256": original["test_mod"]["sha256"]},
-        "agent_logger": {"path": "result/agent-logger.norm.jsonl", "sha256": original["agent_logger"]["normalized_sha256"],
-                         "raw": "agent-logger-raw/romlog.jsonl", "raw_sha256": original["agent_logger"]["sha256"]},
+        "agent_logger": {
+            "path": "result/agent-logger.norm.jsonl",
+            "sha256": original["agent_logger"]["normalized_sha256"],
+            "raw": "agent-logger-raw/romlog.jsonl",
+            "raw_sha256": original["agent_logger"]["sha256"],
+        },
         "answer": {"path": "result/answer.json", "sha256": original["answer"]["sha256"]},
         "oracle": {"path": "result/oracle.json", "sha256": original["oracle"]["sha256"]},
         "restore": {"path": "verification/restore-evidence.json", "sha256": original["restore"]["sha256"]},

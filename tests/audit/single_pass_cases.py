@@ -33,6 +33,7 @@ PER_TEMPLATE = 40
 
 # -- template runs ----------------------------------------------------------------------------
 
+
 def _encode(data: bytes) -> Any:
     try:
         return data.decode("utf-8")
@@ -45,8 +46,11 @@ def _decode(value: Any) -> bytes:
 
 
 def run_files(run: Path) -> list[str]:
-    return sorted(p.relative_to(run).as_posix() for p in run.rglob("*")
-                  if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit"))
+    return sorted(
+        p.relative_to(run).as_posix()
+        for p in run.rglob("*")
+        if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit")
+    )
 
 
 def store_templates() -> None:
@@ -88,6 +92,7 @@ def materialize(files: dict[str, bytes], target: Path) -> Path:
 
 # -- mutations --------------------------------------------------------------------------------
 
+
 def cases(stored: dict[str, dict[str, bytes]]) -> list[tuple[str, str, dict[str, Any]]]:
     """(case id, template, mutation) for every template: itself, then PER_TEMPLATE mutations."""
     out = []
@@ -100,7 +105,11 @@ def cases(stored: dict[str, dict[str, bytes]]) -> list[tuple[str, str, dict[str,
         for index in range(PER_TEMPLATE):
             kind = KINDS[index % len(KINDS)]
             # Half of the mutations hit the trajectory: it is what the single pass reads.
-            target = "trajectory.jsonl" if index % 2 == 0 else rng.choice(jsonl if kind in ("delete", "swap", "swap_far", "duplicate", "blank") else names)
+            target = (
+                "trajectory.jsonl"
+                if index % 2 == 0
+                else rng.choice(jsonl if kind in ("delete", "swap", "swap_far", "duplicate", "blank") else names)
+            )
             data = files[target]
             lines = data.count(b"\n")
             spec: dict[str, Any] = {"kind": kind, "file": target}
@@ -137,7 +146,7 @@ def mutate(files: dict[str, bytes], spec: dict[str, Any]) -> dict[str, bytes]:
         if data:
             data[spec["offset"]] = 0x30 + (data[spec["offset"]] - 0x30 + 1) % 10
     elif kind == "truncate":
-        del data[max(0, len(data) - spec["cut"]):]
+        del data[max(0, len(data) - spec["cut"]) :]
     else:
         lines = bytes(data).splitlines(keepends=True)
         if lines:
@@ -161,6 +170,7 @@ def mutate(files: dict[str, bytes], spec: dict[str, Any]) -> dict[str, bytes]:
 
 # -- what is compared ------------------------------------------------------------------------------
 
+
 def outcome(run: Path) -> dict[str, Any]:
     """validate's findings and the audit's verdict and findings for one run."""
     from pytest_coldstart.audit import audit_run
@@ -173,9 +183,19 @@ def outcome_of(report: dict[str, Any], validation: Any) -> dict[str, Any]:
     validation = validation.to_json()
     return {
         "validate": {"findings": validation["findings"], "counts": validation["counts"]},
-        "audit": {key: report[key] for key in ("overall", "failure_class", "infra_errors", "fixture_errors", "pending_reasons",
-                                              "review_problems", "information")}
-                 | {"flags": {flag["flag"]: flag["status"] for flag in report["flags"]}},
+        "audit": {
+            key: report[key]
+            for key in (
+                "overall",
+                "failure_class",
+                "infra_errors",
+                "fixture_errors",
+                "pending_reasons",
+                "review_problems",
+                "information",
+            )
+        }
+        | {"flags": {flag["flag"]: flag["status"] for flag in report["flags"]}},
     }
 
 

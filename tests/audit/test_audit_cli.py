@@ -12,7 +12,13 @@ from pytest_coldstart.demo.scenarios import build_run
 
 
 def cli(*args, cwd=None):
-    done = subprocess.run([sys.executable, "-m", "pytest_coldstart", "audit", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_coldstart", "audit", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
     assert "Traceback" not in done.stderr, done.stderr
     return done
 
@@ -20,10 +26,14 @@ def cli(*args, cwd=None):
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     base = tmp_path_factory.mktemp("runs")
-    return {name: build_run(base / name, name) for name in ("passing", "pending_reviews", "omitted_cart", "unknown_version")}
+    return {
+        name: build_run(base / name, name) for name in ("passing", "pending_reviews", "omitted_cart", "unknown_version")
+    }
 
 
-@pytest.mark.parametrize("name, code", [("passing", 0), ("pending_reviews", 2), ("omitted_cart", 1), ("unknown_version", 1)])
+@pytest.mark.parametrize(
+    "name, code", [("passing", 0), ("pending_reviews", 2), ("omitted_cart", 1), ("unknown_version", 1)]
+)
 def test_exit_codes(runs, name, code):
     done = cli("run", "--run-dir", runs[name])
     assert done.returncode == code, done.stderr
@@ -38,7 +48,10 @@ def test_json_output_is_the_report(runs, tmp_path):
     assert report == json.loads((tmp_path / "out" / "audit.json").read_text())
     assert report["schemaVersion"] == 2 and report["overall"] == "PENDING"
     assert [r["id"] for r in report["required_reviews"]] == [
-        "machine_operated.causality", "logger_armed_before_activation.running", "answer_correct.oracle_independence"]
+        "machine_operated.causality",
+        "logger_armed_before_activation.running",
+        "answer_correct.oracle_independence",
+    ]
 
 
 def test_usage_errors_exit_64(runs):

@@ -19,7 +19,11 @@ from pytest_coldstart.audit import audit_run
 from pytest_coldstart.demo.scenarios import build_run
 from pytest_coldstart.record.seal import seal
 
-EXAMPLES = settings(max_examples=int(os.environ.get("COLDSTART_EXAMPLES", "30")), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+EXAMPLES = settings(
+    max_examples=int(os.environ.get("COLDSTART_EXAMPLES", "30")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 #: Files whose bytes are anchored by a hash (the seal manifest, declarations, the chain).
 UNHASHED = {"run.json", "reviews.jsonl"}
 
@@ -33,7 +37,11 @@ def sealed(tmp_path_factory) -> Path:
 
 
 def files_of(run: Path) -> list[str]:
-    return sorted(p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit"))
+    return sorted(
+        p.relative_to(run).as_posix()
+        for p in run.rglob("*")
+        if p.is_file() and p.relative_to(run).parts[0] not in (".coldstart", "audit")
+    )
 
 
 def _swap(value, choice: int):
@@ -73,7 +81,12 @@ def mutate(data: bytes, kind: str, a: int, b: int) -> bytes:
 
 
 @EXAMPLES
-@given(data=st.data(), kind=st.sampled_from(["flip", "truncate", "delete", "duplicate", "swap"]), a=st.integers(0, 10**9), b=st.integers(0, 10**9))
+@given(
+    data=st.data(),
+    kind=st.sampled_from(["flip", "truncate", "delete", "duplicate", "swap"]),
+    a=st.integers(0, 10**9),
+    b=st.integers(0, 10**9),
+)
 def test_no_mutation_of_hashed_bytes_passes(sealed, data, kind, a, b):
     relative = data.draw(st.sampled_from(files_of(sealed)))
     work = Path(tempfile.mkdtemp()) / "run"
@@ -92,9 +105,23 @@ def test_no_mutation_of_hashed_bytes_passes(sealed, data, kind, a, b):
 
 
 @EXAMPLES
-@given(name=st.sampled_from(["pending_reviews", "cross_stream_tie", "omitted_cart"]), kind=st.sampled_from(["flip", "truncate", "delete", "duplicate", "swap"]),
-       target=st.sampled_from(["run.json", "evidence.json", "reviews.jsonl", "trajectory.jsonl", "test/testmod.jsonl", "agent/romlog.jsonl", "answer.json"]),
-       a=st.integers(0, 10**9), b=st.integers(0, 10**9))
+@given(
+    name=st.sampled_from(["pending_reviews", "cross_stream_tie", "omitted_cart"]),
+    kind=st.sampled_from(["flip", "truncate", "delete", "duplicate", "swap"]),
+    target=st.sampled_from(
+        [
+            "run.json",
+            "evidence.json",
+            "reviews.jsonl",
+            "trajectory.jsonl",
+            "test/testmod.jsonl",
+            "agent/romlog.jsonl",
+            "answer.json",
+        ]
+    ),
+    a=st.integers(0, 10**9),
+    b=st.integers(0, 10**9),
+)
 def test_any_mutation_yields_a_report(tmp_path_factory, name, kind, target, a, b):
     work = Path(tempfile.mkdtemp()) / "run"
     try:

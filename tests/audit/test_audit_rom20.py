@@ -10,16 +10,24 @@ from rom20_rebuild import RAW_LOGGER_SHA, original_evidence, rebuild, source
 
 from pytest_coldstart.audit import audit_run
 
-REVIEWED = {"machine_operated": "machine_operated.causality", "logger_armed_before_activation": "logger_armed_before_activation.running",
-            "answer_correct": "answer_correct.oracle_independence"}
+REVIEWED = {
+    "machine_operated": "machine_operated.causality",
+    "logger_armed_before_activation": "logger_armed_before_activation.running",
+    "answer_correct": "answer_correct.oracle_independence",
+}
 
 
 def test_before_reviews_three_flags_wait_on_their_review(shared_dir, tmp_path):
     report = audit_run(rebuild(shared_dir, tmp_path / "rom20", reviews=False), write=False)
     assert report["run_id"] == "rom20-20260926T063100Z"
     assert report["infra_errors"] == [] and report["fixture_errors"] == [] and report["review_problems"] == []
-    assert statuses(report) == {"machine_operated": "PENDING", "logger_armed_before_activation": "PENDING",
-                                "transient_outputs_captured": "PASS", "agent_read_log": "PASS", "answer_correct": "PENDING"}
+    assert statuses(report) == {
+        "machine_operated": "PENDING",
+        "logger_armed_before_activation": "PENDING",
+        "transient_outputs_captured": "PASS",
+        "agent_read_log": "PASS",
+        "answer_correct": "PENDING",
+    }
     for name, review_id in REVIEWED.items():
         assert required(report, name) == [review_id]
         assert flag(report, name)["mechanical_status"] == "PASS"
@@ -31,7 +39,10 @@ def test_before_reviews_three_flags_wait_on_their_review(shared_dir, tmp_path):
     assert flag(report, "machine_operated")["evidence"] == theirs["machine_operated"]["evidence"]
     assert flag(report, "transient_outputs_captured")["evidence"] == theirs["transient_outputs_captured"]["evidence"]
     assert set(theirs["answer_correct"]["evidence"]) <= set(flag(report, "answer_correct")["evidence"])
-    assert flag(report, "logger_armed_before_activation")["evidence"][:2] == theirs["logger_armed_before_activation"]["evidence"][:2]
+    assert (
+        flag(report, "logger_armed_before_activation")["evidence"][:2]
+        == theirs["logger_armed_before_activation"]["evidence"][:2]
+    )
     assert flag(report, "agent_read_log")["evidence"] == ["trajectory:call_00_hjdNlRHJlnwjYpsOpZRy1938", "logger:seq15"]
 
 
@@ -68,4 +79,6 @@ def test_the_original_absolute_paths_are_a_clear_infra_error(shared_dir, tmp_pat
     report = audit_run(run, write=False)
     assert report["overall"] == "FAIL" and report["failure_class"] == "INFRA_ERROR"
     for name in ("test_mod", "agent_logger", "answer", "oracle", "fixture", "restore", "preflight"):
-        assert any(text.startswith(f"evidence {name}: path 'F:") and "is absolute" in text for text in report["infra_errors"]), name
+        assert any(
+            text.startswith(f"evidence {name}: path 'F:") and "is absolute" in text for text in report["infra_errors"]
+        ), name

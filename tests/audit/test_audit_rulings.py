@@ -3,7 +3,7 @@ reviews under exactly their conditions, classification precedence."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 from audit_helpers import audit, builder, flag, required, statuses
@@ -11,26 +11,28 @@ from audit_helpers import audit, builder, flag, required, statuses
 from pytest_coldstart.audit import audit_inputs_digest, audit_run
 from pytest_coldstart.audit.model import Event
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare
-from pytest_coldstart.demo.scenarios import build_run
-from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.demo.scenarios import build_run, story
 
-T = datetime(2026, 1, 1, tzinfo=timezone.utc)
-T2 = datetime(2026, 1, 1, 0, 0, 1, tzinfo=timezone.utc)
+T = datetime(2026, 1, 1, tzinfo=UTC)
+T2 = datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
 
 
 def ev(stream, at=None, tick=None, seq=None):
     return Event(stream, "x", 1, 0, f"{stream}:seq{seq}", at, tick, seq)
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    (ev("testmod", T, 5, 1), ev("logger", T2, 1, 0), BEFORE),  # time decides first, even against the tick
-    (ev("testmod", T, 5, 1), ev("logger", T, 6, 0), BEFORE),  # equal times: the tick decides
-    (ev("testmod", None, 5, 1), ev("logger", T, 4, 9), AFTER),  # one time missing: the tick decides
-    (ev("testmod", T, 5, 1), ev("logger", T, 5, 0), UNKNOWN),  # cross-stream tie: never the seq
-    (ev("testmod", T, 5, 1), ev("testmod", T, 5, 2), BEFORE),  # same stream: the seq breaks the tie
-    (ev("testmod", None, None, 1), ev("logger", None, None, 2), UNKNOWN),
-    (ev("testmod", None, None, None), ev("testmod", None, None, None), UNKNOWN),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        (ev("testmod", T, 5, 1), ev("logger", T2, 1, 0), BEFORE),  # time decides first, even against the tick
+        (ev("testmod", T, 5, 1), ev("logger", T, 6, 0), BEFORE),  # equal times: the tick decides
+        (ev("testmod", None, 5, 1), ev("logger", T, 4, 9), AFTER),  # one time missing: the tick decides
+        (ev("testmod", T, 5, 1), ev("logger", T, 5, 0), UNKNOWN),  # cross-stream tie: never the seq
+        (ev("testmod", T, 5, 1), ev("testmod", T, 5, 2), BEFORE),  # same stream: the seq breaks the tie
+        (ev("testmod", None, None, 1), ev("logger", None, None, 2), UNKNOWN),
+        (ev("testmod", None, None, None), ev("testmod", None, None, None), UNKNOWN),
+    ],
+)
 def test_r1_ordering(a, b, expected):
     assert compare(a, b) == expected
 
@@ -71,12 +73,21 @@ def test_r3_a_resolved_review_with_unresolvable_field_ref_stays_pending(tmp_path
     assert statuses(report)["answer_correct"] == "PENDING"
     resolution = flag(report, "answer_correct")["review_resolutions"][0]
     assert resolution["refs_resolved"] is False
-    assert next(r for r in report["required_reviews"] if r["id"] == "answer_correct.oracle_independence")["status"] == "unresolved-refs"
+    assert (
+        next(r for r in report["required_reviews"] if r["id"] == "answer_correct.oracle_independence")["status"]
+        == "unresolved-refs"
+    )
 
 
 def test_r3_refs_resolve_fields_values_and_dotted_paths(tmp_path):
     b = builder(tmp_path).passing()
-    b.reviews[2]["evidence"] = ["fixture:ready", "fixture:lab-a", "restore:entities_issued", "restore:545a11e87afce73b", "oracle:testmod:seq7"]
+    b.reviews[2]["evidence"] = [
+        "fixture:ready",
+        "fixture:lab-a",
+        "restore:entities_issued",
+        "restore:545a11e87afce73b",
+        "oracle:testmod:seq7",
+    ]
     assert audit(b)["overall"] == "PASS"
 
 
@@ -131,16 +142,31 @@ def test_r11_precedence(tmp_path):
     b.drop_call("c-read-log")
     report = audit(b)
     assert report["failure_class"] == "INFRA_ERROR"
-    b = builder(tmp_path, "b").passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)).drop_call("c-read-log")
+    b = (
+        builder(tmp_path, "b")
+        .passing()
+        .mutate_fixture(lambda f: f.update(status="invalid", ready=False))
+        .drop_call("c-read-log")
+    )
     assert audit(b)["failure_class"] == "FIXTURE_INVALID"
 
 
 def test_r12_every_integrity_check_of_validate(tmp_path):
     report = audit(builder(tmp_path, "task").passing().tamper("task.md", lambda d: d + b"hint: the answer is ..."))
     assert report["failure_class"] == "INFRA_ERROR"
-    report = audit(builder(tmp_path, "edit").passing().tamper("trajectory.jsonl", lambda d: d.replace(b'"tool":"bridge"', b'"tool":"bridgE"')))
+    report = audit(
+        builder(tmp_path, "edit")
+        .passing()
+        .tamper("trajectory.jsonl", lambda d: d.replace(b'"tool":"bridge"', b'"tool":"bridgE"'))
+    )
     assert report["failure_class"] == "INFRA_ERROR"
-    report = audit(builder(tmp_path, "cut").passing().tamper("trajectory.jsonl", lambda d: b"".join(d.splitlines(keepends=True)[:9] + d.splitlines(keepends=True)[10:])))
+    report = audit(
+        builder(tmp_path, "cut")
+        .passing()
+        .tamper(
+            "trajectory.jsonl", lambda d: b"".join(d.splitlines(keepends=True)[:9] + d.splitlines(keepends=True)[10:])
+        )
+    )
     assert report["failure_class"] == "INFRA_ERROR"  # a deleted line breaks the hash chain
 
 
@@ -185,7 +211,9 @@ def test_window_review_without_removal_evidence_or_with_a_tie(tmp_path):
     report = audit(tie(builder(tmp_path, "b").passing()))
     assert required(report, "transient_outputs_captured") == ["transient_outputs_captured.window"]
     assert ["logger:seq2", "testmod:seq6"] in report["unknown_orderings"]
-    reviewed = tie(builder(tmp_path, "c").passing()).review("transient_outputs_captured.window", evidence=["logger:seq2", "testmod:seq6"])
+    reviewed = tie(builder(tmp_path, "c").passing()).review(
+        "transient_outputs_captured.window", evidence=["logger:seq2", "testmod:seq6"]
+    )
     assert audit(reviewed)["overall"] == "PASS"
 
 
@@ -197,5 +225,7 @@ def test_inventory_review_when_a_capture_has_no_items(tmp_path):
     report = audit(no_items(builder(tmp_path, "a").passing()))
     assert required(report, "transient_outputs_captured") == ["transient_outputs_captured.inventory"]
     assert statuses(report)["transient_outputs_captured"] == "PENDING"
-    reviewed = no_items(builder(tmp_path, "b").passing()).review("transient_outputs_captured.inventory", evidence=["logger:seq3", "testmod:seq9"])
+    reviewed = no_items(builder(tmp_path, "b").passing()).review(
+        "transient_outputs_captured.inventory", evidence=["logger:seq3", "testmod:seq9"]
+    )
     assert statuses(audit(reviewed))["transient_outputs_captured"] == "PASS"

@@ -4,24 +4,37 @@ reports match the shipped schema."""
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 from audit_helpers import audit, builder, statuses
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import schemas
 from pytest_coldstart.audit import audit_run
 from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder, build_run
+from pytest_coldstart.run import jsonio, schemas
 
 REQUIRED_NAMES = {
-    "passing", "pending_reviews", "attempts_without_processing", "late_logger", "capture_after_removal",
-    "test_side_only_observation", "pending_oracle", "invalid_fixture", "failed_restore", "tampered_hashes",
-    "answer_mismatch", "omitted_cart", "cross_stream_tie", "rejected_review", "unknown_version", "path_escape",
+    "passing",
+    "pending_reviews",
+    "attempts_without_processing",
+    "late_logger",
+    "capture_after_removal",
+    "test_side_only_observation",
+    "pending_oracle",
+    "invalid_fixture",
+    "failed_restore",
+    "tampered_hashes",
+    "answer_mismatch",
+    "omitted_cart",
+    "cross_stream_tie",
+    "rejected_review",
+    "unknown_version",
+    "path_escape",
 }
 
 
 def test_catalogue_covers_the_required_scenarios():
-    assert REQUIRED_NAMES <= set(SCENARIOS)
+    assert set(SCENARIOS) >= REQUIRED_NAMES
     for scenario in SCENARIOS.values():
         assert scenario.description and scenario.overall in ("PASS", "FAIL", "PENDING")
 
@@ -31,9 +44,16 @@ def test_scenario_outcome(tmp_path, name):
     scenario = SCENARIOS[name]
     run = build_run(tmp_path / name, name)
     report = audit_run(run)
-    assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), report["infra_errors"]
+    assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), report[
+        "infra_errors"
+    ]
     assert statuses(report) == scenario.flags
-    texts = [f["summary"] for f in report["flags"]] + report["infra_errors"] + report["fixture_errors"] + report["pending_reasons"]
+    texts = (
+        [f["summary"] for f in report["flags"]]
+        + report["infra_errors"]
+        + report["fixture_errors"]
+        + report["pending_reasons"]
+    )
     texts += [r["id"] for r in report["required_reviews"]]
     assert any(scenario.because in text for text in texts), (scenario.because, texts)
     assert report["run_id"] == (None if name == "unknown_version" else scenario.run_id)
@@ -49,7 +69,7 @@ def _files(root):
         for name in files:
             path = os.path.join(current, name)
             if ".coldstart" not in path:
-                out[os.path.relpath(path, root)] = open(path, "rb").read()
+                out[os.path.relpath(path, root)] = Path(path).read_bytes()
     return out
 
 
@@ -69,7 +89,9 @@ def test_passing_run_is_valid_for_validate(tmp_path):
 
 
 def test_builder_breaks_a_run_in_one_line(tmp_path):
-    report = audit(RunBuilder(tmp_path / "r").passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "cart_ejected"]))
+    report = audit(
+        RunBuilder(tmp_path / "r").passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "cart_ejected"])
+    )
     assert statuses(report)["transient_outputs_captured"] == "FAIL"
     report = audit(builder(tmp_path, "s").passing().drop_call("c-read-log"))
     assert statuses(report)["agent_read_log"] == "FAIL"

@@ -45,12 +45,20 @@ def test_03_item_tokens_match_whole_ids_and_counts_in_any_format(tmp_path):
 
     assert not items_in_order(normalize_items(["minecraft:stone"]), "redstone dust")
     assert not items_in_order(normalize_items(["minecraft:air"]), "repair kit")
-    assert items_in_order(normalize_items([{"id": "minecraft:iron_ingot", "count": 5}]), "minecraft:iron_ingot x5 (slot 7)")
-    assert items_in_order(normalize_items([{"id": "minecraft:iron_ingot", "count": 5}]), '{"id": "minecraft:iron_ingot", "count": 5}')
+    assert items_in_order(
+        normalize_items([{"id": "minecraft:iron_ingot", "count": 5}]), "minecraft:iron_ingot x5 (slot 7)"
+    )
+    assert items_in_order(
+        normalize_items([{"id": "minecraft:iron_ingot", "count": 5}]), '{"id": "minecraft:iron_ingot", "count": 5}'
+    )
     assert not items_in_order(normalize_items([{"id": "minecraft:iron_ingot", "count": 5}]), "minecraft:iron_ingot x50")
     cart = story.CARTS[0]
-    pretty = f"pop 1: uuid {cart['uuid']} items: " + ", ".join(f"{i['id']} x{i['count']} (slot {i['slot']})" for i in cart["items"])
-    report = audit(_reads(builder(tmp_path).passing(), "bash", {"command": f"python read.py {story.LOGGER_PATH}"}, pretty))
+    pretty = f"pop 1: uuid {cart['uuid']} items: " + ", ".join(
+        f"{i['id']} x{i['count']} (slot {i['slot']})" for i in cart["items"]
+    )
+    report = audit(
+        _reads(builder(tmp_path).passing(), "bash", {"command": f"python read.py {story.LOGGER_PATH}"}, pretty)
+    )
     assert statuses(report)["agent_read_log"] == "PASS"
     wrong = pretty.replace("minecraft:sand", "minecraft:sandstone")
     report = audit(_reads(builder(tmp_path, "b").passing(), "bash", {"command": f"cat {story.LOGGER_PATH}"}, wrong))
@@ -73,18 +81,51 @@ def test_04_arm_calls_need_the_logger_an_action_and_an_ok_result(tmp_path):
     report = audit(only(builder(tmp_path, "c").passing(), {"command": "javac RomLogger.java"}, status="error"))
     assert statuses(report)["logger_armed_before_activation"] == "FAIL"
     later = builder(tmp_path, "d").passing()
-    later.mutate_trajectory(lambda r: r.insert(-1, {"record": "call", "call_id": "c-late", "tool": "bash", "arguments": {"command": "make logger-docs"},
-                                                    "phase": "agent", "actor": "agent", "at": story.at(23)}) or r.insert(-1, {
-        "record": "result", "call_id": "c-late", "status": "ok", "result": "ok", "actor": "agent", "phase": "agent", "at": story.at(23.5)}))
+    later.mutate_trajectory(
+        lambda r: (
+            r.insert(
+                -1,
+                {
+                    "record": "call",
+                    "call_id": "c-late",
+                    "tool": "bash",
+                    "arguments": {"command": "make logger-docs"},
+                    "phase": "agent",
+                    "actor": "agent",
+                    "at": story.at(23),
+                },
+            )
+            or r.insert(
+                -1,
+                {
+                    "record": "result",
+                    "call_id": "c-late",
+                    "status": "ok",
+                    "result": "ok",
+                    "actor": "agent",
+                    "phase": "agent",
+                    "at": story.at(23.5),
+                },
+            )
+        )
+    )
     assert statuses(audit(later))["logger_armed_before_activation"] == "PASS"
 
 
 def test_05_oracle_refs_must_name_real_records_and_fields(tmp_path):
-    b = builder(tmp_path).passing().mutate_oracle(lambda o: o.update(evidence_refs=["testmod:whatever", "fixture:no_such_field"]))
+    b = (
+        builder(tmp_path)
+        .passing()
+        .mutate_oracle(lambda o: o.update(evidence_refs=["testmod:whatever", "fixture:no_such_field"]))
+    )
     report = audit(b)
     assert statuses(report)["answer_correct"] == "PENDING"
     assert "do not resolve" in flag(report, "answer_correct")["summary"]
-    b = builder(tmp_path, "b").passing().mutate_oracle(lambda o: o.update(evidence_refs=["trajectory:c-read-log", "logger:seq2", "answer"]))
+    b = (
+        builder(tmp_path, "b")
+        .passing()
+        .mutate_oracle(lambda o: o.update(evidence_refs=["trajectory:c-read-log", "logger:seq2", "answer"]))
+    )
     assert statuses(audit(b))["answer_correct"] == "FAIL"  # only agent-side refs: never independent
 
 
@@ -117,7 +158,9 @@ def test_07_fixture_and_restore_need_an_explicit_ok(tmp_path):
 
 
 def test_08_a_tampered_or_missing_oracle_is_infra(tmp_path):
-    report = audit(builder(tmp_path, "a").passing().tamper("oracle.json", lambda d: d.replace(b"verified", b"Verified")))
+    report = audit(
+        builder(tmp_path, "a").passing().tamper("oracle.json", lambda d: d.replace(b"verified", b"Verified"))
+    )
     assert report["failure_class"] == "INFRA_ERROR" and infra_mentions(report, "oracle", "mismatch")
     report = audit(builder(tmp_path, "b").passing().after_build(lambda root: (root / "oracle.json").unlink()))
     assert report["failure_class"] == "INFRA_ERROR" and infra_mentions(report, "oracle", "missing")
@@ -128,7 +171,9 @@ def test_09_missing_agent_output_is_the_agents_failure(tmp_path):
     assert report["failure_class"] == "AGENT_FAIL" and statuses(report)["answer_correct"] == "FAIL"
     report = audit(builder(tmp_path, "b").passing().undeclare("agent_logger"))
     assert report["failure_class"] == "AGENT_FAIL"
-    assert [statuses(report)[f] for f in ("logger_armed_before_activation", "transient_outputs_captured", "agent_read_log")] == ["FAIL"] * 3
+    assert [
+        statuses(report)[f] for f in ("logger_armed_before_activation", "transient_outputs_captured", "agent_read_log")
+    ] == ["FAIL"] * 3
     report = audit(builder(tmp_path, "c").passing().undeclare("test_mod"))  # R6: the independent side is missing
     assert report["failure_class"] == "INFRA_ERROR" and infra_mentions(report, "no test-mod evidence is declared")
 
@@ -154,11 +199,16 @@ def test_11_items_keep_their_components(tmp_path):
         def change(doc):
             for cart in doc["carts"][:1]:
                 cart["items"] = [{"id": "minecraft:enchanted_book", "count": 1, "components": {"enchantments": value}}]
+
         return change
 
     b = builder(tmp_path, "a").passing().mutate_answer(books({"sharpness": 5})).mutate_oracle(books({"protection": 4}))
     assert statuses(audit(b))["answer_correct"] == "FAIL"
-    b = builder(tmp_path, "b").passing().mutate_answer(lambda a: a["carts"][0].update(items={"x": {"id": "minecraft:sand"}}))
+    b = (
+        builder(tmp_path, "b")
+        .passing()
+        .mutate_answer(lambda a: a["carts"][0].update(items={"x": {"id": "minecraft:sand"}}))
+    )
     assert statuses(audit(b))["answer_correct"] == "FAIL"
 
 
@@ -181,8 +231,20 @@ def test_13_claiming_actor_agent_outside_the_agent_phase_does_not_count(tmp_path
     assert statuses(report)["machine_operated"] == "FAIL"
     b = builder(tmp_path, "b").passing()
     index = b.records.index(b.call("c-actuate"))
-    b.records.insert(index, {"record": "phase", "phase": "restore", "actor": "restore", "note": "operator reset", "evidence": [], "at": story.at(9.9)})
-    b.records.insert(index + 2, {"record": "phase", "phase": "agent", "actor": "harness", "evidence": [], "at": story.at(10.0)})
+    b.records.insert(
+        index,
+        {
+            "record": "phase",
+            "phase": "restore",
+            "actor": "restore",
+            "note": "operator reset",
+            "evidence": [],
+            "at": story.at(9.9),
+        },
+    )
+    b.records.insert(
+        index + 2, {"record": "phase", "phase": "agent", "actor": "harness", "evidence": [], "at": story.at(10.0)}
+    )
     report = audit(b)
     assert statuses(report)["machine_operated"] == "PASS"
     assert flag(report, "machine_operated")["evidence"][1] == "trajectory:c-start-logger"
@@ -190,7 +252,11 @@ def test_13_claiming_actor_agent_outside_the_agent_phase_does_not_count(tmp_path
 
 
 def test_14_the_oracle_source_text_decides_nothing(tmp_path):
-    b = builder(tmp_path).passing().mutate_oracle(lambda o: o.update(source="independent of the answer and of the agent"))
+    b = (
+        builder(tmp_path)
+        .passing()
+        .mutate_oracle(lambda o: o.update(source="independent of the answer and of the agent"))
+    )
     assert audit(b)["overall"] == "PASS"
 
 

@@ -23,14 +23,14 @@ import pytest
 from audit_helpers import builder, statuses
 from read_counter import count_reads
 
-from pytest_coldstart.run import jsonio
 from pytest_coldstart.audit import audit_run, integrity
 from pytest_coldstart.demo.scenarios import SCENARIOS, build_run
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.validate.run import validate_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import single_pass_cases as cases  # noqa: E402
+import single_pass_cases as cases
 
 GOLDEN = json.loads(cases.GOLDEN.read_text(encoding="utf-8"))
 
@@ -81,6 +81,7 @@ def assert_reported_once(run: Path, monkeypatch) -> tuple[dict[str, Any], Any]:
 
 # -- the same findings as the two-pass audit --------------------------------------------------------
 
+
 @pytest.mark.parametrize("case_id", sorted(GOLDEN))
 def test_mutated_runs_give_the_findings_of_the_two_pass_audit(case_id, shared_dir, tmp_path, monkeypatch):
     run = materialize(shared_dir, case_id, tmp_path / "run")
@@ -103,11 +104,14 @@ def test_the_golden_cases_cover_each_kind_of_damage():
     kinds = {case_id.split("-")[2] for case_id in GOLDEN if "unchanged" not in case_id}
     assert kinds == set(cases.KINDS)
     assert {case_id.split("-")[0] for case_id in GOLDEN} == set(cases.TEMPLATES)
-    dropped = sum(1 for before in GOLDEN.values() for text in before["audit"]["infra_errors"] if text.startswith("validate: "))
+    dropped = sum(
+        1 for before in GOLDEN.values() for text in before["audit"]["infra_errors"] if text.startswith("validate: ")
+    )
     assert dropped > 100
 
 
 # -- every scenario: validate inside the audit is validate_run ---------------------------------------
+
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_scenarios_validate_inside_the_audit_as_alone(name, tmp_path, monkeypatch):
@@ -124,7 +128,9 @@ def test_scenarios_validate_inside_the_audit_as_alone(name, tmp_path, monkeypatc
 
 # -- one open, one read -----------------------------------------------------------------------------
 
-READ_ONCE = [c for c in sorted(GOLDEN) if c.endswith("unchanged") or (c.endswith("trajectory.jsonl") and "-remove-" not in c)]
+READ_ONCE = [
+    c for c in sorted(GOLDEN) if c.endswith("unchanged") or (c.endswith("trajectory.jsonl") and "-remove-" not in c)
+]
 
 
 @pytest.mark.parametrize("case_id", READ_ONCE)
@@ -150,6 +156,7 @@ def test_every_scenario_reads_its_trajectory_once(name, tmp_path, monkeypatch):
 
 # -- each problem once --------------------------------------------------------------------------------
 
+
 def _payload_missing(root: Path) -> None:
     for path in (root / "payloads").iterdir():
         path.unlink()
@@ -171,29 +178,67 @@ def _review_line(line: bytes):
     def append(root: Path) -> None:
         with open(root / "reviews.jsonl", "ab") as handle:
             handle.write(line)
+
     return append
 
 
 ONCE = {
     # name: (configure, words in the audit's one message, validate code it replaces)
-    "evidence hash": (lambda b: b.passing().tamper("test/testmod.jsonl", lambda d: d.replace(b'"tick":301', b'"tick":302')),
-                      ("evidence test_mod", "sha256 mismatch"), "evidence.hash"),
-    "evidence missing": (lambda b: b.passing().after_build(lambda r: (r / "oracle.json").unlink()), ("evidence oracle", "missing"), "evidence.missing"),
-    "evidence absolute": (lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].update(path="/etc/passwd")),
-                          ("evidence answer", "absolute"), "evidence.path"),
-    "evidence without sha256": (lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].pop("sha256")),
-                                ("evidence answer", "no sha256"), "evidence.hash"),
-    "evidence.json malformed": (lambda b: b.passing().after_build(lambda r: (r / "evidence.json").write_text("{")), ("evidence.json", "malformed"),
-                                "document.malformed"),
+    "evidence hash": (
+        lambda b: b.passing().tamper("test/testmod.jsonl", lambda d: d.replace(b'"tick":301', b'"tick":302')),
+        ("evidence test_mod", "sha256 mismatch"),
+        "evidence.hash",
+    ),
+    "evidence missing": (
+        lambda b: b.passing().after_build(lambda r: (r / "oracle.json").unlink()),
+        ("evidence oracle", "missing"),
+        "evidence.missing",
+    ),
+    "evidence absolute": (
+        lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].update(path="/etc/passwd")),
+        ("evidence answer", "absolute"),
+        "evidence.path",
+    ),
+    "evidence without sha256": (
+        lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].pop("sha256")),
+        ("evidence answer", "no sha256"),
+        "evidence.hash",
+    ),
+    "evidence.json malformed": (
+        lambda b: b.passing().after_build(lambda r: (r / "evidence.json").write_text("{")),
+        ("evidence.json", "malformed"),
+        "document.malformed",
+    ),
     "import changed": (lambda b: b.passing().after_build(_add_import), ("imports", "hash changed"), "imports.hash"),
-    "review line": (lambda b: b.passing().after_build(_review_line(b"[1]\n")), ("reviews.jsonl:4", "expected a JSON object"), "review.malformed"),
-    "review shape": (lambda b: b.passing().after_build(_review_line(
-        b'{"schemaVersion":2,"seq":9,"id":"machine_operated.causality","status":"resolved","by":" ","at":"2026-01-01T12:00:00.000Z","note":"","evidence":["x"]}\n')),
-        ("reviews.jsonl:4", "non-blank reviewer"), "review.shape"),
-    "trajectory missing": (lambda b: b.passing().after_build(lambda r: (r / "trajectory.jsonl").unlink()), ("trajectory.jsonl", "missing"), "trajectory.missing"),
-    "payload missing": (lambda b: _big_read(b).after_build(_payload_missing), ("payload payloads/", "missing from the store"), "payload.missing"),
-    "logging settings": (lambda b: b.passing().edit_json("run.json", lambda m: m["logging"].update(compression="zip")),
-                         ("logging", "compression"), "schema.run"),
+    "review line": (
+        lambda b: b.passing().after_build(_review_line(b"[1]\n")),
+        ("reviews.jsonl:4", "expected a JSON object"),
+        "review.malformed",
+    ),
+    "review shape": (
+        lambda b: b.passing().after_build(
+            _review_line(
+                b'{"schemaVersion":2,"seq":9,"id":"machine_operated.causality","status":"resolved","by":" ","at":"2026-01-01T12:00:00.000Z","note":"","evidence":["x"]}\n'
+            )
+        ),
+        ("reviews.jsonl:4", "non-blank reviewer"),
+        "review.shape",
+    ),
+    "trajectory missing": (
+        lambda b: b.passing().after_build(lambda r: (r / "trajectory.jsonl").unlink()),
+        ("trajectory.jsonl", "missing"),
+        "trajectory.missing",
+    ),
+    "payload missing": (
+        lambda b: _big_read(b).after_build(_payload_missing),
+        ("payload payloads/", "missing from the store"),
+        "payload.missing",
+    ),
+    "logging settings": (
+        lambda b: b.passing().edit_json("run.json", lambda m: m["logging"].update(compression="zip")),
+        ("logging", "compression"),
+        "schema.run",
+    ),
 }
 
 
@@ -204,7 +249,9 @@ def test_each_problem_is_reported_once(name, tmp_path, monkeypatch):
     report, validation = assert_reported_once(run, monkeypatch)
     assert code in [f.code for f in validation.findings]  # validate finds it ...
     about = [text for text in report["infra_errors"] if all(w in text for w in words)]
-    assert len(about) == 1 and not about[0].startswith("validate: "), report["infra_errors"]  # ... the audit says it once
+    assert len(about) == 1 and not about[0].startswith("validate: "), report[
+        "infra_errors"
+    ]  # ... the audit says it once
     replaced = [f for f in validation.findings if f.code == code]
     assert all(f"validate: {f.to_text()}" not in report["infra_errors"] for f in replaced)
     assert report["failure_class"] == "INFRA_ERROR"

@@ -83,7 +83,7 @@ def check_stored_copy(run: Path, entry: dict[str, Any], raw: bytes) -> None:
     ours, theirs = stored.split(b"\n"), raw.split(b"\n")
     assert len(ours) == len(theirs)
     changed = 0
-    for mine, source in zip(ours, theirs):
+    for mine, source in zip(ours, theirs, strict=False):
         if mine != source:
             assert redacted_from(json.loads(mine), json.loads(source)), (mine, source)
             changed += 1
@@ -115,15 +115,17 @@ def redacted_from(mine: Any, source: Any) -> bool:
             position = found + len(piece)
         return len(pieces) > 1
     if isinstance(mine, list) and isinstance(source, list):
-        return len(mine) == len(source) and all(redacted_from(a, b) for a, b in zip(mine, source))
+        return len(mine) == len(source) and all(redacted_from(a, b) for a, b in zip(mine, source, strict=False))
     if isinstance(mine, dict) and isinstance(source, dict):
         if len(mine) != len(source):
             return False
-        pairs = zip(mine.items(), source.items())
+        pairs = zip(mine.items(), source.items(), strict=False)
         return all((k == j or redacted_from(k, j)) and redacted_from(v, w) for (k, v), (j, w) in pairs)
     return False
 
 
 def run_cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     merged = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, env=merged, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, env=merged, timeout=120
+    )

@@ -15,9 +15,18 @@ T = "2026-04-02T08:00:{:02d}.000Z"
 
 
 def cc(n: int, kind: str, uuid: str, parent: str | None, content, **extra) -> dict:
-    line = {"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": "/w", "sessionId": "sess",
-            "version": "2.1.90", "type": kind, "uuid": uuid, "timestamp": T.format(n),
-            "message": {"role": kind, "content": content}}
+    line = {
+        "parentUuid": parent,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/w",
+        "sessionId": "sess",
+        "version": "2.1.90",
+        "type": kind,
+        "uuid": uuid,
+        "timestamp": T.format(n),
+        "message": {"role": kind, "content": content},
+    }
     line.update(extra)
     return line
 
@@ -38,18 +47,43 @@ def test_claude_sidechain_rewind_compaction_duplicates(tmp_path: Path) -> None:
         cc(3, "user", "r1", "a1", res("c1", "ok")),
         # a rewind: this branch is abandoned (the active chain continues from r1 below)
         cc(4, "assistant", "a2", "r1", use("c2")),
-        cc(5, "user", "r2", "a2", res("c2", [{"type": "text", "text": "Exit code 1\n"}, {"type": "text", "text": "boom"}], True)),
+        cc(
+            5,
+            "user",
+            "r2",
+            "a2",
+            res("c2", [{"type": "text", "text": "Exit code 1\n"}, {"type": "text", "text": "boom"}], True),
+        ),
         # a subagent's own chain
         cc(6, "assistant", "s1", None, use("c3", "Read", file_path="/w/x"), isSidechain=True, agentId="ag1"),
         cc(7, "user", "s2", "s1", res("c3", "text"), isSidechain=True, agentId="ag1"),
         # compaction: a new root that points back logically
-        {"parentUuid": None, "logicalParentUuid": "r1", "isSidechain": False, "type": "system", "subtype": "compact_boundary",
-         "uuid": "b1", "timestamp": T.format(8), "sessionId": "sess", "version": "2.1.90", "compactMetadata": {"trigger": "auto", "preTokens": 9}},
+        {
+            "parentUuid": None,
+            "logicalParentUuid": "r1",
+            "isSidechain": False,
+            "type": "system",
+            "subtype": "compact_boundary",
+            "uuid": "b1",
+            "timestamp": T.format(8),
+            "sessionId": "sess",
+            "version": "2.1.90",
+            "compactMetadata": {"trigger": "auto", "preTokens": 9},
+        },
         cc(9, "user", "u2", "b1", "[Request interrupted by user]"),
         cc(10, "assistant", "a3", "u2", use("c4")),
         cc(10, "assistant", "a3", "u2", use("c4")),  # a resumed session repeats a line (same uuid)
-        {"parentUuid": "a3", "isSidechain": False, "type": "progress", "uuid": "p1", "timestamp": T.format(12),
-         "toolUseID": "c4", "data": {"type": "bash_progress"}, "sessionId": "sess", "version": "2.1.90"},
+        {
+            "parentUuid": "a3",
+            "isSidechain": False,
+            "type": "progress",
+            "uuid": "p1",
+            "timestamp": T.format(12),
+            "toolUseID": "c4",
+            "data": {"type": "bash_progress"},
+            "sessionId": "sess",
+            "version": "2.1.90",
+        },
     ]
     session = write_lines(tmp_path / "cc.jsonl", lines)
     run = new_run(tmp_path / "run")
@@ -107,13 +141,36 @@ def test_codex_shell_raw_arguments_aborted_turn_and_replayed_meta(tmp_path: Path
         env(0, "session_meta", meta),
         env(1, "session_meta", {**meta, "id": "parent"}),  # a forked file replays its parent's meta
         env(2, "turn_context", {"model": "gpt-5"}),
-        env(3, "response_item", {"type": "local_shell_call", "call_id": "s1", "status": "completed",
-                                  "action": {"type": "exec", "command": ["ls", "-la"]}}),
-        env(4, "response_item", {"type": "function_call_output", "call_id": "s1", "output": "Exit code: 0\nOutput:\nx\n"}),
+        env(
+            3,
+            "response_item",
+            {
+                "type": "local_shell_call",
+                "call_id": "s1",
+                "status": "completed",
+                "action": {"type": "exec", "command": ["ls", "-la"]},
+            },
+        ),
+        env(
+            4,
+            "response_item",
+            {"type": "function_call_output", "call_id": "s1", "output": "Exit code: 0\nOutput:\nx\n"},
+        ),
         env(5, "response_item", {"type": "function_call", "name": "shell", "arguments": "{not json", "call_id": "f1"}),
-        env(6, "response_item", {"type": "function_call_output", "call_id": "f1",
-                                  "output": [{"type": "input_text", "text": "failed to parse"}]}),
-        env(7, "response_item", {"type": "function_call", "name": "exec_command", "arguments": "{\"cmd\":\"sleep 9\"}", "call_id": "f2"}),
+        env(
+            6,
+            "response_item",
+            {
+                "type": "function_call_output",
+                "call_id": "f1",
+                "output": [{"type": "input_text", "text": "failed to parse"}],
+            },
+        ),
+        env(
+            7,
+            "response_item",
+            {"type": "function_call", "name": "exec_command", "arguments": '{"cmd":"sleep 9"}', "call_id": "f2"},
+        ),
         env(8, "event_msg", {"type": "turn_aborted", "reason": "interrupted"}),
         env(9, "mystery", {}),
     ]

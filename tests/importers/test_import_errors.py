@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from importer_helpers import calls_by_id, check_stored_copy, manifest, new_run, records, snapshot, write_lines
 
-from pytest_coldstart.run.errors import ColdstartError, UsageError, VersionError
 from pytest_coldstart.importers.pipeline import import_session
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run.errors import ColdstartError, UsageError, VersionError
 from pytest_coldstart.validate.run import validate_run
 
 
@@ -23,7 +23,9 @@ def _refused(run: Path, fmt: str, session: Path, exc_type=ColdstartError) -> Col
     return info.value
 
 
-@pytest.mark.parametrize("name,fmt", [("pi-v3-basic", "pi"), ("claude-code-basic", "claude-code"), ("codex-rollout-basic", "codex")])
+@pytest.mark.parametrize(
+    "name,fmt", [("pi-v3-basic", "pi"), ("claude-code-basic", "claude-code"), ("codex-rollout-basic", "codex")]
+)
 def test_malformed_line_in_the_middle_names_the_line(corpus: Path, tmp_path: Path, name: str, fmt: str) -> None:
     lines = (corpus / f"{name}.jsonl").read_bytes().split(b"\n")
     lines[6] = lines[6][: len(lines[6]) // 2]  # line 7 loses its second half
@@ -57,16 +59,33 @@ def test_empty_file_is_refused(tmp_path: Path) -> None:
     [
         ("pi", {"type": "session", "version": 4, "id": "x", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}),
         ("pi", {"type": "session", "version": "3", "id": "x", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/"}),
-        ("claude-code", {"type": "user", "uuid": "u", "parentUuid": None, "sessionId": "s", "version": "3.0.1",
-                         "timestamp": "2026-01-01T00:00:00.000Z", "message": {"role": "user", "content": "hi"}}),
-        ("codex", {"timestamp": "2026-01-01T00:00:00.000Z", "type": "session_meta", "payload": {"id": "x", "cli_version": "1.0.0"}}),
+        (
+            "claude-code",
+            {
+                "type": "user",
+                "uuid": "u",
+                "parentUuid": None,
+                "sessionId": "s",
+                "version": "3.0.1",
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "message": {"role": "user", "content": "hi"},
+            },
+        ),
+        (
+            "codex",
+            {
+                "timestamp": "2026-01-01T00:00:00.000Z",
+                "type": "session_meta",
+                "payload": {"id": "x", "cli_version": "1.0.0"},
+            },
+        ),
         ("codex", {"id": "x", "timestamp": "2025-06-01T00:00:00Z", "instructions": "", "git": None}),
     ],
 )
 def test_unknown_format_version_is_refused(tmp_path: Path, fmt: str, first: dict) -> None:
     session = write_lines(tmp_path / "s.jsonl", [first])
     error = _refused(new_run(tmp_path / "run"), fmt, session, VersionError)
-    assert error.line == 1 and "refus" in error.problem or "not supported" in error.problem
+    assert (error.line == 1 and "refus" in error.problem) or "not supported" in error.problem
 
 
 def test_wrong_format_is_a_clear_error(corpus: Path, tmp_path: Path) -> None:
@@ -177,13 +196,32 @@ def test_parse_failure_late_in_a_valid_looking_file(corpus: Path, tmp_path: Path
 
 def test_pi_aborted_message_calls_never_executed(tmp_path: Path) -> None:
     t = "2026-02-01T10:00:0{}.000Z"
-    session = write_lines(tmp_path / "s.jsonl", [
-        {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
-        {"type": "message", "id": "a1", "parentId": None, "timestamp": t.format(1), "message": {
-            "role": "assistant", "stopReason": "aborted", "content": [
-                {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -rf build"}}]}},
-        {"type": "message", "id": "u1", "parentId": "a1", "timestamp": t.format(2), "message": {"role": "user", "content": "stop"}},
-    ])
+    session = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
+            {
+                "type": "message",
+                "id": "a1",
+                "parentId": None,
+                "timestamp": t.format(1),
+                "message": {
+                    "role": "assistant",
+                    "stopReason": "aborted",
+                    "content": [
+                        {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "rm -rf build"}}
+                    ],
+                },
+            },
+            {
+                "type": "message",
+                "id": "u1",
+                "parentId": "a1",
+                "timestamp": t.format(2),
+                "message": {"role": "user", "content": "stop"},
+            },
+        ],
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "pi", session)
     got = calls_by_id(run)["c1"]
@@ -198,20 +236,44 @@ def test_pi_orphan_result_duplicate_and_empty_ids(tmp_path: Path) -> None:
     t = "2026-02-01T10:00:{:02d}.000Z"
 
     def assistant(n: int, parent: str | None, call_id: str) -> dict:
-        return {"type": "message", "id": f"a{n}", "parentId": parent, "timestamp": t.format(n), "message": {
-            "role": "assistant", "content": [{"type": "toolCall", "id": call_id, "name": "read", "arguments": {"path": "x"}}]}}
+        return {
+            "type": "message",
+            "id": f"a{n}",
+            "parentId": parent,
+            "timestamp": t.format(n),
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "toolCall", "id": call_id, "name": "read", "arguments": {"path": "x"}}],
+            },
+        }
 
     def result(n: int, parent: str, call_id: str) -> dict:
-        return {"type": "message", "id": f"r{n}", "parentId": parent, "timestamp": t.format(n), "message": {
-            "role": "toolResult", "toolCallId": call_id, "content": [{"type": "text", "text": f"r{n}"}], "isError": False}}
+        return {
+            "type": "message",
+            "id": f"r{n}",
+            "parentId": parent,
+            "timestamp": t.format(n),
+            "message": {
+                "role": "toolResult",
+                "toolCallId": call_id,
+                "content": [{"type": "text", "text": f"r{n}"}],
+                "isError": False,
+            },
+        }
 
-    session = write_lines(tmp_path / "s.jsonl", [
-        {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
-        assistant(1, None, "dup"), result(2, "a1", "dup"),
-        assistant(3, "r2", "dup"), result(4, "a3", "dup"),
-        assistant(5, "r4", ""), result(6, "a5", ""),
-        result(7, "r6", "nobody"),
-    ])
+    session = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
+            assistant(1, None, "dup"),
+            result(2, "a1", "dup"),
+            assistant(3, "r2", "dup"),
+            result(4, "a3", "dup"),
+            assistant(5, "r4", ""),
+            result(6, "a5", ""),
+            result(7, "r6", "nobody"),
+        ],
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "pi", session)
     got = calls_by_id(run)
@@ -226,14 +288,41 @@ def test_pi_orphan_result_duplicate_and_empty_ids(tmp_path: Path) -> None:
 def test_large_results_go_to_the_payload_store_and_secrets_are_redacted(tmp_path: Path) -> None:
     t = "2026-02-01T10:00:0{}.000Z"
     big = "line of output\n" * 5000
-    session = write_lines(tmp_path / "s.jsonl", [
-        {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
-        {"type": "message", "id": "a1", "parentId": None, "timestamp": t.format(1), "message": {
-            "role": "assistant", "content": [
-                {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "cat log", "api_key": "sk-live-123"}}]}},
-        {"type": "message", "id": "r1", "parentId": "a1", "timestamp": t.format(2), "message": {
-            "role": "toolResult", "toolCallId": "c1", "content": [{"type": "text", "text": big}], "isError": False}},
-    ])
+    session = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            {"type": "session", "version": 3, "id": "s", "timestamp": t.format(0), "cwd": "/"},
+            {
+                "type": "message",
+                "id": "a1",
+                "parentId": None,
+                "timestamp": t.format(1),
+                "message": {
+                    "role": "assistant",
+                    "content": [
+                        {
+                            "type": "toolCall",
+                            "id": "c1",
+                            "name": "bash",
+                            "arguments": {"command": "cat log", "api_key": "sk-live-123"},
+                        }
+                    ],
+                },
+            },
+            {
+                "type": "message",
+                "id": "r1",
+                "parentId": "a1",
+                "timestamp": t.format(2),
+                "message": {
+                    "role": "toolResult",
+                    "toolCallId": "c1",
+                    "content": [{"type": "text", "text": big}],
+                    "isError": False,
+                },
+            },
+        ],
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "pi", session)
     got = calls_by_id(run)["c1"]
@@ -250,13 +339,29 @@ def test_large_results_go_to_the_payload_store_and_secrets_are_redacted(tmp_path
 
 
 def test_times_out_of_file_order_are_raised_and_kept(tmp_path: Path) -> None:
-    session = write_lines(tmp_path / "s.jsonl", [
-        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-02-01T10:00:00.000Z", "cwd": "/"},
-        {"type": "message", "id": "a1", "parentId": None, "timestamp": "2026-02-01T10:00:05.000Z", "message": {
-            "role": "assistant", "content": [{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]}},
-        {"type": "message", "id": "r1", "parentId": "a1", "timestamp": "2026-02-01T10:00:04.500Z", "message": {
-            "role": "toolResult", "toolCallId": "c1", "content": [], "isError": False}},
-    ])
+    session = write_lines(
+        tmp_path / "s.jsonl",
+        [
+            {"type": "session", "version": 3, "id": "s", "timestamp": "2026-02-01T10:00:00.000Z", "cwd": "/"},
+            {
+                "type": "message",
+                "id": "a1",
+                "parentId": None,
+                "timestamp": "2026-02-01T10:00:05.000Z",
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}],
+                },
+            },
+            {
+                "type": "message",
+                "id": "r1",
+                "parentId": "a1",
+                "timestamp": "2026-02-01T10:00:04.500Z",
+                "message": {"role": "toolResult", "toolCallId": "c1", "content": [], "isError": False},
+            },
+        ],
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "pi", session)
     result = calls_by_id(run)["c1"]["result"]
@@ -281,8 +386,12 @@ def test_concurrent_imports_each_land_whole(corpus: Path, tmp_path: Path) -> Non
     from concurrent.futures import ThreadPoolExecutor
 
     run = new_run(tmp_path / "run")
-    jobs = [("pi", corpus / "pi-v3-basic.jsonl"), ("codex", corpus / "codex-rollout-basic.jsonl"),
-            ("claude-code", corpus / "claude-code-basic.jsonl"), ("pi", corpus / "pi-v1-legacy.jsonl")]
+    jobs = [
+        ("pi", corpus / "pi-v3-basic.jsonl"),
+        ("codex", corpus / "codex-rollout-basic.jsonl"),
+        ("claude-code", corpus / "claude-code-basic.jsonl"),
+        ("pi", corpus / "pi-v1-legacy.jsonl"),
+    ]
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(lambda job: import_session(run, *job), jobs))
     entries = manifest(run)["imports"]
@@ -290,7 +399,9 @@ def test_concurrent_imports_each_land_whole(corpus: Path, tmp_path: Path) -> Non
     written = records(run)
     assert len(written) == 2 + sum(e["records"] for e in entries)
     for entry in entries:  # each import is one contiguous block between its session records
-        start, end = [i for i, r in enumerate(written) if r["record"] == "session" and r["source_path"] == entry["path"]]
+        start, end = [
+            i for i, r in enumerate(written) if r["record"] == "session" and r["source_path"] == entry["path"]
+        ]
         assert end - start + 1 == entry["records"]
         inside = written[start : end + 1]
         assert all(r["source_path"] == entry["path"] for r in inside if r["record"] != "result")

@@ -13,25 +13,69 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from importer_helpers import CREATED, SAMPLES, manifest, new_run, snapshot
+from tests_shared import corpus_dir
 
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.importers import registry
 from pytest_coldstart.importers.base import ImportedSession
 from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.validate.run import validate_run
-from tests_shared import corpus_dir
 
 LINES = {name: (corpus_dir() / f"{name}.jsonl").read_bytes().splitlines() for name in SAMPLES}
-INTERESTING = st.sampled_from([
-    None, True, 0, -1, 2**70, 1.5, "", " ", "x", "toolCall", "tool_use", "tool_result", "toolResult", "assistant",
-    "user", "message", "session", "function_call", "function_call_output", "custom_tool_call", "progress",
-    "2026-13-01T00:00:00Z", "2026-02-30T00:00:00.000Z", "1999-01-01T00:00:00Z", "2026-06-01T00:00:00+05:00",
-    "12345", "call_A7mQ2vXr9Lk4Ty1Wn8Bd3Hs6", "toolu_01HtVq8c2XkLm4Rz7WbN3pQa", "0b7d3c58", "aborted", "error",
-    "Process exited with code 7", '{"metadata":{"exit_code":"x"}}', [], {}, [{}], {"type": "text"},
-])
+INTERESTING = st.sampled_from(
+    [
+        None,
+        True,
+        0,
+        -1,
+        2**70,
+        1.5,
+        "",
+        " ",
+        "x",
+        "toolCall",
+        "tool_use",
+        "tool_result",
+        "toolResult",
+        "assistant",
+        "user",
+        "message",
+        "session",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "progress",
+        "2026-13-01T00:00:00Z",
+        "2026-02-30T00:00:00.000Z",
+        "1999-01-01T00:00:00Z",
+        "2026-06-01T00:00:00+05:00",
+        "12345",
+        "call_A7mQ2vXr9Lk4Ty1Wn8Bd3Hs6",
+        "toolu_01HtVq8c2XkLm4Rz7WbN3pQa",
+        "0b7d3c58",
+        "aborted",
+        "error",
+        "Process exited with code 7",
+        '{"metadata":{"exit_code":"x"}}',
+        [],
+        {},
+        [{}],
+        {"type": "text"},
+    ]
+)
 JSON = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12) | INTERESTING,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8) | st.sampled_from(["type", "id", "content", "timestamp"]), inner, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=12)
+    | INTERESTING,
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.text(max_size=8) | st.sampled_from(["type", "id", "content", "timestamp"]), inner, max_size=3
+        )
+    ),
     max_leaves=6,
 )
 

@@ -8,7 +8,6 @@ import pytest
 from importer_helpers import calls_by_id, manifest, new_run, write_lines
 
 from pytest_coldstart.ext import manager as plugins
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.importers import registry
 from pytest_coldstart.importers.base import (
@@ -21,6 +20,7 @@ from pytest_coldstart.importers.base import (
     read_lines,
 )
 from pytest_coldstart.importers.pipeline import import_session
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.validate.run import validate_run
 
 
@@ -44,11 +44,15 @@ class CsvLikeImporter:
             value = item.value
             at = where.at(value.get("at"))
             times.append(at)
-            call = ImportedCall(where.text(value.get("id"), "id", empty=False), value["tool"], value.get("args", {}), at, item.number)
+            call = ImportedCall(
+                where.text(value.get("id"), "id", empty=False), value["tool"], value.get("args", {}), at, item.number
+            )
             if value.get("done_at"):
                 done = where.at(value["done_at"])
                 times.append(done)
-                call.result = ImportedResult("ok" if value.get("ok") else "error", done, item.number, text=str(value.get("out", "")))
+                call.result = ImportedResult(
+                    "ok" if value.get("ok") else "error", done, item.number, text=str(value.get("out", ""))
+                )
             calls.append(call)
         events = [ImportedEvent("toy.loaded", times[0], 1, "harness", {"n": len(calls)})]
         return ImportedSession("1", calls, events, "toy-session", min(times), max(times), where.line)
@@ -78,10 +82,22 @@ def test_builtins_are_listed() -> None:
 
 def test_a_third_party_importer_registered_from_a_test(toy_registered, tmp_path: Path) -> None:
     assert "toy" in registry.importers()
-    session = write_lines(tmp_path / "toy.jsonl", [
-        {"toy": 1, "id": "t1", "tool": "probe", "args": {"x": 1}, "at": "2026-03-01T00:00:00Z", "done_at": "2026-03-01T00:00:01Z", "ok": True, "out": "fine"},
-        {"toy": 1, "id": "t2", "tool": "probe", "at": "2026-03-01T00:00:02Z"},
-    ])
+    session = write_lines(
+        tmp_path / "toy.jsonl",
+        [
+            {
+                "toy": 1,
+                "id": "t1",
+                "tool": "probe",
+                "args": {"x": 1},
+                "at": "2026-03-01T00:00:00Z",
+                "done_at": "2026-03-01T00:00:01Z",
+                "ok": True,
+                "out": "fine",
+            },
+            {"toy": 1, "id": "t2", "tool": "probe", "at": "2026-03-01T00:00:02Z"},
+        ],
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "auto", session)
     got = calls_by_id(run)
@@ -141,12 +157,22 @@ def test_the_documented_plugin_example_works(tmp_path: Path) -> None:
     source = re.search(r"```python\n(# my_harness/coldstart_plugin.py.*?)```", text, re.S).group(1)
     module = types.ModuleType("my_harness_coldstart_plugin")
     exec(compile(source, "docs/importers.md", "exec"), module.__dict__)
-    session = write_lines(tmp_path / "mine.jsonl", [
-        {"kind": "my-harness-session"},
-        {"kind": "tool", "id": "m1", "tool": "shell", "args": {"cmd": "make"}, "at": "2026-05-05T10:00:00Z",
-         "done_at": "2026-05-05T10:00:02.5Z", "output": "built"},
-        {"kind": "tool", "id": "m2", "tool": "shell", "at": "2026-05-05T10:00:03Z"},
-    ])
+    session = write_lines(
+        tmp_path / "mine.jsonl",
+        [
+            {"kind": "my-harness-session"},
+            {
+                "kind": "tool",
+                "id": "m1",
+                "tool": "shell",
+                "args": {"cmd": "make"},
+                "at": "2026-05-05T10:00:00Z",
+                "done_at": "2026-05-05T10:00:02.5Z",
+                "output": "built",
+            },
+            {"kind": "tool", "id": "m2", "tool": "shell", "at": "2026-05-05T10:00:03Z"},
+        ],
+    )
     plugins.reset()
     try:
         plugins.manager().register(module, name="my-harness")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -46,7 +45,7 @@ def _check_call(run_calls: dict, want: dict, session_end: str, *, abandoned: boo
 
 
 def test_calls_match_expected(imported) -> None:
-    name, run, expected, _ = imported
+    _name, run, expected, _ = imported
     session = expected["session"]
     end = session["last_entry_at"]
     run_calls = calls_by_id(run)
@@ -129,10 +128,20 @@ def test_pi_version_2_reads_like_version_3(corpus: Path, tmp_path: Path) -> None
     lines = (corpus / "pi-v3-branched.jsonl").read_text("utf-8").splitlines()
     header = json.loads(lines[0])
     header["version"] = 2
-    hook = {"type": "custom_message", "id": "99aa88bb", "parentId": "9e1c5d7f", "timestamp": "2026-11-03T16:42:20.000Z",
-            "customType": "x", "content": "hi", "display": True}
+    hook = {
+        "type": "custom_message",
+        "id": "99aa88bb",
+        "parentId": "9e1c5d7f",
+        "timestamp": "2026-11-03T16:42:20.000Z",
+        "customType": "x",
+        "content": "hi",
+        "display": True,
+    }
     session = tmp_path / "v2.jsonl"
-    session.write_text("\n".join([json.dumps(header), *lines[1:-1], json.dumps(hook), lines[-1].replace('"9e1c5d7f"', '"99aa88bb"')]) + "\n")
+    session.write_text(
+        "\n".join([json.dumps(header), *lines[1:-1], json.dumps(hook), lines[-1].replace('"9e1c5d7f"', '"99aa88bb"')])
+        + "\n"
+    )
     run = new_run(tmp_path / "run")
     import_session(run, "pi", session)
     expected = json.loads((corpus / "expected-pi-v3-branched.json").read_text("utf-8"))

@@ -81,7 +81,11 @@ def _seed_codex(lines: list[dict[str, Any]]) -> None:
             answered = True
 
 
-SEEDERS = {"pi-v3-basic": ("pi", _seed_pi), "claude-code-basic": ("claude-code", _seed_claude), "codex-rollout-basic": ("codex", _seed_codex)}
+SEEDERS = {
+    "pi-v3-basic": ("pi", _seed_pi),
+    "claude-code-basic": ("claude-code", _seed_claude),
+    "codex-rollout-basic": ("codex", _seed_codex),
+}
 
 
 def _every_byte(root: Path) -> dict[str, bytes]:
@@ -107,9 +111,31 @@ def test_seeded_secrets_reach_no_file_of_the_run(name: str, corpus: Path, tmp_pa
 
     run = tmp_path / "run"
     env = {ENV_NAME: ENV_VALUE}
-    init = run_cli("trace", "init", "--run-dir", str(run), "--run-id", "secrets", "--task-text", "t", "--harness", fmt,
-                   "--model", "m", "--provider", "p", "--harness-version", "1", "--created-at", CREATED,
-                   "--redact-env", ENV_NAME, "--compression", "gzip", env=env)
+    init = run_cli(
+        "trace",
+        "init",
+        "--run-dir",
+        str(run),
+        "--run-id",
+        "secrets",
+        "--task-text",
+        "t",
+        "--harness",
+        fmt,
+        "--model",
+        "m",
+        "--provider",
+        "p",
+        "--harness-version",
+        "1",
+        "--created-at",
+        CREATED,
+        "--redact-env",
+        ENV_NAME,
+        "--compression",
+        "gzip",
+        env=env,
+    )
     assert init.returncode == 0, init.stderr
     done = run_cli("trace", "import", "--run-dir", str(run), "--format", fmt, "--session", str(session), env=env)
     assert done.returncode == 0, done.stderr

@@ -6,32 +6,42 @@ from __future__ import annotations
 import fcntl
 import os
 import tracemalloc
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 from importer_helpers import CREATED, HARNESS, SAMPLES, manifest, records, snapshot, write_lines
 
-from pytest_coldstart.run import jsonio
 from pytest_coldstart.ext import manager as plugins
-from pytest_coldstart.run.clock import FixedClock
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.ext.hookspecs import hookimpl
 from pytest_coldstart.importers import pi as pi_module
-from pytest_coldstart.importers import registry, scrub, spool
 from pytest_coldstart.importers import pipeline as run_module
+from pytest_coldstart.importers import registry, scrub, spool
 from pytest_coldstart.importers.pipeline import import_session
-from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.record.recorder import init_run
 from pytest_coldstart.record.trajectory import Appender
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import FixedClock
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.validate.run import validate_run
 
-START = datetime(2025, 12, 1, tzinfo=timezone.utc)
+START = datetime(2025, 12, 1, tzinfo=UTC)
 
 
 def _fixed_run(path: Path) -> Path:
-    init_run(path, run_id="r", task_bytes=b"t", task_source="inline", harness=HARNESS, created_at=CREATED,
-             clock=FixedClock(START), machine={}, repo={}, tool={"name": "t", "version": "0", "commit": None})
+    init_run(
+        path,
+        run_id="r",
+        task_bytes=b"t",
+        task_source="inline",
+        harness=HARNESS,
+        created_at=CREATED,
+        clock=FixedClock(START),
+        machine={},
+        repo={},
+        tool={"name": "t", "version": "0", "commit": None},
+    )
     return path
 
 
@@ -44,10 +54,32 @@ def _pi_session(path: Path, calls: int, *, text: str = "ok") -> Path:
     lines: list[object] = [{"type": "session", "version": 3, "id": "s", "timestamp": at(0), "cwd": "/"}]
     parent = None
     for n in range(calls):
-        lines.append({"type": "message", "id": f"a{n}", "parentId": parent, "timestamp": at(2 * n + 1), "message": {
-            "role": "assistant", "content": [{"type": "toolCall", "id": f"c{n}", "name": "bash", "arguments": {"n": n}}]}})
-        lines.append({"type": "message", "id": f"r{n}", "parentId": f"a{n}", "timestamp": at(2 * n + 2), "message": {
-            "role": "toolResult", "toolCallId": f"c{n}", "isError": False, "content": [{"type": "text", "text": f"{text} {n}"}]}})
+        lines.append(
+            {
+                "type": "message",
+                "id": f"a{n}",
+                "parentId": parent,
+                "timestamp": at(2 * n + 1),
+                "message": {
+                    "role": "assistant",
+                    "content": [{"type": "toolCall", "id": f"c{n}", "name": "bash", "arguments": {"n": n}}],
+                },
+            }
+        )
+        lines.append(
+            {
+                "type": "message",
+                "id": f"r{n}",
+                "parentId": f"a{n}",
+                "timestamp": at(2 * n + 2),
+                "message": {
+                    "role": "toolResult",
+                    "toolCallId": f"c{n}",
+                    "isError": False,
+                    "content": [{"type": "text", "text": f"{text} {n}"}],
+                },
+            }
+        )
         parent = f"r{n}"
     return write_lines(path, lines)
 
@@ -64,14 +96,26 @@ def test_chunked_appends_write_the_same_bytes(monkeypatch, corpus: Path, tmp_pat
         assert manifest(many)["imports"] == manifest(one)["imports"]
 
 
-ODD = "qu\"ote \\ back\u00e9 \u2028 \x01 \U0001f600"
+ODD = 'qu"ote \\ back\u00e9 \u2028 \x01 \U0001f600'
 
 
 def test_spliced_lines_are_the_lines_of_plain_records(tmp_path: Path) -> None:
     """append_many writes a spool's Serialized records exactly as it writes the plain dicts."""
     records = [
-        {"record": "call", "call_id": f"c1{ODD}", "tool": ODD, "arguments": {ODD: [1, 2.5, None, True]}, "at": "2026-05-01T09:00:00.020Z"},
-        {"record": "result", "call_id": f"c1{ODD}", "status": "ok", "result": {"text": ODD}, "at": "2026-05-31T23:59:59.999Z"},
+        {
+            "record": "call",
+            "call_id": f"c1{ODD}",
+            "tool": ODD,
+            "arguments": {ODD: [1, 2.5, None, True]},
+            "at": "2026-05-01T09:00:00.020Z",
+        },
+        {
+            "record": "result",
+            "call_id": f"c1{ODD}",
+            "status": "ok",
+            "result": {"text": ODD},
+            "at": "2026-05-31T23:59:59.999Z",
+        },
         {"record": "mark", "name": "m", "parent_id": "p1", "data": {}, "at": "2026-05-01T09:00:01Z"},
         {"record": "note", "at": "2028-02-29T10:00:00.000Z"},
         {"record": "note"},  # no time: the clock's
@@ -196,7 +240,7 @@ def test_imports_holds_only_the_redacted_copy(monkeypatch, tmp_path: Path) -> No
 
     monkeypatch.setattr(run_module, "scrub_copy", watched)
     import_session(run, "pi", session)
-    (reserved, folder, private), = seen
+    ((reserved, folder, private),) = seen
     assert reserved == b"" and folder == ".coldstart" and private == session.read_bytes()
     stored = (run / "imports" / "s.jsonl").read_bytes()
     assert b"hunter2-long" not in stored and manifest(run)["imports"][0]["redacted"] == 3

@@ -16,26 +16,105 @@ from pytest_coldstart.importers.scrub import scrub_copy
 from pytest_coldstart.record.redaction import DEFAULT_PATTERNS, Redactor
 
 ENV = {"SEEDED": "s3cr3t-env-Value"}
-KEYS = st.sampled_from([
-    "api_key", "apiKey", "X-Api-Key", "API_KEY", "token", "totalTokens", "tokens", "input_tokens", "access_key",
-    "accessKey", "sessionKey", "sessionId", "session", "keyboard", "monkey", "Set-Cookie", "cookie", "password",
-    "PASSWORD", "passphrase", "private_key", "privateKey", "credentials", "auth_token", "player_id", "playerId",
-    "name", "text", "arguments", "ſecret", "KEY", "type", "id", "a/b", "sk-key", "tok\u212aen",
-]) | st.text(max_size=6)
-FRAGMENTS = st.sampled_from([
-    "sk-", "sk-proj-", "ABCDEFGHIJKLMNOPQRSTUVWX1234", "Bearer ", "bearer", "Authorization: ", "authorization=",
-    "api_key=", "apikey: ", "secret: ", "token=", "password=", " -u ", "--user ", "bob:", "pw123456@", "https://",
-    "ghp_", "gho_", "github_pat_", "AKIA", "AIza", "xoxb-", "-----BEGIN RSA PRIVATE KEY-----",
-    "-----END RSA PRIVATE KEY-----", "\n", "\t", '"', "\\", "/", "é", "ß", "ſ", "\u212a", "\u0130", "\U0001f600",
-    ENV["SEEDED"], ENV["SEEDED"][:6], "hunter2x", "plain words", " ", "=", ":", "{", "}", "https://bob:pw1234@h/x",
-    "curl -u bob:pw12345 x",
-])
+KEYS = st.sampled_from(
+    [
+        "api_key",
+        "apiKey",
+        "X-Api-Key",
+        "API_KEY",
+        "token",
+        "totalTokens",
+        "tokens",
+        "input_tokens",
+        "access_key",
+        "accessKey",
+        "sessionKey",
+        "sessionId",
+        "session",
+        "keyboard",
+        "monkey",
+        "Set-Cookie",
+        "cookie",
+        "password",
+        "PASSWORD",
+        "passphrase",
+        "private_key",
+        "privateKey",
+        "credentials",
+        "auth_token",
+        "player_id",
+        "playerId",
+        "name",
+        "text",
+        "arguments",
+        "ſecret",
+        "KEY",
+        "type",
+        "id",
+        "a/b",
+        "sk-key",
+        "tok\u212aen",
+    ]
+) | st.text(max_size=6)
+FRAGMENTS = st.sampled_from(
+    [
+        "sk-",
+        "sk-proj-",
+        "ABCDEFGHIJKLMNOPQRSTUVWX1234",
+        "Bearer ",
+        "bearer",
+        "Authorization: ",
+        "authorization=",
+        "api_key=",
+        "apikey: ",
+        "secret: ",
+        "token=",
+        "password=",
+        " -u ",
+        "--user ",
+        "bob:",
+        "pw123456@",
+        "https://",
+        "ghp_",
+        "gho_",
+        "github_pat_",
+        "AKIA",
+        "AIza",
+        "xoxb-",
+        "-----BEGIN RSA PRIVATE KEY-----",
+        "-----END RSA PRIVATE KEY-----",
+        "\n",
+        "\t",
+        '"',
+        "\\",
+        "/",
+        "é",
+        "ß",
+        "ſ",
+        "\u212a",
+        "\u0130",
+        "\U0001f600",
+        ENV["SEEDED"],
+        ENV["SEEDED"][:6],
+        "hunter2x",
+        "plain words",
+        " ",
+        "=",
+        ":",
+        "{",
+        "}",
+        "https://bob:pw1234@h/x",
+        "curl -u bob:pw12345 x",
+    ]
+)
 STRINGS = st.lists(FRAGMENTS, max_size=5).map("".join) | st.text(max_size=10)
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | STRINGS,
-    lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(KEYS, inner, max_size=4)
-    | st.dictionaries(KEYS, inner, max_size=3).map(json.dumps),  # JSON held in a string (Codex arguments)
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(KEYS, inner, max_size=4)
+        | st.dictionaries(KEYS, inner, max_size=3).map(json.dumps)
+    ),  # JSON held in a string (Codex arguments)
     max_leaves=10,
 )
 STYLES = st.sampled_from(["compact", "spaced", "ascii", "slashes"])
@@ -66,6 +145,7 @@ def _scrubbed(data: bytes, redactor: Redactor, *, full: bool) -> bytes:
         copy.write_bytes(data)
         original = prefilter.Prefilter.__init__
         if full:
+
             def walk_all(self, redactor):  # every line walked in full: the oracle
                 original(self, redactor)
                 self.always = True

@@ -17,13 +17,28 @@ from pytest_coldstart.audit import audit_run
 from pytest_coldstart.demo.scenarios import RunBuilder, build_run
 
 #: Scenarios copied into most labs: one per outcome family.
-LAB = ("passing", "pending_reviews", "late_logger", "invalid_fixture", "tampered_hashes", "cross_stream_tie", "rejected_review")
+LAB = (
+    "passing",
+    "pending_reviews",
+    "late_logger",
+    "invalid_fixture",
+    "tampered_hashes",
+    "cross_stream_tie",
+    "rejected_review",
+)
 HOSTILE_DIR = "run-<img src=x onerror=alert(9)>"
 HOSTILE_RUN_ID = "<script>alert('run')"  # a run id may not hold "/", so no closing tag
 PAYLOAD = "<script>alert('payload')</script>"
 
 _SUMMARY = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|SKIPPED|ERROR) (.+?::\S+)(?: - .*)?$")
-_WORD = {"PASSED": "passed", "FAILED": "failed", "XFAIL": "xfailed", "XPASS": "xpassed", "SKIPPED": "skipped", "ERROR": "error"}
+_WORD = {
+    "PASSED": "passed",
+    "FAILED": "failed",
+    "XFAIL": "xfailed",
+    "XPASS": "xpassed",
+    "SKIPPED": "skipped",
+    "ERROR": "error",
+}
 
 
 class ScenarioRuns:

@@ -47,7 +47,10 @@ def test_ci_lab_suite_template_audits_labs_and_writes_reports(pytester: pytest.P
     report = (pytester.path / "reports" / "coldstart.xml").read_text()
     assert 'name="coldstart.flag" value="logger_armed_before_activation"' in report
     tests = html_tests(pytester.path / "reports" / "coldstart.html")
-    assert 'class="coldstart-evidence"' in tests["labs/late_logger/run.json::flag-logger_armed_before_activation"][0]["extras"][0]["content"]
+    assert (
+        'class="coldstart-evidence"'
+        in tests["labs/late_logger/run.json::flag-logger_armed_before_activation"][0]["extras"][0]["content"]
+    )
     strict = pytester.runpytest("--runxfail")
     strict.assert_outcomes(passed=19, failed=7)
 
@@ -55,7 +58,7 @@ def test_ci_lab_suite_template_audits_labs_and_writes_reports(pytester: pytest.P
 def test_failure_mode_template_runs_the_documented_examples(pytester: pytest.Pytester) -> None:
     shutil.copy(TEMPLATES / "failure_mode_tests" / "conftest.py", pytester.path / "conftest.py")
     doc = (TEMPLATES / "failure_mode_tests" / "conftest.py").read_text()
-    example = doc.split("``test_late_logger.py``)::\n\n", 1)[1].split('\n\nBreaking a run', 1)[0]
+    example = doc.split("``test_late_logger.py``)::\n\n", 1)[1].split("\n\nBreaking a run", 1)[0]
     source = "\n".join(line[4:] for line in example.splitlines())
     pytester.makepyfile(test_late_logger=source)
     result = pytester.runpytest("-q", "-p", "no:cacheprovider")
@@ -67,14 +70,25 @@ def test_failure_mode_template_runs_the_documented_examples(pytester: pytest.Pyt
     )
     wrong = pytester.runpytest("test_wrong.py", "-q", "-p", "no:cacheprovider")
     wrong.assert_outcomes(failed=1)
-    wrong.stdout.fnmatch_lines(["*overall FAIL (expected PASS); failure_class AGENT_FAIL (expected None)*", "*the logger was late*"])
+    wrong.stdout.fnmatch_lines(
+        ["*overall FAIL (expected PASS); failure_class AGENT_FAIL (expected None)*", "*the logger was late*"]
+    )
 
 
 def _harness(path: Path, command: str) -> None:
     config = {
-        "schemaVersion": 2, "name": "template-harness", "command": command, "version_args": ["--version"],
-        "model": "m", "provider": "p", "shell": ["bash", "--version"], "fetch_urls": [], "build": {"java": "", "min_java": 0},
-        "bridge": {"enabled": False}, "ports": {"api": 0, "mod": 0, "range": [1024, 65535]}, "lab": {"enabled": False},
+        "schemaVersion": 2,
+        "name": "template-harness",
+        "command": command,
+        "version_args": ["--version"],
+        "model": "m",
+        "provider": "p",
+        "shell": ["bash", "--version"],
+        "fetch_urls": [],
+        "build": {"java": "", "min_java": 0},
+        "bridge": {"enabled": False},
+        "ports": {"api": 0, "mod": 0, "range": [1024, 65535]},
+        "lab": {"enabled": False},
     }
     path.write_text(json.dumps(config))
 
@@ -88,7 +102,10 @@ def test_preflight_gated_template_gates_its_folder(pytester: pytest.Pytester) ->
     (lab / "conftest.py").write_text((lab / "conftest.py").read_text().replace('"ports")', '"filesystem")'))
     _harness(lab / "harness.json", sys.executable)
     working = pytester.runpytest("-rA", "-p", "no:cacheprovider")
-    assert outcomes(working) == {"lab/test_needs_lab.py::test_needs_lab": "passed", "test_elsewhere.py::test_elsewhere": "passed"}
+    assert outcomes(working) == {
+        "lab/test_needs_lab.py::test_needs_lab": "passed",
+        "test_elsewhere.py::test_elsewhere": "passed",
+    }
     _harness(lab / "harness.json", str(pytester.path / "no-such-harness"))
     broken = pytester.runpytest("-rA", "-p", "no:cacheprovider")
     assert outcomes(broken) == {"test_elsewhere.py::test_elsewhere": "passed"}

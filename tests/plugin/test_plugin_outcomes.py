@@ -45,7 +45,11 @@ def test_passing_run_is_all_green_and_pending_reviews_xfail(pytester: pytest.Pyt
         "runs/pending_reviews/run.json::review-logger_armed_before_activation.running",
         "runs/pending_reviews/run.json::review-answer_correct.oracle_independence",
     }
-    result.stdout.fnmatch_lines(["XFAIL runs/pending_reviews/run.json::review-machine_operated.causality - review * awaits a reviewer: confirm*"])
+    result.stdout.fnmatch_lines(
+        [
+            "XFAIL runs/pending_reviews/run.json::review-machine_operated.causality - review * awaits a reviewer: confirm*"
+        ]
+    )
 
 
 def test_runxfail_turns_pending_into_failures_never_passes(pytester: pytest.Pytester, lab) -> None:
@@ -61,13 +65,17 @@ def test_runxfail_turns_pending_into_failures_never_passes(pytester: pytest.Pyte
 def test_strict_mode_keeps_pending_as_xfail(pytester: pytest.Pytester, lab) -> None:
     lab("pending_reviews", "passing")
     loose = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA"))
-    strict = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA", "-o", "strict=true", "-o", "xfail_strict=true"))
+    strict = outcomes(
+        pytester.runpytest("--coldstart-runs=runs", "-rA", "-o", "strict=true", "-o", "xfail_strict=true")
+    )
     assert strict == loose
 
 
 def test_failed_flag_shows_summary_refs_and_the_records_they_point_to(pytester: pytest.Pytester, lab) -> None:
     lab("late_logger")
-    result = pytester.runpytest("--coldstart-runs=runs", "runs/late_logger/run.json::flag-logger_armed_before_activation")
+    result = pytester.runpytest(
+        "--coldstart-runs=runs", "runs/late_logger/run.json::flag-logger_armed_before_activation"
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
         [
@@ -96,7 +104,13 @@ def test_rejected_review_fails_with_the_reviewer_and_refs(pytester: pytest.Pytes
 def test_malformed_review_entry_fails_its_item(pytester: pytest.Pytester, coldstart_run) -> None:
     # A resolved entry without a reviewer: the audit ignores the line and reports INFRA_ERROR.
     builder = coldstart_run().raw_review(
-        {"id": "machine_operated.causality", "status": "resolved", "by": " ", "at": "2026-01-01T12:01:00Z", "evidence": ["testmod:seq5"]}
+        {
+            "id": "machine_operated.causality",
+            "status": "resolved",
+            "by": " ",
+            "at": "2026-01-01T12:01:00Z",
+            "evidence": ["testmod:seq5"],
+        }
     )
     builder.root = pytester.path / "runs" / "malformed"
     builder.build()
@@ -113,7 +127,9 @@ def test_fixture_invalid_run_fails_its_validate_item(pytester: pytest.Pytester, 
     got = outcomes(result)
     assert got["runs/invalid_fixture/run.json::validate"] == "failed"
     assert [k for k, v in got.items() if v == "failed"] == ["runs/invalid_fixture/run.json::validate"]
-    result.stdout.fnmatch_lines(["fixture: fixture (fixture/ready.json) is not valid*", "*failure class FIXTURE_INVALID"])
+    result.stdout.fnmatch_lines(
+        ["fixture: fixture (fixture/ready.json) is not valid*", "*failure class FIXTURE_INVALID"]
+    )
 
 
 def test_broken_run_directory_does_not_abort_the_session(pytester: pytest.Pytester, lab) -> None:
@@ -141,7 +157,9 @@ def test_agent_written_tests_inside_a_run_are_never_collected(pytester: pytest.P
     workspace = runs / "passing" / "workspace"
     workspace.mkdir()
     marker = pytester.path / "agent-code-ran"
-    (workspace / "test_agent.py").write_text(f"open({str(marker)!r}, 'w').close()\ndef test_agent():\n    assert False\n")
+    (workspace / "test_agent.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\ndef test_agent():\n    assert False\n"
+    )
     (workspace / "conftest.py").write_text(f"open({str(marker)!r}, 'w').close()\n")
     for args in (["--coldstart-runs=runs"], ["runs"], ["runs/passing"], []):
         result = pytester.runpytest(*args, "-rA")
@@ -183,7 +201,7 @@ def test_runs_are_read_never_written(pytester: pytest.Pytester, lab) -> None:
     assert snapshot() == before
 
 
-BROKEN_AUDIT = '''
+BROKEN_AUDIT = """
 import pytest_coldstart.audit as audit_module
 
 _real = audit_module.audit_run
@@ -202,7 +220,7 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     audit_module.audit_run = _real
-'''
+"""
 
 
 def test_an_audit_that_raises_or_returns_garbage_never_aborts_collection(pytester: pytest.Pytester, lab) -> None:
@@ -213,7 +231,11 @@ def test_an_audit_that_raises_or_returns_garbage_never_aborts_collection(pyteste
     pytester.makeconftest(BROKEN_AUDIT)
     result = pytester.runpytest("--coldstart-runs=runs", "--coldstart-no-cache", "-rA", "-m", "infra_error")
     got = outcomes(result)
-    assert got == {f"runs/{name}/run.json::{item}": "failed" for name in ("raises", "unhashable", "noflags") for item in ("validate", "audit")}
+    assert got == {
+        f"runs/{name}/run.json::{item}": "failed"
+        for name in ("raises", "unhashable", "noflags")
+        for item in ("validate", "audit")
+    }
     result.stdout.fnmatch_lines(["*the audit could not run: RuntimeError: the audit blew up*"])
     result.stdout.fnmatch_lines(["*the audit report could not be turned into items: *unhashable*"])
     result.stdout.fnmatch_lines(["*the audit report lists no flags*"])

@@ -34,9 +34,14 @@ def _check_junit(path: Path, expected: dict[str, str]) -> None:
     tie = cases["runs.cross_stream_tie.run.json::review-logger_armed_before_activation.ordering"]
     assert tie.outcome == "xfailed" and tie.properties["coldstart.review"] == "logger_armed_before_activation.ordering"
     assert tie.properties["coldstart.status"] == "pending" and tie.properties["coldstart.failure_class"] == ""
-    hostile = [c for k, c in cases.items() if k.endswith("::validate") and c.properties["coldstart.run_id"] == HOSTILE_RUN_ID]
+    hostile = [
+        c for k, c in cases.items() if k.endswith("::validate") and c.properties["coldstart.run_id"] == HOSTILE_RUN_ID
+    ]
     assert len(hostile) == 1
-    outcome_of = {key.rsplit(".run.json::", 1)[0].split(".", 1)[1] + "/run.json::" + key.split("::")[1]: c.outcome for key, c in cases.items()}
+    outcome_of = {
+        key.rsplit(".run.json::", 1)[0].split(".", 1)[1] + "/run.json::" + key.split("::")[1]: c.outcome
+        for key, c in cases.items()
+    }
     assert {k: v for k, v in outcome_of.items() if "<" not in k} == {
         k.split("/", 1)[1]: v for k, v in expected.items() if "<" not in k
     }
@@ -69,18 +74,27 @@ def _check_html(path: Path) -> None:
     content = validate["extras"][0]["content"]
     assert "&lt;script&gt;alert(&#x27;run&#x27;)" in content  # the run id, escaped
     assert 'class="coldstart-timeline"' in content and "<svg" in content and "coldstart-timeline-events" in content
-    assert f"runs/{HOSTILE_DIR.replace('<', '&lt;').replace('>', '&gt;')}/run.json::validate" in "".join(validate["resultsTableRow"])
+    assert f"runs/{HOSTILE_DIR.replace('<', '&lt;').replace('>', '&gt;')}/run.json::validate" in "".join(
+        validate["resultsTableRow"]
+    )
     actuate = tests[f"runs/{HOSTILE_DIR}/run.json::review-machine_operated.causality"][0]["extras"][0]["content"]
     assert "&lt;script&gt;alert(&#x27;payload&#x27;)&lt;/script&gt;" in actuate  # review note and tool arguments
     assert "&lt;b onmouseover=alert(&#x27;by&#x27;)&gt;reviewer&lt;/b&gt;" in actuate
     flag = tests["runs/late_logger/run.json::flag-logger_armed_before_activation"][0]
     assert flag["result"] == "Failed"
     table = flag["extras"][0]["content"]
-    assert 'class="coldstart-evidence"' in table and "agent/romlog.jsonl:1" in table and "&quot;logger_armed&quot;" in table
+    assert (
+        'class="coldstart-evidence"' in table
+        and "agent/romlog.jsonl:1" in table
+        and "&quot;logger_armed&quot;" in table
+    )
     tie = tests["runs/cross_stream_tie/run.json::validate"][0]["extras"][0]["content"]
     first, second = audit_run(path.parent / "runs" / "cross_stream_tie", write=False)["unknown_orderings"][0]
     assert 'class="unknown-ordering"' in tie and f"order unknown: {first} vs {second}" in tie
-    assert tests["runs/cross_stream_tie/run.json::review-logger_armed_before_activation.ordering"][0]["result"] == "XFailed"
+    assert (
+        tests["runs/cross_stream_tie/run.json::review-logger_armed_before_activation.ordering"][0]["result"]
+        == "XFailed"
+    )
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])

@@ -24,9 +24,12 @@ def _by_class(pytester: pytest.Pytester, failure_class: str | None) -> set[str]:
 
 
 @pytest.mark.parametrize(
-    ("marker", "failure_class"), [("agent_fail", "AGENT_FAIL"), ("fixture_invalid", "FIXTURE_INVALID"), ("infra_error", "INFRA_ERROR")]
+    ("marker", "failure_class"),
+    [("agent_fail", "AGENT_FAIL"), ("fixture_invalid", "FIXTURE_INVALID"), ("infra_error", "INFRA_ERROR")],
 )
-def test_failure_class_markers_select_whole_runs(pytester: pytest.Pytester, lab, marker: str, failure_class: str) -> None:
+def test_failure_class_markers_select_whole_runs(
+    pytester: pytest.Pytester, lab, marker: str, failure_class: str
+) -> None:
     lab()
     expected = _by_class(pytester, failure_class)
     assert expected
@@ -47,7 +50,9 @@ def test_pending_marker_selects_exactly_the_items_that_xfail(pytester: pytest.Py
 def test_coldstart_marker_carries_the_item_facts(pytester: pytest.Pytester, lab) -> None:
     lab()
     everything = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA"))
-    failed_flags = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA", "-m", "coldstart(kind='flag', status='FAIL')"))
+    failed_flags = outcomes(
+        pytester.runpytest("--coldstart-runs=runs", "-rA", "-m", "coldstart(kind='flag', status='FAIL')")
+    )
     assert set(failed_flags) == {k for k, v in everything.items() if v == "failed" and "::flag-" in k}
     reviews = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA", "-m", "coldstart(kind='review')"))
     assert set(reviews) == {k for k in everything if "::review-" in k}
@@ -56,7 +61,14 @@ def test_coldstart_marker_carries_the_item_facts(pytester: pytest.Pytester, lab)
 
 def test_markers_are_registered_under_strict_mode(pytester: pytest.Pytester, lab) -> None:
     lab("passing", "late_logger")
-    result = pytester.runpytest("--coldstart-runs=runs", "-o", "strict=true", "--strict-markers", "-m", "coldstart or pending or agent_fail or fixture_invalid or infra_error")
+    result = pytester.runpytest(
+        "--coldstart-runs=runs",
+        "-o",
+        "strict=true",
+        "--strict-markers",
+        "-m",
+        "coldstart or pending or agent_fail or fixture_invalid or infra_error",
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.assert_outcomes(passed=16, failed=1)
     markers = pytester.runpytest("--markers")

@@ -33,9 +33,26 @@ def test_item_names_stay_in_the_safe_charset(value: str) -> None:
 def _report(review_status: str, *, errors: list[str] | None = None, problems: list[str] | None = None) -> dict:
     flag = {"flag": "machine_operated", "status": "PENDING", "review_resolutions": []}
     if review_status in ("resolved", "rejected"):
-        flag["review_resolutions"] = [{"id": "machine_operated.causality", "status": review_status, "by": "r", "at": "2026-01-01T00:00:00Z", "evidence": ["testmod:seq5"], "line": 1}]
-    report = {"run_id": "r", "overall": "PENDING", "failure_class": None, "flags": [flag], "refs": {},
-              "infra_errors": errors or [], "fixture_errors": [], "review_problems": problems or []}
+        flag["review_resolutions"] = [
+            {
+                "id": "machine_operated.causality",
+                "status": review_status,
+                "by": "r",
+                "at": "2026-01-01T00:00:00Z",
+                "evidence": ["testmod:seq5"],
+                "line": 1,
+            }
+        ]
+    report = {
+        "run_id": "r",
+        "overall": "PENDING",
+        "failure_class": None,
+        "flags": [flag],
+        "refs": {},
+        "infra_errors": errors or [],
+        "fixture_errors": [],
+        "review_problems": problems or [],
+    }
     return report
 
 
@@ -45,7 +62,10 @@ def test_review_statuses_map_to_outcomes() -> None:
     for status, outcome in cases.items():
         report = _report(status)
         assert review_verdict(report, report["flags"][0], {**review, "status": status}).outcome == outcome
-    malformed = _report("resolved", errors=["reviews.jsonl:2: review machine_operated.causality: a resolved entry needs at least one evidence ref"])
+    malformed = _report(
+        "resolved",
+        errors=["reviews.jsonl:2: review machine_operated.causality: a resolved entry needs at least one evidence ref"],
+    )
     verdict = review_verdict(malformed, malformed["flags"][0], {**review, "status": "resolved"})
     assert (verdict.status, verdict.outcome) == ("malformed", FAILED)
     other = _report("resolved", errors=["reviews.jsonl:2: review machine_operated.causality_extra: bad"])
@@ -58,14 +78,28 @@ def test_validate_fails_on_any_infra_or_fixture_error() -> None:
     assert validate_verdict(None).outcome == FAILED
     clean_report = _report("resolved")
     assert validate_verdict(clean_report).outcome == PASSED
-    verdict = validate_verdict({**clean_report, "infra_errors": ["validate: trajectory.jsonl:3: seq goes backwards"], "fixture_errors": ["fixture invalid"]})
+    verdict = validate_verdict(
+        {
+            **clean_report,
+            "infra_errors": ["validate: trajectory.jsonl:3: seq goes backwards"],
+            "fixture_errors": ["fixture invalid"],
+        }
+    )
     assert verdict.outcome == FAILED
     assert verdict.details[:2] == ["validate: trajectory.jsonl:3: seq goes backwards", "fixture: fixture invalid"]
 
 
 events = st.lists(
-    st.fixed_dictionaries({"stream": st.sampled_from(["agent", "testmod", "logger", "other"]), "ref": text, "label": text,
-                           "at": st.one_of(st.none(), text), "tick": st.one_of(st.none(), st.integers()), "seq": st.one_of(st.none(), st.integers())}),
+    st.fixed_dictionaries(
+        {
+            "stream": st.sampled_from(["agent", "testmod", "logger", "other"]),
+            "ref": text,
+            "label": text,
+            "at": st.one_of(st.none(), text),
+            "tick": st.one_of(st.none(), st.integers()),
+            "seq": st.one_of(st.none(), st.integers()),
+        }
+    ),
     max_size=12,
 )
 
@@ -89,8 +123,10 @@ def test_timeline_is_well_formed_and_escapes_everything(timeline: list[dict], ru
 
 
 def test_unknown_orderings_are_drawn() -> None:
-    timeline = [{"stream": "logger", "ref": "logger:seq0", "label": "<armed>", "at": "t", "tick": 5, "seq": 0},
-                {"stream": "testmod", "ref": "testmod:seq5", "label": "processed", "at": "t", "tick": 5, "seq": 5}]
+    timeline = [
+        {"stream": "logger", "ref": "logger:seq0", "label": "<armed>", "at": "t", "tick": 5, "seq": 0},
+        {"stream": "testmod", "ref": "testmod:seq5", "label": "processed", "at": "t", "tick": 5, "seq": 5},
+    ]
     svg = render_svg({"run_id": "r", "timeline": timeline, "unknown_orderings": [["logger:seq0", "testmod:seq5"]]})
     assert svg.count('class="unknown-ordering"') == 1 and "&lt;armed&gt;" in svg and "<armed>" not in svg
     assert render_svg({"run_id": "r", "timeline": timeline, "unknown_orderings": []}).count("unknown-ordering") == 0

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from plugin_helpers import LAB, outcomes
 
-from pytest_coldstart.run import schemas
 from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
+from pytest_coldstart.run import schemas
 
-COUNTING_CONFTEST = '''
+COUNTING_CONFTEST = """
 import os
 import pytest_coldstart.audit as audit_module
 
@@ -27,7 +27,7 @@ def pytest_configure(config):
 
 def pytest_unconfigure(config):
     audit_module.audit_run = _real
-'''
+"""
 
 
 @pytest.fixture
@@ -44,7 +44,9 @@ def _audited(log: Path) -> list[str]:
     return sorted(line.split()[1] for line in log.read_text().splitlines())
 
 
-def test_two_workers_give_the_same_outcomes_and_audit_each_run_once(pytester: pytest.Pytester, lab, audit_log: Path) -> None:
+def test_two_workers_give_the_same_outcomes_and_audit_each_run_once(
+    pytester: pytest.Pytester, lab, audit_log: Path
+) -> None:
     lab()
     serial = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA", "--coldstart-cache-dir=other-cache"))
     assert _audited(audit_log) == sorted(LAB)
@@ -85,10 +87,25 @@ def test_cache_entries_match_their_schema_and_broken_entries_are_recomputed(tmp_
     assert schemas.errors("audit-cache-entry", json.loads(entry.read_text())) == []
     fresh = AuditCache(tmp_path / "cache")
     assert fresh.get_or_compute("audit", key, compute)["overall"] == "PASS" and not calls  # read from disk
-    future_report = {"schemaVersion": 2, "kind": "audit", "key": key, "value": {"schemaVersion": 3, "overall": "PASS", "flags": []}}
-    foreign = {"schemaVersion": 2, "kind": "audit", "key": "0" * 64, "value": {"schemaVersion": 2, "overall": "PASS", "flags": []}}
+    future_report = {
+        "schemaVersion": 2,
+        "kind": "audit",
+        "key": key,
+        "value": {"schemaVersion": 3, "overall": "PASS", "flags": []},
+    }
+    foreign = {
+        "schemaVersion": 2,
+        "kind": "audit",
+        "key": "0" * 64,
+        "value": {"schemaVersion": 2, "overall": "PASS", "flags": []},
+    }
     future_entry = {**foreign, "schemaVersion": 3, "key": key}
-    for damage in (b"{not json", json.dumps(foreign).encode(), json.dumps(future_entry).encode(), json.dumps(future_report).encode()):
+    for damage in (
+        b"{not json",
+        json.dumps(foreign).encode(),
+        json.dumps(future_entry).encode(),
+        json.dumps(future_report).encode(),
+    ):
         entry.write_bytes(damage)
         assert AuditCache(tmp_path / "cache").get_or_compute("audit", key, compute)["overall"] == "PASS"
     assert len(calls) == 4  # neither a torn, foreign or future entry nor a future report is trusted

@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from preflight_helpers import free_ports
 
 from pytest_coldstart.preflight.config import from_document
 from pytest_coldstart.preflight.pipeline import PreflightOutcome, run_preflight
-
-from preflight_helpers import free_ports
 
 
 @pytest.fixture
@@ -54,7 +53,9 @@ def preflight(tmp_path: Path):
     """``preflight(document, checks=..., skip=..., sets=...)`` runs the real pipeline in-process."""
     counter = iter(range(1, 1000))
 
-    def run(document: dict[str, Any], *, checks=None, skip=None, sets=(), environ=None, run_dir=None) -> PreflightOutcome:
+    def run(
+        document: dict[str, Any], *, checks=None, skip=None, sets=(), environ=None, run_dir=None
+    ) -> PreflightOutcome:
         config = from_document(document, list(sets))
         out = tmp_path / f"out-{next(counter)}"
         return run_preflight(config, out, checks=checks, skip=skip, environ=environ, cwd=tmp_path, run_dir=run_dir)
@@ -75,7 +76,7 @@ def listener() -> Iterator[int]:
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         if self.path.startswith("/ok"):
             body = b'{"versions": ["0.1"]}'
             self.send_response(200)
@@ -116,5 +117,3 @@ def lab_root(tmp_path: Path) -> Iterator[Path]:
         for pid_file in [*root.glob("*/server.pid"), *tmp_path.glob("*.pid")]:
             with contextlib.suppress(ValueError, ProcessLookupError, PermissionError):
                 os.kill(int(pid_file.read_text()), signal.SIGKILL)
-
-

@@ -74,8 +74,14 @@ def cmd_provision(args) -> int:
         return 2
     lab = lab_dir(Path(args.root), args.name)
     lab.mkdir(parents=True, exist_ok=True)
-    info = {"name": args.name, "minecraft": "test-1.0", "loader": "none", "java": args.java,
-            "serverPort": args.game_port, "rconPort": args.rcon_port}
+    info = {
+        "name": args.name,
+        "minecraft": "test-1.0",
+        "loader": "none",
+        "java": args.java,
+        "serverPort": args.game_port,
+        "rconPort": args.rcon_port,
+    }
     (lab / "lab.json").write_text(json.dumps(info))
     (lab / "server.properties").write_text(
         f"server-port={args.game_port}\nenable-rcon=true\nrcon.port={args.rcon_port}\nrcon.password={password}\n"
@@ -94,8 +100,21 @@ def cmd_start(args) -> int:
     started = time.monotonic()
     with open(console, "wb") as log:
         process = subprocess.Popen(
-            [sys.executable, __file__, "--root", args.root, "--misbehave", args.misbehave, "serve", "--name", args.name],
-            stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+            [
+                sys.executable,
+                __file__,
+                "--root",
+                args.root,
+                "--misbehave",
+                args.misbehave,
+                "serve",
+                "--name",
+                args.name,
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
         )
     (lab / "server.pid").write_text(str(process.pid))
     while time.monotonic() - started < args.wait:
@@ -200,12 +219,12 @@ def cmd_serve(args) -> int:
     game, rcon = listeners
     print(f"[Server] Starting test server {info['minecraft']} on 127.0.0.1:{info['serverPort']}", flush=True)
     print(f"[Server] RCON running on 127.0.0.1:{rcon.getsockname()[1]}", flush=True)
-    print("[Server] Done (0.01s)! For help, type \"help\"", flush=True)
+    print('[Server] Done (0.01s)! For help, type "help"', flush=True)
     while not stop.is_set():
         for listener in listeners:
             try:
                 conn, _ = listener.accept()
-            except (TimeoutError, socket.timeout):
+            except TimeoutError:
                 continue
             if listener is game:
                 conn.close()
@@ -221,8 +240,11 @@ def cmd_serve(args) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="lab_manager")
     parser.add_argument("--root", required=True)
-    parser.add_argument("--misbehave", default="none",
-                        choices=("none", "list-fails", "wrong-password", "wrong-port", "bad-answer", "no-stop"))
+    parser.add_argument(
+        "--misbehave",
+        default="none",
+        choices=("none", "list-fails", "wrong-password", "wrong-port", "bad-answer", "no-stop"),
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     p = sub.add_parser("list")
     p.add_argument("--json", action="store_true")

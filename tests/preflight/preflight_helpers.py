@@ -57,6 +57,10 @@ def fake_bridge(directory: Path, *, mcp: bool = True, help_ok: bool = True) -> P
         "#!/bin/sh\n"
         f'if [ "$1" = "--help" ]; then echo "usage: mc-bridge [--help] {{call,mcp}}"; exit {0 if help_ok else 1}; fi\n'
         'if [ "$1" = "mcp" ]; then\n'
-        + ('  echo "usage: mc-bridge mcp [--help]"; exit 0\n' if mcp else '  echo "ModuleNotFoundError: No module named \'mcp\'" >&2; exit 2\n')
+        + (
+            '  echo "usage: mc-bridge mcp [--help]"; exit 0\n'
+            if mcp
+            else "  echo \"ModuleNotFoundError: No module named 'mcp'\" >&2; exit 2\n"
+        )
         + "fi\nexit 64\n",
     )

@@ -17,8 +17,10 @@ import sys
 import threading
 import time
 
-HOLD = ("import socket,time;s=socket.socket();s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1);"
-        "s.bind(('127.0.0.1',{port}));s.listen();time.sleep(60)")
+HOLD = (
+    "import socket,time;s=socket.socket();s.setsockopt(socket.SOL_SOCKET,socket.SO_REUSEADDR,1);"
+    "s.bind(('127.0.0.1',{port}));s.listen();time.sleep(60)"
+)
 
 
 def serve(port: int, handle) -> socket.socket:
@@ -75,8 +77,13 @@ def main() -> int:
         return 1
     print(f"bridge on {args.api_port} -> mod on {args.mod_port}: {answer.decode().strip()}")
     if args.misbehave[:1] == ["hold-port"]:
-        holder = subprocess.Popen([sys.executable, "-c", HOLD.format(port=args.api_port)], start_new_session=True,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        holder = subprocess.Popen(
+            [sys.executable, "-c", HOLD.format(port=args.api_port)],
+            start_new_session=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         with open(args.misbehave[1], "w") as handle:
             handle.write(str(holder.pid))
         for _ in range(500):  # wait until the holder has bound the port

@@ -7,13 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from preflight_helpers import entry, write_script
 
-from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.preflight.checks.harness import Filesystem
 from pytest_coldstart.preflight.config import from_document
 from pytest_coldstart.preflight.context import Context
-
-from preflight_helpers import entry, write_script
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 
 
 def run_one(preflight, config: dict, check_id: str, **kwargs) -> dict:
@@ -21,8 +20,12 @@ def run_one(preflight, config: dict, check_id: str, **kwargs) -> dict:
 
 
 def test_harness_identity_passes_and_records_model_provider_and_version(base_config: dict, preflight) -> None:
-    result = run_one(preflight, {**base_config, "session_env": "COLDSTART_TEST_SESSION"}, "harness_identity",
-                     environ={"PATH": "/usr/bin:/bin", "COLDSTART_TEST_SESSION": "/tmp/session.jsonl"})
+    result = run_one(
+        preflight,
+        {**base_config, "session_env": "COLDSTART_TEST_SESSION"},
+        "harness_identity",
+        environ={"PATH": "/usr/bin:/bin", "COLDSTART_TEST_SESSION": "/tmp/session.jsonl"},
+    )
     assert result["status"] == "PASS"
     assert result["detail"].endswith("model=test-model provider=test-provider")
     versions = result["versions"]
@@ -30,7 +33,11 @@ def test_harness_identity_passes_and_records_model_provider_and_version(base_con
     assert versions["session_env_name"] == "COLDSTART_TEST_SESSION" and versions["session_env_present"] is True
     assert versions["command_path"] == sys.executable
     command = result["evidence"][0]
-    assert command["kind"] == "command" and command["exit_code"] == 0 and command["command"] == [sys.executable, "--version"]
+    assert (
+        command["kind"] == "command"
+        and command["exit_code"] == 0
+        and command["command"] == [sys.executable, "--version"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -68,7 +75,11 @@ def test_terminal_with_a_non_posix_probe_needs_only_exit_0(base_config: dict, pr
 
 @pytest.mark.parametrize(
     ("shell", "detail"),
-    [(["false"], "false failed (exit 1)"), (["no-such-shell-xyz"], "command not found"), (["bash", "-c", "exit 4"], "exit 4")],
+    [
+        (["false"], "false failed (exit 1)"),
+        (["no-such-shell-xyz"], "command not found"),
+        (["bash", "-c", "exit 4"], "exit 4"),
+    ],
 )
 def test_terminal_failures(base_config: dict, preflight, shell: list[str], detail: str) -> None:
     result = run_one(preflight, {**base_config, "shell": shell}, "terminal")

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from preflight_helpers import SMOKE, entry, fake_bridge
 
 from pytest_coldstart.preflight.sockets import port_state
-
-from preflight_helpers import SMOKE, entry, fake_bridge
 
 
 def bridge_config(base_config: dict, **bridge) -> dict:
@@ -19,7 +18,17 @@ def bridge_config(base_config: dict, **bridge) -> dict:
 
 
 def smoke_config(base_config: dict, *extra: str, **bridge) -> dict:
-    command = ["{python}", str(SMOKE), "--api-port", "{api_port}", "--mod-port", "{mod_port}", "--timeout", "{timeout}", *extra]
+    command = [
+        "{python}",
+        str(SMOKE),
+        "--api-port",
+        "{api_port}",
+        "--mod-port",
+        "{mod_port}",
+        "--timeout",
+        "{timeout}",
+        *extra,
+    ]
     return bridge_config(base_config, smoke_command=command, **bridge)
 
 
@@ -54,8 +63,13 @@ def test_bridge_mcp_is_skip_when_the_extra_is_absent(tmp_path: Path, base_config
 def test_a_broken_or_missing_bridge_fails_bridge_cli(tmp_path: Path, base_config: dict, preflight) -> None:
     broken = fake_bridge(tmp_path / "bin", help_ok=False)
     assert check(preflight, bridge_config(base_config, command=str(broken)), "bridge_cli")["status"] == "FAIL"
-    document = preflight(bridge_config(base_config), checks=["bridge_cli", "bridge_mcp"], environ={"PATH": str(tmp_path / "empty")}).document
-    assert entry(document, "bridge_cli")["status"] == "FAIL" and "mc-bridge is not on PATH" in entry(document, "bridge_cli")["detail"]
+    document = preflight(
+        bridge_config(base_config), checks=["bridge_cli", "bridge_mcp"], environ={"PATH": str(tmp_path / "empty")}
+    ).document
+    assert (
+        entry(document, "bridge_cli")["status"] == "FAIL"
+        and "mc-bridge is not on PATH" in entry(document, "bridge_cli")["detail"]
+    )
     assert entry(document, "bridge_mcp")["status"] == "SKIP"
 
 
@@ -88,7 +102,9 @@ def test_bridge_smoke_fails_when_a_reserved_port_is_taken(base_config: dict, pre
     assert result["status"] == "FAIL" and f"api port {listener}" in result["detail"] and result["evidence"] == []
 
 
-def test_bridge_smoke_fails_when_the_smoke_leaves_a_port_in_use(tmp_path: Path, base_config: dict, preflight, lab_root: Path) -> None:
+def test_bridge_smoke_fails_when_the_smoke_leaves_a_port_in_use(
+    tmp_path: Path, base_config: dict, preflight, lab_root: Path
+) -> None:
     pidfile = tmp_path / "holder.pid"
     config = smoke_config(base_config, "--misbehave", "hold-port", str(pidfile))
     config["timeouts"] = {"smoke": 1}

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.preflight.config import apply_override, credential_fields, from_document, load_config
+from pytest_coldstart.run.errors import UsageError
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -78,7 +78,13 @@ def test_a_missing_config_is_a_usage_error(tmp_path: Path) -> None:
 def test_set_parses_json_and_keeps_raw_strings() -> None:
     config = from_document(
         {"schemaVersion": 2, "name": "x"},
-        ["build.java=C:\\jdk-25\\bin\\java.exe", "build.min_java=21", "lab.start=true", "fetch_urls=[\"http://a\"]", "model=\"7\""],
+        [
+            "build.java=C:\\jdk-25\\bin\\java.exe",
+            "build.min_java=21",
+            "lab.start=true",
+            'fetch_urls=["http://a"]',
+            'model="7"',
+        ],
     )
     assert config.get("build.java") == "C:\\jdk-25\\bin\\java.exe"
     assert config.get("build.min_java") == 21 and config.get("lab.start") is True
@@ -88,7 +94,9 @@ def test_set_parses_json_and_keeps_raw_strings() -> None:
 
 
 def test_set_creates_missing_sections_and_indexes_lists() -> None:
-    config = from_document({"schemaVersion": 2}, ["extra.section.flag=1", "ports.range=[27190,27199]", "ports.range.1=27198"])
+    config = from_document(
+        {"schemaVersion": 2}, ["extra.section.flag=1", "ports.range=[27190,27199]", "ports.range.1=27198"]
+    )
     assert config.get("extra.section.flag") == 1
     assert config.get("ports.range") == [27190, 27198]
 
@@ -115,12 +123,20 @@ def test_set_errors_are_clear(override: str, problem: str) -> None:
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(string.printable, max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(string.ascii_letters, min_size=1, max_size=5), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(st.text(string.ascii_letters, min_size=1, max_size=5), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 
 
-@given(value=_json, keys=st.lists(st.text(string.ascii_lowercase, min_size=1, max_size=6), min_size=1, max_size=3).filter(lambda k: k[0] != "schema"))
+@given(
+    value=_json,
+    keys=st.lists(st.text(string.ascii_lowercase, min_size=1, max_size=6), min_size=1, max_size=3).filter(
+        lambda k: k[0] != "schema"
+    ),
+)
 def test_set_of_a_json_encoded_value_sets_exactly_that_value(value, keys) -> None:
     values: dict = {}
     applied = apply_override(values, ".".join(keys) + "=" + json.dumps(value))
@@ -151,7 +167,14 @@ def test_credential_fields_are_refused_with_their_name(document: dict) -> None:
 
 
 def test_whole_word_matching_keeps_innocent_fields() -> None:
-    document = {"keyboard": "us", "monkey": 1, "turkey_count": 2, "keys_pressed": 3, "token_env": "MY_TOKEN", "api_key": ""}
+    document = {
+        "keyboard": "us",
+        "monkey": 1,
+        "turkey_count": 2,
+        "keys_pressed": 3,
+        "token_env": "MY_TOKEN",
+        "api_key": "",
+    }
     assert credential_fields(document) == []
     assert from_document({"schemaVersion": 2, **document}).get("keyboard") == "us"
 

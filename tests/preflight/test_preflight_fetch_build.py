@@ -8,16 +8,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
-from pytest_coldstart.preflight.checks.build import parse_major
-
 from preflight_helpers import entry, free_ports, write_script
+
+from pytest_coldstart.preflight.checks.build import parse_major
+from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 
 
 def test_source_fetch_passes_on_http_200_and_records_the_body_hash(base_config: dict, preflight, http_server) -> None:
     base, agents = http_server
-    result = entry(preflight({**base_config, "fetch_urls": [f"{base}/ok/a", f"{base}/ok/b"]}, checks=["source_fetch"]).document, "source_fetch")
+    result = entry(
+        preflight({**base_config, "fetch_urls": [f"{base}/ok/a", f"{base}/ok/b"]}, checks=["source_fetch"]).document,
+        "source_fetch",
+    )
     assert result["status"] == "PASS" and result["detail"] == "2/2 source/dependency endpoint(s) reachable"
     first = result["evidence"][0]
     assert first["status"] == 200 and first["sha256"] == sha256_bytes(b'{"versions": ["0.1"]}') and first["bytes"] == 21
@@ -44,7 +46,10 @@ def test_source_fetch_without_endpoints_fails_clearly(base_config: dict, preflig
 # -- build_install ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("text", "major"), [("javac 17.0.15", 17), ("javac 1.8.0_392", 8), ("javac 25-ea", 25), ("javac 25.0.3\n", 25), ("java 17", None)])
+@pytest.mark.parametrize(
+    ("text", "major"),
+    [("javac 17.0.15", 17), ("javac 1.8.0_392", 8), ("javac 25-ea", 25), ("javac 25.0.3\n", 25), ("java 17", None)],
+)
 def test_javac_versions_parse(text: str, major: int | None) -> None:
     assert parse_major(text) == major
 
@@ -64,7 +69,9 @@ def test_build_install_with_the_real_jdk_on_path(base_config: dict, preflight) -
 
 
 def test_a_jdk_below_min_java_fails_on_purpose(base_config: dict, preflight) -> None:
-    result = entry(preflight({**base_config, "build": {"min_java": 99}}, checks=["build_install"]).document, "build_install")
+    result = entry(
+        preflight({**base_config, "build": {"min_java": 99}}, checks=["build_install"]).document, "build_install"
+    )
     assert result["status"] == "FAIL" and result["detail"].startswith("no JDK >= 99 found")
     assert "PATH" in result["detail"] and "javac" in result["detail"]
 
@@ -76,7 +83,10 @@ def old_jdk(tmp_path: Path) -> Path:
 
 def test_a_pinned_old_jdk_fails_even_when_path_has_a_newer_one(tmp_path: Path, base_config: dict, preflight) -> None:
     javac = old_jdk(tmp_path)
-    result = entry(preflight({**base_config, "build": {"java": str(javac), "min_java": 17}}, checks=["build_install"]).document, "build_install")
+    result = entry(
+        preflight({**base_config, "build": {"java": str(javac), "min_java": 17}}, checks=["build_install"]).document,
+        "build_install",
+    )
     assert result["status"] == "FAIL"
     assert result["detail"] == f"no JDK >= 17 found (build.java {javac}: javac 11)"
 
@@ -84,7 +94,10 @@ def test_a_pinned_old_jdk_fails_even_when_path_has_a_newer_one(tmp_path: Path, b
 def test_coldstart_java_too_old_falls_back_to_path(tmp_path: Path, base_config: dict, preflight) -> None:
     javac = old_jdk(tmp_path)
     environ = {**os.environ, "COLDSTART_JAVA": str(javac.parent.parent)}  # a JDK home
-    result = entry(preflight({**base_config, "build": {"min_java": 17}}, checks=["build_install"], environ=environ).document, "build_install")
+    result = entry(
+        preflight({**base_config, "build": {"min_java": 17}}, checks=["build_install"], environ=environ).document,
+        "build_install",
+    )
     assert result["status"] == "PASS", result["detail"]
     assert result["versions"]["java_origin"] == "PATH"
     assert result["versions"]["candidates"][0] == f"$COLDSTART_JAVA {javac}: javac 11"
@@ -92,11 +105,18 @@ def test_coldstart_java_too_old_falls_back_to_path(tmp_path: Path, base_config: 
 
 def test_build_java_may_name_the_java_launcher_of_a_real_jdk(base_config: dict, preflight) -> None:
     java = Path(os.path.realpath(shutil.which("javac"))).with_name("java")
-    result = entry(preflight({**base_config, "build": {"java": str(java), "min_java": 11}}, checks=["build_install"]).document, "build_install")
+    result = entry(
+        preflight({**base_config, "build": {"java": str(java), "min_java": 11}}, checks=["build_install"]).document,
+        "build_install",
+    )
     assert result["status"] == "PASS", result["detail"]
-    assert result["versions"]["java_origin"] == "build.java" and result["versions"]["java"] == str(java.with_name("javac"))
+    assert result["versions"]["java_origin"] == "build.java" and result["versions"]["java"] == str(
+        java.with_name("javac")
+    )
 
 
 def test_no_jdk_at_all_fails(tmp_path: Path, base_config: dict, preflight) -> None:
-    result = entry(preflight(base_config, checks=["build_install"], environ={"PATH": str(tmp_path)}).document, "build_install")
+    result = entry(
+        preflight(base_config, checks=["build_install"], environ={"PATH": str(tmp_path)}).document, "build_install"
+    )
     assert result["status"] == "FAIL" and "PATH javac: no javac found" in result["detail"]

@@ -6,10 +6,9 @@ import json
 from importlib.metadata import entry_points
 
 import pytest
+from preflight_helpers import write_script
 
 from pytest_coldstart.run import schemas
-
-from preflight_helpers import write_script
 
 pytest_plugins = ["pytester"]
 
@@ -41,11 +40,13 @@ def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
 def test_each_check_is_an_item_with_its_outcome(pytester: pytest.Pytester, harness: dict) -> None:
     result = run(pytester, "--coldstart-preflight=harness.json", "-k", "not build_install", "-rs", "-v")
     result.assert_outcomes(passed=4, failed=1, skipped=4, deselected=1)
-    result.stdout.fnmatch_lines([
-        "*harness.json::harness_identity PASSED*",
-        "*harness.json::source_fetch FAILED*",
-        "*harness.json::lab_management SKIPPED*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*harness.json::harness_identity PASSED*",
+            "*harness.json::source_fetch FAILED*",
+            "*harness.json::lab_management SKIPPED*",
+        ]
+    )
     result.stdout.fnmatch_lines(["*preflight check source_fetch FAIL: no fetch URLs configured*"])
     result.stdout.fnmatch_lines(["*preflight check bridge_cli SKIP: the bridge is disabled*"])
     assert "Traceback" not in result.stdout.str()
@@ -85,14 +86,16 @@ def test_gate_marks_fail_by_default(pytester: pytest.Pytester, harness: dict) ->
     pytester.makepyfile(test_gates=GATED)
     result = run(pytester, "--strict-markers", "-rsf")
     result.assert_outcomes(passed=2, failed=2, skipped=1)
-    result.stdout.fnmatch_lines([
-        "*_ test_gated_on_a_failure _*",
-        "preflight check source_fetch FAIL: no fetch URLs configured*",
-        "*_ test_gated_on_an_unknown_check _*",
-        "unknown preflight check 'warp_drive'*",
-        "SKIPPED*preflight check bridge_cli was SKIP (never a PASS)*",
-        "FAILED test_gates.py::test_gated_on_a_failure - Failed: preflight check*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_gated_on_a_failure _*",
+            "preflight check source_fetch FAIL: no fetch URLs configured*",
+            "*_ test_gated_on_an_unknown_check _*",
+            "unknown preflight check 'warp_drive'*",
+            "SKIPPED*preflight check bridge_cli was SKIP (never a PASS)*",
+            "FAILED test_gates.py::test_gated_on_a_failure - Failed: preflight check*",
+        ]
+    )
     assert calls(harness) == 1  # harness_identity ran once for two gated tests
 
 

@@ -10,10 +10,9 @@ from collections.abc import Callable, Iterator
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from lab_manager import rcon_session
 
 from pytest_coldstart.preflight.rcon import FRAGMENT, RconAuthError, RconClient, RconError, decode, encode
-
-from lab_manager import rcon_session
 
 
 @given(
@@ -33,7 +32,9 @@ def test_the_wire_format_is_the_source_rcon_one() -> None:
     assert encode(7, 3, b"pw") == b"\x0c\x00\x00\x00\x07\x00\x00\x00\x03\x00\x00\x00pw\x00\x00"
 
 
-@pytest.mark.parametrize(("frame", "problem"), [(b"\x00" * 9, "shorter than the minimum"), (b"\x01" * 12, "two NUL bytes")])
+@pytest.mark.parametrize(
+    ("frame", "problem"), [(b"\x00" * 9, "shorter than the minimum"), (b"\x01" * 12, "two NUL bytes")]
+)
 def test_malformed_packets_are_refused(frame: bytes, problem: str) -> None:
     with pytest.raises(RconError, match=problem):
         decode(frame)
@@ -95,13 +96,13 @@ def test_a_wrong_password_is_an_auth_error(server) -> None:
 
 
 def source_style_then_split_answer(conn: socket.socket) -> None:
-    request_id, kind, _ = _read(conn)
+    request_id, _kind, _ = _read(conn)
     conn.sendall(_packet(request_id, 0, b"") + _packet(request_id, 2, b""))  # Source: empty value first
-    request_id, kind, body = _read(conn)
+    request_id, _kind, _body = _read(conn)
     answer = b"x" * FRAGMENT + b"tail"
     conn.sendall(_packet(request_id, 0, answer[:FRAGMENT]))
     conn.sendall(_packet(request_id, 0, answer[FRAGMENT:]))
-    request_id, kind, body = _read(conn)
+    request_id, _kind, _body = _read(conn)
     conn.sendall(_packet(request_id, 0, b"y" * FRAGMENT))  # exactly one full fragment, nothing after
     conn.recv(1)
 

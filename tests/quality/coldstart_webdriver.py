@@ -18,8 +18,17 @@ from typing import Any
 
 PACKAGES = "Debian packages chromium and chromium-driver (apt-get install -y chromium chromium-driver)"
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-ARGS = ["--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-dev-shm-usage", "--window-size=1600,1400"]
+ARGS = [
+    "--headless",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--window-size=1600,1400",
+]
 
 
 def find_browser() -> tuple[str | None, str | None]:
@@ -46,13 +55,19 @@ class Browser:
         self.base = f"http://127.0.0.1:{port}"
         # Loopback only, and never through a proxy from the environment.
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-        self._process = subprocess.Popen([chromedriver, f"--port={port}", f"--log-path={log}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._process = subprocess.Popen(
+            [chromedriver, f"--port={port}", f"--log-path={log}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         self.session: str | None = None
         try:
             self._wait_ready(timeout)
             args = ARGS + [f"--user-data-dir={profile}"] + (["--no-sandbox"] if os.geteuid() == 0 else [])
             options = {"binary": chromium, "args": args}
-            value = self._call("POST", "/session", {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}})
+            value = self._call(
+                "POST",
+                "/session",
+                {"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": options}}},
+            )
             self.session = value["sessionId"]
         except BaseException:
             self.close()
@@ -73,13 +88,17 @@ class Browser:
 
     def _call(self, method: str, path: str, body: Any = None) -> Any:
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.base + path, data=data, method=method, headers={"Content-Type": "application/json"}
+        )
         try:
             with self._opener.open(request, timeout=60) as response:
                 payload = json.loads(response.read() or b"{}")
         except urllib.error.HTTPError as exc:
             detail = json.loads(exc.read() or b"{}").get("value", {})
-            raise WebDriverError(f"{method} {path}: {detail.get('error')}: {str(detail.get('message'))[:300]}") from None
+            raise WebDriverError(
+                f"{method} {path}: {detail.get('error')}: {str(detail.get('message'))[:300]}"
+            ) from None
         return payload.get("value")
 
     def _session(self, method: str, path: str, body: Any = None) -> Any:

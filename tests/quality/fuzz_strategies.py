@@ -74,7 +74,9 @@ def _base() -> Path:
 
 
 def _rom20_rebuild():
-    spec = importlib.util.spec_from_file_location("coldstart_rom20_rebuild", REPO / "tests" / "audit" / "rom20_rebuild.py")
+    spec = importlib.util.spec_from_file_location(
+        "coldstart_rom20_rebuild", REPO / "tests" / "audit" / "rom20_rebuild.py"
+    )
     assert spec and spec.loader, "tests/audit/rom20_rebuild.py is missing"
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -156,17 +158,71 @@ def _ending(unit: bytes) -> bytes:
 
 
 def _dump(value: Any, ending: bytes, document: bool) -> bytes:
-    text = json.dumps(value, ensure_ascii=False, indent=2 if document else None, separators=None if document else (",", ":"))
+    text = json.dumps(
+        value, ensure_ascii=False, indent=2 if document else None, separators=None if document else (",", ":")
+    )
     return text.encode("utf-8", "surrogatepass") + ending
 
 
 #: Values of every JSON type (a swap picks one whose type differs), plus hostile strings.
-REPLACEMENTS: tuple[Any, ...] = (None, True, False, 0, -1, 2**63, 10**30, 1.5, -0.0, 1e308, "", "x", "\u0000", "\ud800", "../../etc/passwd",
-                                 "C:\\Windows", "9" * 400, [], [None], [[[]]], {}, {"": None}, {"schemaVersion": 3})
+REPLACEMENTS: tuple[Any, ...] = (
+    None,
+    True,
+    False,
+    0,
+    -1,
+    2**63,
+    10**30,
+    1.5,
+    -0.0,
+    1e308,
+    "",
+    "x",
+    "\u0000",
+    "\ud800",
+    "../../etc/passwd",
+    "C:\\Windows",
+    "9" * 400,
+    [],
+    [None],
+    [[[]]],
+    {},
+    {"": None},
+    {"schemaVersion": 3},
+)
 #: Byte sequences that are not UTF-8: lone continuation, overlong, surrogate, > U+10FFFF, truncated.
-BAD_UTF8 = (b"\xff", b"\xfe", b"\x80", b"\xc0\xaf", b"\xc3\x28", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xf8\x88\x80\x80\x80", b"\xe2\x82", b"\xa0\xa1")
+BAD_UTF8 = (
+    b"\xff",
+    b"\xfe",
+    b"\x80",
+    b"\xc0\xaf",
+    b"\xc3\x28",
+    b"\xed\xa0\x80",
+    b"\xf4\x90\x80\x80",
+    b"\xf8\x88\x80\x80\x80",
+    b"\xe2\x82",
+    b"\xa0\xa1",
+)
 #: schemaVersion values no reader may accept ("missing" removes the key).
-UNKNOWN_VERSIONS: tuple[Any, ...] = (0, 3, 99, -1, -2, 2**31, 10**30, "2", "v2", "", True, False, None, [2], {"v": 2}, 1.5, "missing")
+UNKNOWN_VERSIONS: tuple[Any, ...] = (
+    0,
+    3,
+    99,
+    -1,
+    -2,
+    2**31,
+    10**30,
+    "2",
+    "v2",
+    "",
+    True,
+    False,
+    None,
+    [2],
+    {"v": 2},
+    1.5,
+    "missing",
+)
 
 
 def _swap_type(value: Any, path: tuple[int, ...], pick: int) -> Any:
@@ -281,8 +337,12 @@ def mutations(files: list[str]) -> st.SearchStrategy[list[Mutation]]:
 
 def version_mutation() -> st.SearchStrategy[Mutation]:
     """An unknown schemaVersion on one of our documents or on one line of our JSONL files."""
-    return st.builds(lambda target, line, value: Mutation("set_version", target, (line, value)),
-                     st.sampled_from(VERSIONED), _INDEX, st.integers(0, len(UNKNOWN_VERSIONS) - 1))
+    return st.builds(
+        lambda target, line, value: Mutation("set_version", target, (line, value)),
+        st.sampled_from(VERSIONED),
+        _INDEX,
+        st.integers(0, len(UNKNOWN_VERSIONS) - 1),
+    )
 
 
 def chain_edit(lines: int) -> st.SearchStrategy[Mutation]:

@@ -29,8 +29,13 @@ def registry():
 def test_quick_benchmarks_complete_and_print_every_figure(tmp_path):
     run_all = registry()
     figures = tmp_path / "figures.json"
-    done = subprocess.run([sys.executable, str(BENCHMARKS / "run_all.py"), "--quick", "--json", str(figures)],
-                          capture_output=True, text=True, timeout=900, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "run_all.py"), "--quick", "--json", str(figures)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        cwd=tmp_path,
+    )
     print(done.stdout)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     document = json.loads(figures.read_text())

@@ -22,8 +22,7 @@ from pathlib import Path
 import pytest
 from coldstart_webdriver import PACKAGES, Browser, find_browser
 
-from pytest_coldstart.demo.scenarios import RunBuilder
-from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.demo.scenarios import RunBuilder, story
 
 
 def mark(tag: str, scope: str = "window") -> str:
@@ -35,7 +34,7 @@ def payloads(tag: str) -> dict[str, str]:
     return {
         "img": f'<img src=x onerror="{mark(tag + "-img")}">',
         "svg": f'"><svg onload="{mark(tag + "-svg")}">',
-        "details": f"'><details open ontoggle=\"{mark(tag + '-details')}\">",
+        "details": f'\'><details open ontoggle="{mark(tag + "-details")}">',
         "script": f"<script>{mark(tag + '-script')}</script>",
         "iframe": f'<iframe srcdoc="<script>{mark(tag + "-iframe", "parent")}</script>"></iframe>',
         "link": f'<a href="javascript:{mark(tag + "-link")}">open</a>',
@@ -70,28 +69,66 @@ def build_runs(root: Path) -> None:
     good.call("c-actuate", "result")["result"]["detail"] = carry("tool result", result_text, shown=False)
     call_id = carry("call id", "c-" + slashless("callid"))
     tool = carry("tool name", payloads("tool")["link"])
-    good.mutate_trajectory(lambda records: records.insert(-3, {
-        "record": "call", "call_id": call_id, "tool": tool, "arguments": {"url": "javascript:" + mark("argurl")},
-        "phase": "agent", "actor": "agent", "at": story.at(21.0)}) or records.insert(-3, {
-        "record": "result", "call_id": call_id, "status": "ok", "result": {"text": payloads("callresult")["img"]},
-        "actor": "agent", "phase": "agent", "at": story.at(21.5)}))
+    good.mutate_trajectory(
+        lambda records: (
+            records.insert(
+                -3,
+                {
+                    "record": "call",
+                    "call_id": call_id,
+                    "tool": tool,
+                    "arguments": {"url": "javascript:" + mark("argurl")},
+                    "phase": "agent",
+                    "actor": "agent",
+                    "at": story.at(21.0),
+                },
+            )
+            or records.insert(
+                -3,
+                {
+                    "record": "result",
+                    "call_id": call_id,
+                    "status": "ok",
+                    "result": {"text": payloads("callresult")["img"]},
+                    "actor": "agent",
+                    "phase": "agent",
+                    "at": story.at(21.5),
+                },
+            )
+        )
+    )
     for entry in good.reviews:
         entry["note"] = carry("review note", payloads("note")["script"] + payloads("note")["img"])
         entry["by"] = carry("reviewer", "reviewer " + payloads("by")["svg"])
     good.build()
 
     bad = RunBuilder(root / ("bad-" + slashless("badfolder")), run_id="rid-bad-" + slashless("badrun")).passing()
-    bad.review("machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"],
-               note=carry("rejecting note", payloads("reject")["img"] + payloads("reject")["script"]))
-    bad.raw_review({"seq": 99, "id": carry("review id", "review." + payloads("reviewid")["svg"], shown=False), "status": "resolved", "by": "x",
-                    "at": story.at(50), "note": "", "evidence": ["trajectory:c-actuate"]})
+    bad.review(
+        "machine_operated.causality",
+        "rejected",
+        evidence=["trajectory:c-actuate"],
+        note=carry("rejecting note", payloads("reject")["img"] + payloads("reject")["script"]),
+    )
+    bad.raw_review(
+        {
+            "seq": 99,
+            "id": carry("review id", "review." + payloads("reviewid")["svg"], shown=False),
+            "status": "resolved",
+            "by": "x",
+            "at": story.at(50),
+            "note": "",
+            "evidence": ["trajectory:c-actuate"],
+        }
+    )
     bad_path = carry("evidence path", slashless("evpath") + ".json")
     bad.edit_json("evidence.json", lambda e: e["answer"].update(path=bad_path))
     bad.build()
 
     broken = root / "broken-run"
     broken.mkdir()
-    (broken / "run.json").write_text(json.dumps({"schemaVersion": 2, "run_id": carry("broken run id", "rid-" + slashless("broken"))}))
+    (broken / "run.json").write_text(
+        json.dumps({"schemaVersion": 2, "run_id": carry("broken run id", "rid-" + slashless("broken"))})
+    )
 
 
 class _Tags(HTMLParser):
@@ -126,7 +163,9 @@ return {
   text: document.body.textContent,
 };
 """
-GOOD_RUN_TIMELINE = "return [...document.querySelectorAll('svg.coldstart-timeline')].find(s => s.textContent.includes('runid-img'))"
+GOOD_RUN_TIMELINE = (
+    "return [...document.querySelectorAll('svg.coldstart-timeline')].find(s => s.textContent.includes('runid-img'))"
+)
 BUILT = "return document.querySelectorAll('tbody.results-table-row').length > 0 && document.querySelectorAll('svg.coldstart-timeline').length > 0"
 
 
@@ -139,22 +178,46 @@ def artifacts_dir(tmp_path: Path) -> Path:
 def control_page(path: Path) -> str:
     """The same payloads inserted unescaped, as pytest-html inserts extras (insertAdjacentHTML)."""
     raw = json.dumps(list(payloads("control").values())).replace("</", "<\\/")  # keep the script element whole
-    path.write_text("<!doctype html><html><head><title>control</title></head><body>"
-                    f"<script>for (const p of {raw}) document.body.appendChild(document.createElement('div')).insertAdjacentHTML('beforeend', p)</script>"
-                    f"{payloads('static')['script']}</body></html>", encoding="utf-8")
+    path.write_text(
+        "<!doctype html><html><head><title>control</title></head><body>"
+        f"<script>for (const p of {raw}) document.body.appendChild(document.createElement('div')).insertAdjacentHTML('beforeend', p)</script>"
+        f"{payloads('static')['script']}</body></html>",
+        encoding="utf-8",
+    )
     return path.as_uri()
 
 
 def test_no_payload_runs_and_the_evidence_and_timeline_render(tmp_path):
     chromium, chromedriver = find_browser()
     if chromium is None or chromedriver is None:
-        pytest.fail(f"headless Chromium is required for this test (chromium: {chromium}, chromedriver: {chromedriver}); install the {PACKAGES}")
+        pytest.fail(
+            f"headless Chromium is required for this test (chromium: {chromium}, chromedriver: {chromedriver}); install the {PACKAGES}"
+        )
     runs = tmp_path / "runs"
     build_runs(runs)
     report, junit = tmp_path / "report.html", tmp_path / "junit.xml"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", f"--coldstart-runs={runs}",
-                           f"--html={report}", "--self-contained-html", f"--junitxml={junit}", "-q", "-o", "console_output_style=classic"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:hypothesispytest",
+            f"--coldstart-runs={runs}",
+            f"--html={report}",
+            "--self-contained-html",
+            f"--junitxml={junit}",
+            "-q",
+            "-o",
+            "console_output_style=classic",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     assert done.returncode == 1, f"expected failing items (the rejected and broken runs): {done.stdout[-2000:]}"
     cases = len(list(ET.parse(junit).getroot().iter("testcase")))
@@ -166,8 +229,12 @@ def test_no_payload_runs_and_the_evidence_and_timeline_render(tmp_path):
         browser.get(control_page(tmp_path / "control.html"))
         browser.wait_for("return document.readyState === 'complete'")
         fired = "['control-img', 'control-svg', 'control-details', 'control-iframe']"
-        control = browser.wait_for(f"return window.__pwned && {fired}.every(t => window.__pwned.includes(t)) && window.__pwned")
-        assert browser.execute("return document.documentElement.getAttribute('data-pwned')"), "the detector did not fire on the control page"
+        control = browser.wait_for(
+            f"return window.__pwned && {fired}.every(t => window.__pwned.includes(t)) && window.__pwned"
+        )
+        assert browser.execute("return document.documentElement.getAttribute('data-pwned')"), (
+            "the detector did not fire on the control page"
+        )
 
         browser.get(report.as_uri() + "?collapsed=")  # nothing collapsed: every extra is laid out
         browser.wait_for(BUILT)
@@ -181,7 +248,9 @@ def test_no_payload_runs_and_the_evidence_and_timeline_render(tmp_path):
         (out / "report.html").write_bytes(report.read_bytes())
     print(f"\nbrowser report artifacts: {out} (report.png, timeline.png, report.html, chromedriver.log)")
 
-    assert set(control) >= {"control-img", "control-svg", "control-details", "control-iframe"}, control  # the detector works here
+    assert set(control) >= {"control-img", "control-svg", "control-details", "control-iframe"}, (
+        control
+    )  # the detector works here
     assert seen["pwned"] is None and seen["marker"] is None, f"a payload ran: {seen['pwned']} / {seen['marker']}"
     assert seen["title"] == report.name
     assert seen["on"] == ["DIV onclick=location.reload()"], seen["on"]  # pytest-html's own reload link only
@@ -190,6 +259,8 @@ def test_no_payload_runs_and_the_evidence_and_timeline_render(tmp_path):
     missing = [name for name, text in CARRIERS.items() if text is not None and text not in seen["text"]]
     assert not missing, f"payloads not shown as text: {missing}"
     assert seen["rows"] == cases, (seen["rows"], cases)
-    assert len(seen["timelines"]) == 2 and all(w > 100 and h > 50 and events >= 20 for w, h, events in seen["timelines"]), seen["timelines"]
+    assert len(seen["timelines"]) == 2 and all(
+        w > 100 and h > 50 and events >= 20 for w, h, events in seen["timelines"]
+    ), seen["timelines"]
     assert seen["evidence"] >= cases, seen["evidence"]
     assert page.stat().st_size > 10_000 and picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

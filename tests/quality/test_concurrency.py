@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from pytest_coldstart.record.recorder import init_run
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.hashing import sha256_bytes
-from pytest_coldstart.record.recorder import init_run
 
 PROCESSES = 8
 APPENDS = 500
@@ -19,11 +19,18 @@ APPENDS = 500
 @pytest.mark.slow
 def test_eight_cli_writers_append_4000_records(tmp_path):
     run = tmp_path / "run"
-    init_run(run, run_id="conc", task_bytes=b"t", task_source="inline", harness={"name": "h", "model": "m", "provider": "p", "version": "1"})
+    init_run(
+        run,
+        run_id="conc",
+        task_bytes=b"t",
+        task_source="inline",
+        harness={"name": "h", "model": "m", "provider": "p", "version": "1"},
+    )
     writers = []
     for n in range(PROCESSES):
         records = "".join(
-            json.dumps({"record": "call", "call_id": f"p{n}-{i}", "tool": "bash", "arguments": {"i": i}}) + "\n" for i in range(APPENDS)
+            json.dumps({"record": "call", "call_id": f"p{n}-{i}", "tool": "bash", "arguments": {"i": i}}) + "\n"
+            for i in range(APPENDS)
         )
         process = subprocess.Popen(
             [sys.executable, "-m", "pytest_coldstart", "trace", "record", "--run-dir", str(run), "--stdin"],

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.hashing import sha256_bytes
-from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.validate.run import validate_run
 
 WRITER = """
@@ -31,7 +31,13 @@ for i in range(100000):
 
 def new_run(tmp_path: Path) -> Path:
     run = tmp_path / "run"
-    init_run(run, run_id="crash", task_bytes=b"task", task_source="inline", harness={"name": "h", "model": "m", "provider": "p", "version": "1"})
+    init_run(
+        run,
+        run_id="crash",
+        task_bytes=b"task",
+        task_source="inline",
+        harness={"name": "h", "model": "m", "provider": "p", "version": "1"},
+    )
     return run
 
 
@@ -66,7 +72,9 @@ def test_sigkill_writers_mid_storm_lose_no_acknowledged_record(tmp_path):
     acknowledged: dict[str, int] = {}
     for round_number in range(3):
         writers = [
-            subprocess.Popen([sys.executable, "-c", WRITER, str(run), f"r{round_number}w{n}"], stdout=subprocess.PIPE, text=True)
+            subprocess.Popen(
+                [sys.executable, "-c", WRITER, str(run), f"r{round_number}w{n}"], stdout=subprocess.PIPE, text=True
+            )
             for n in range(4)
         ]
         # Kill at a random moment once the storm is really under way (load-independent).

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from bundle_helpers import run_cli
 
-from pytest_coldstart.run import schemas
 from pytest_coldstart.record import taxonomy
+from pytest_coldstart.run import schemas
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 BLOCKS = re.findall(r"```(python|bash)\n(.*?)```", (DOCS / "analysis.md").read_text(encoding="utf-8"), re.S)
@@ -27,7 +27,17 @@ def workdir(tmp_path_factory) -> Path:
 def test_the_page_has_examples_for_every_question() -> None:
     assert sum(1 for lang, _ in BLOCKS if lang == "python") >= 12
     text = (DOCS / "analysis.md").read_text(encoding="utf-8")
-    for question in ("transcript", "by type", "token", "repeated", "waiting", "invalid", "decisions with outcomes", "location", "incompatibilities"):
+    for question in (
+        "transcript",
+        "by type",
+        "token",
+        "repeated",
+        "waiting",
+        "invalid",
+        "decisions with outcomes",
+        "location",
+        "incompatibilities",
+    ):
         assert question in text.lower(), question
 
 
@@ -36,13 +46,17 @@ def test_python_examples_run(workdir: Path, index: int) -> None:
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-c", BLOCKS[index][1]], cwd=workdir, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKS[index][1]], cwd=workdir, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip(), "an example must print its answer"
 
 
 def test_shell_examples_run(workdir: Path) -> None:
-    commands = [line for lang, body in BLOCKS if lang == "bash" for line in body.splitlines() if line.startswith("coldstart ")]
+    commands = [
+        line for lang, body in BLOCKS if lang == "bash" for line in body.splitlines() if line.startswith("coldstart ")
+    ]
     assert len(commands) >= 6
     for line in commands:
         command, _, comment = line.partition("#")

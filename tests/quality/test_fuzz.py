@@ -21,8 +21,8 @@ from fuzz_strategies import (
     HUGE_BOUND,
     UNANCHORED,
     Mutation,
-    changed_files,
     chain_edit,
+    changed_files,
     fuzz_settings,
     hostile_paths,
     mutations,
@@ -34,10 +34,9 @@ from fuzz_strategies import (
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import schemas
 from pytest_coldstart.audit import audit_run
 from pytest_coldstart.audit.evidence import reader as audit_reader
+from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.validate.run import validate_run
 
 TEMPLATES = ("sealed", "open", "v1")
@@ -77,6 +76,7 @@ def codes(findings: list) -> list[str]:
 
 
 # -- properties over random mutations ------------------------------------------------------------
+
 
 @fuzz_settings(120)
 @given(data=st.data(), name=st.sampled_from(TEMPLATES))
@@ -138,7 +138,9 @@ def test_unknown_schema_versions_fail_closed(mutation, name):
 
 
 @fuzz_settings(60)
-@given(path=st.one_of(st.text(alphabet="./\\:a\x00 ~", max_size=24), st.text(max_size=40)).map(lambda p: p + "answer.json"))
+@given(
+    path=st.one_of(st.text(alphabet="./\\:a\x00 ~", max_size=24), st.text(max_size=40)).map(lambda p: p + "answer.json")
+)
 def test_a_declared_path_that_passes_is_the_declared_file_itself(path):
     with workspace("open") as (run, _):
         declared = jsonio.read_json(run / "evidence.json")
@@ -153,8 +155,25 @@ def test_a_declared_path_that_passes_is_the_declared_file_itself(path):
 
 # -- exhaustive: hostile paths, symlinks, special files, the real line bound --------------------
 
-HOSTILE = ("absolute", "dot-dot", "dot-dot-inside", "backslash-dot-dot", "windows-drive", "windows-drive-slash", "drive-relative",
-           "unc", "double-slash", "nul", "nul-prefix", "long-component", "long-path", "root", "empty", "blank", "proc")
+HOSTILE = (
+    "absolute",
+    "dot-dot",
+    "dot-dot-inside",
+    "backslash-dot-dot",
+    "windows-drive",
+    "windows-drive-slash",
+    "drive-relative",
+    "unc",
+    "double-slash",
+    "nul",
+    "nul-prefix",
+    "long-component",
+    "long-path",
+    "root",
+    "empty",
+    "blank",
+    "proc",
+)
 
 
 @pytest.mark.parametrize("evidence", sorted(DECLARED))
@@ -197,7 +216,16 @@ def test_symlinks_are_never_followed(name, relative, where):
 
 def _special_cases() -> list:
     cases = []
-    for relative in ("run.json", "evidence.json", "visibility.json", "trajectory.jsonl", "reviews.jsonl", "task.md", "answer.json", "test/testmod.jsonl"):
+    for relative in (
+        "run.json",
+        "evidence.json",
+        "visibility.json",
+        "trajectory.jsonl",
+        "reviews.jsonl",
+        "task.md",
+        "answer.json",
+        "test/testmod.jsonl",
+    ):
         for kind in ("fifo", "directory"):
             cases.append(pytest.param(relative, kind, id=f"{relative}-{kind}"))
     return cases
@@ -210,7 +238,7 @@ def _judge_without_waiting(run: Path, fifo: Path | None, budget: float = 1.5) ->
     def work() -> None:
         try:
             outcome["result"] = judge(run)
-        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+        except BaseException as exc:
             outcome["error"] = exc
 
     worker = threading.Thread(target=work, daemon=True)
@@ -223,7 +251,9 @@ def _judge_without_waiting(run: Path, fifo: Path | None, budget: float = 1.5) ->
         except OSError:
             pass
         worker.join(0.05)
-    assert not hung, f"a reader waited on the FIFO {fifo.name if fifo else ''} for more than {budget}s (a run file can block the audit forever)"
+    assert not hung, (
+        f"a reader waited on the FIFO {fifo.name if fifo else ''} for more than {budget}s (a run file can block the audit forever)"
+    )
     if "error" in outcome:
         raise outcome["error"]
     return outcome["result"]
@@ -261,9 +291,18 @@ def test_a_line_over_the_real_bound_is_refused_without_a_crash(target):
 def test_the_mutation_kinds_really_change_bytes():
     """Guard against a vacuous fuzz: every kind edits the file it targets."""
     files = ("trajectory.jsonl", "evidence.json")
-    for kind, params in {"flip": (7, 3), "truncate": (100,), "append_garbage": ((0, 255),), "delete_line": (2,), "duplicate_line": (2,),
-                         "move_line": (2, 5), "swap_type": (2, (1, 1), 4), "bad_utf8": (2, 1, 0), "huge_line": (2, 3, True),
-                         "set_version": (2, 1)}.items():
+    for kind, params in {
+        "flip": (7, 3),
+        "truncate": (100,),
+        "append_garbage": ((0, 255),),
+        "delete_line": (2,),
+        "duplicate_line": (2,),
+        "move_line": (2, 5),
+        "swap_type": (2, (1, 1), 4),
+        "bad_utf8": (2, 1, 0),
+        "huge_line": (2, 3, True),
+        "set_version": (2, 1),
+    }.items():
         for target in files:
             if kind == "move_line" and not target.endswith(".jsonl"):
                 continue  # a document is one unit: nothing to move it past
@@ -273,8 +312,16 @@ def test_the_mutation_kinds_really_change_bytes():
                 assert (run / target).read_bytes() != before, (kind, target)
 
 
-@pytest.mark.parametrize("key, value", [("compression", None), ("compression", "zip"), ("payload_mode", "x"), ("inline_max_bytes", -1),
-                                        ("max_payload_bytes", "big")])
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("compression", None),
+        ("compression", "zip"),
+        ("payload_mode", "x"),
+        ("inline_max_bytes", -1),
+        ("max_payload_bytes", "big"),
+    ],
+)
 def test_unusable_logging_settings_are_an_infra_error(key, value):
     with workspace("open") as (run, _):
         manifest = jsonio.read_json(run / "run.json")

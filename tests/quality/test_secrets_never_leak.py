@@ -16,13 +16,12 @@ from pathlib import Path
 import pytest
 from bundle_helpers import all_bytes, run_cli
 
-from pytest_coldstart.demo import research as demo_research
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.record import logsettings
-from pytest_coldstart.record import records
 from pytest_coldstart.analysis import summary
+from pytest_coldstart.demo import research as demo_research
+from pytest_coldstart.record import logsettings, records
 from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import jsonio
 
 SECRETS = {
     "env": "env-only-credential-5a8b2c",
@@ -58,28 +57,130 @@ def record_via_cli(run: Path) -> None:
         assert_clean("stdout", done.stdout.encode())
         assert_clean("stderr", done.stderr.encode())
 
-    ok("trace", "init", "--run-dir", str(run), "--run-id", "cli-run", "--task-text", "task", "--harness", "pi", "--model", "m1", "--provider", "p",
-       "--harness-version", "1", "--redact-env", "COLDSTART_TEST_CRED", "--compression", "gzip", "--hash-key", "player_id",
-       "--note", f"operator saw {SECRETS['env']} in the shell")
-    arguments = {"command": f"curl -H 'Authorization: Bearer {SECRETS['bearer']}' -u bot:{SECRETS['password']}",
-                 "env": {"OPENAI_API_KEY": SECRETS["api"], "EXTRA": SECRETS["env"], "SECRET_SAUCE": SECRETS["env_unlisted_key"]}}
-    ok("trace", "call", "--run-dir", str(run), "--call-id", "c1", "--tool", "bash", "--arguments", json.dumps(arguments))
-    big = {"text": ("log line with " + SECRETS["env"] + " and api_key=" + SECRETS["api"] + "\n") * 400, "headers": {"Set-Cookie": SECRETS["cookie"]}}
-    ok("trace", "result", "--run-dir", str(run), "--call-id", "c1", "--status", "error", "--result", json.dumps(big), "--error", f"denied for {SECRETS['env']}")
-    ok("trace", "decision", "--run-dir", str(run), "--summary", "retry without the credential", "--call-id", "c1", "--rationale", f"the token {SECRETS['env']} was rejected")
-    ok("trace", "mark", "--run-dir", str(run), "--name", "env", "--data", json.dumps({"password": SECRETS["password"], "player_id": "p-1"}))
-    ok("trace", "record", "--run-dir", str(run), "--json-text", json.dumps(records.error("http_error", f"401: {SECRETS['env']}", detail={"key": f"-----BEGIN PRIVATE KEY-----\n{SECRETS['private']}\n-----END PRIVATE KEY-----"})))
+    ok(
+        "trace",
+        "init",
+        "--run-dir",
+        str(run),
+        "--run-id",
+        "cli-run",
+        "--task-text",
+        "task",
+        "--harness",
+        "pi",
+        "--model",
+        "m1",
+        "--provider",
+        "p",
+        "--harness-version",
+        "1",
+        "--redact-env",
+        "COLDSTART_TEST_CRED",
+        "--compression",
+        "gzip",
+        "--hash-key",
+        "player_id",
+        "--note",
+        f"operator saw {SECRETS['env']} in the shell",
+    )
+    arguments = {
+        "command": f"curl -H 'Authorization: Bearer {SECRETS['bearer']}' -u bot:{SECRETS['password']}",
+        "env": {"OPENAI_API_KEY": SECRETS["api"], "EXTRA": SECRETS["env"], "SECRET_SAUCE": SECRETS["env_unlisted_key"]},
+    }
+    ok(
+        "trace",
+        "call",
+        "--run-dir",
+        str(run),
+        "--call-id",
+        "c1",
+        "--tool",
+        "bash",
+        "--arguments",
+        json.dumps(arguments),
+    )
+    big = {
+        "text": ("log line with " + SECRETS["env"] + " and api_key=" + SECRETS["api"] + "\n") * 400,
+        "headers": {"Set-Cookie": SECRETS["cookie"]},
+    }
+    ok(
+        "trace",
+        "result",
+        "--run-dir",
+        str(run),
+        "--call-id",
+        "c1",
+        "--status",
+        "error",
+        "--result",
+        json.dumps(big),
+        "--error",
+        f"denied for {SECRETS['env']}",
+    )
+    ok(
+        "trace",
+        "decision",
+        "--run-dir",
+        str(run),
+        "--summary",
+        "retry without the credential",
+        "--call-id",
+        "c1",
+        "--rationale",
+        f"the token {SECRETS['env']} was rejected",
+    )
+    ok(
+        "trace",
+        "mark",
+        "--run-dir",
+        str(run),
+        "--name",
+        "env",
+        "--data",
+        json.dumps({"password": SECRETS["password"], "player_id": "p-1"}),
+    )
+    ok(
+        "trace",
+        "record",
+        "--run-dir",
+        str(run),
+        "--json-text",
+        json.dumps(
+            records.error(
+                "http_error",
+                f"401: {SECRETS['env']}",
+                detail={"key": f"-----BEGIN PRIVATE KEY-----\n{SECRETS['private']}\n-----END PRIVATE KEY-----"},
+            )
+        ),
+    )
     ok("trace", "seal", "--run-dir", str(run))
 
 
 def record_via_api(run: Path, payload_mode: str, monkeypatch) -> None:
     monkeypatch.setenv("COLDSTART_TEST_CRED", SECRETS["env"])
-    logging = logsettings.with_rules({"payload_mode": payload_mode, "inline_max_bytes": 1024}, env=["COLDSTART_TEST_CRED"], hash_keys=["player_id"])
-    recorder = init_run(run, run_id=f"api-{payload_mode}", task_bytes=b"task", task_source="inline", harness={"name": "api", "model": "m2", "provider": "p", "version": "1"}, logging=logging)
+    logging = logsettings.with_rules(
+        {"payload_mode": payload_mode, "inline_max_bytes": 1024}, env=["COLDSTART_TEST_CRED"], hash_keys=["player_id"]
+    )
+    recorder = init_run(
+        run,
+        run_id=f"api-{payload_mode}",
+        task_bytes=b"task",
+        task_source="inline",
+        harness={"name": "api", "model": "m2", "provider": "p", "version": "1"},
+        logging=logging,
+    )
     tracker = records.StateTracker()
     state = {"player_id": "p-1", "inventory": [f"note: {SECRETS['env']}"] * 100, "auth": {"token": SECRETS["bearer"]}}
     recorder.append(tracker.observe(state, redactor=recorder.redactor, returned_to_agent=True))
-    recorder.append(records.action("resolved", "a1", outcome="rejected", request={"headers": {"Authorization": f"Bearer {SECRETS['bearer']}"}}, response={"error": f"rejected password: {SECRETS['password']}"}))
+    recorder.append(
+        records.action(
+            "resolved",
+            "a1",
+            outcome="rejected",
+            request={"headers": {"Authorization": f"Bearer {SECRETS['bearer']}"}},
+            response={"error": f"rejected password: {SECRETS['password']}"},
+        )
+    )
     recorder.append(records.session("logger_error", reason=f"could not write with {SECRETS['env']}"))
     recorder.call("c1", "http", {"url": "https://x", "cookie": SECRETS["cookie"]})
     recorder.result("c1", "ok", {"body": [SECRETS["api"]] * 200})
@@ -116,10 +217,14 @@ def test_no_secret_reaches_any_file_or_report(runs: Path) -> None:
         assert compared.returncode == 0, compared.stderr
         reports[f"compare {form}"] = compared.stdout.encode()
     files = all_bytes(runs)
-    assert any(name.startswith("cli-run/payloads/") and name.endswith(".gz") for name in files)  # the big result was stored, compressed
+    assert any(
+        name.startswith("cli-run/payloads/") and name.endswith(".gz") for name in files
+    )  # the big result was stored, compressed
     assert any(name.startswith("api-full/payloads/") for name in files)
     assert not any(name.startswith("api-preview/payloads/") for name in files)
-    assert any(name.endswith("audit/audit.json") for name in files) and any(name.endswith("summary.json") for name in files)
+    assert any(name.endswith("audit/audit.json") for name in files) and any(
+        name.endswith("summary.json") for name in files
+    )
     for name, data in {**files, **reports}.items():
         assert_clean(name, data)
 
@@ -130,7 +235,10 @@ def test_redactions_are_visible_and_provable(runs: Path) -> None:
     assert "/arguments/env/OPENAI_API_KEY" in call["redacted"] and "/arguments/command" in call["redacted"]
     assert call["arguments"]["env"]["EXTRA"].startswith("<redacted sha256:")
     manifest = json.loads((runs / "cli-run" / "run.json").read_text())
-    assert manifest["logging"]["redaction"]["env"] == ["COLDSTART_TEST_CRED"] and manifest["logging"]["compression"] == "gzip"
+    assert (
+        manifest["logging"]["redaction"]["env"] == ["COLDSTART_TEST_CRED"]
+        and manifest["logging"]["compression"] == "gzip"
+    )
     assert manifest["notes"][0].startswith("operator saw <redacted sha256:")
     # The digest proves the withheld value to whoever holds it.
     import hashlib
@@ -146,5 +254,10 @@ def test_demo_bundles_hold_none_of_their_seeded_secrets(tmp_path: Path) -> None:
     for name, data in all_bytes(tmp_path / "demo").items():
         blobs = [data, gzip.decompress(data)] if data[:2] == b"\x1f\x8b" else [data]
         for blob in blobs:
-            for secret in [*demo_research.SECRETS.values(), demo_research.DEMO_SALT, demo_research.PLAYER["player_id"], demo_research.PLAYER["profile_id"]]:
+            for secret in [
+                *demo_research.SECRETS.values(),
+                demo_research.DEMO_SALT,
+                demo_research.PLAYER["player_id"],
+                demo_research.PLAYER["profile_id"],
+            ]:
                 assert secret.encode() not in blob, (name, secret)

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from pytest_coldstart.run import jsonio
+from pytest_coldstart.analysis.summary import outcome
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.demo.scenarios import RunBuilder, build_run
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.demo.scenarios import RunBuilder, build_run
-from pytest_coldstart.analysis.summary import outcome
 from pytest_coldstart.validate.run import validate_run
 
 FUTURE = 3
@@ -30,7 +30,9 @@ SESSIONS = "corpus/harness-sessions"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_coldstart", *args], capture_output=True, text=True, cwd=cwd, timeout=120
+    )
 
 
 def refused(result: subprocess.CompletedProcess[str], *words: str, code: int = 1) -> str:
@@ -58,8 +60,18 @@ def append_future_record(run: Path) -> None:
     """A well-chained trajectory record whose only fault is its version."""
     lines = (run / "trajectory.jsonl").read_bytes().splitlines()
     last = json.loads(lines[-1])
-    record = {"schemaVersion": FUTURE, "run_id": last["run_id"], "seq": last["seq"] + 1, "at": last["at"], "monotonic_ms": last["monotonic_ms"],
-              "record": "mark", "call_id": None, "parent_id": None, "prev": sha256_bytes(lines[-1]), "name": "from-the-future"}
+    record = {
+        "schemaVersion": FUTURE,
+        "run_id": last["run_id"],
+        "seq": last["seq"] + 1,
+        "at": last["at"],
+        "monotonic_ms": last["monotonic_ms"],
+        "record": "mark",
+        "call_id": None,
+        "parent_id": None,
+        "prev": sha256_bytes(lines[-1]),
+        "name": "from-the-future",
+    }
     with open(run / "trajectory.jsonl", "ab") as handle:
         handle.write(jsonio.dumps_line(record) + b"\n")
 
@@ -112,7 +124,9 @@ def test_validate_api(tmp_path, document):
 
 def test_validate_cli(tmp_path):
     text = refused(cli("trace", "validate", "--run-dir", str(future(tmp_path, "run.json")), "--json"))
-    assert [(f["code"], f["file"]) for f in json.loads(text[: text.rindex("}") + 1])["findings"]] == [("version.unknown", "run.json")]
+    assert [(f["code"], f["file"]) for f in json.loads(text[: text.rindex("}") + 1])["findings"]] == [
+        ("version.unknown", "run.json")
+    ]
 
 
 @pytest.mark.parametrize("document", ["run.json", "evidence.json"])
@@ -135,9 +149,16 @@ def test_summary_through_the_trace_summary_cli(tmp_path, document, where):
 # -- run.json: writers, migrate, import; every unknown value -------------------------------------
 
 
-@pytest.mark.parametrize("args", [("call", "--call-id", "c9", "--tool", "bash"), ("mark", "--name", "m"), ("seal",),
-                                  ("evidence", "--name", "answer", "--path", "answer.json"),
-                                  ("review", "--id", "machine_operated.causality", "--status", "pending", "--by", "b", "--evidence", "x")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("call", "--call-id", "c9", "--tool", "bash"),
+        ("mark", "--name", "m"),
+        ("seal",),
+        ("evidence", "--name", "answer", "--path", "answer.json"),
+        ("review", "--id", "machine_operated.causality", "--status", "pending", "--by", "b", "--evidence", "x"),
+    ],
+)
 def test_run_json__trace_writers(tmp_path, args):
     run = passing(tmp_path)
     bump(run / "run.json")
@@ -155,7 +176,19 @@ def test_run_json__migrate_cli(tmp_path):
 def test_run_json__import_cli(tmp_path, shared_dir):
     run = passing(tmp_path)
     bump(run / "run.json")
-    refused(cli("trace", "import", "--run-dir", str(run), "--format", "pi", "--session", str(shared_dir / SESSIONS / "pi-v3-basic.jsonl")), SAID)
+    refused(
+        cli(
+            "trace",
+            "import",
+            "--run-dir",
+            str(run),
+            "--format",
+            "pi",
+            "--session",
+            str(shared_dir / SESSIONS / "pi-v3-basic.jsonl"),
+        ),
+        SAID,
+    )
 
 
 @pytest.mark.parametrize("value", [0, FUTURE, 99, -1, "2", True, None, 2.5, [2], "missing"])
@@ -191,15 +224,34 @@ def test_evidence_json__trace_evidence_cli_leaves_it_untouched(tmp_path):
     run = passing(tmp_path)
     bump(run / "evidence.json")
     before = (run / "evidence.json").read_bytes()
-    refused(cli("trace", "evidence", "--run-dir", str(run), "--name", "answer", "--path", "answer.json"), "evidence.json", SAID)
+    refused(
+        cli("trace", "evidence", "--run-dir", str(run), "--name", "answer", "--path", "answer.json"),
+        "evidence.json",
+        SAID,
+    )
     assert (run / "evidence.json").read_bytes() == before
 
 
 def test_reviews_jsonl__trace_review_reading_the_tail(tmp_path):
     run = future(tmp_path, "review line")
     before = (run / "reviews.jsonl").read_bytes()
-    refused(cli("trace", "review", "--run-dir", str(run), "--id", "machine_operated.causality", "--status", "resolved", "--by", "b",
-                "--evidence", "trajectory:c-actuate"), SAID)
+    refused(
+        cli(
+            "trace",
+            "review",
+            "--run-dir",
+            str(run),
+            "--id",
+            "machine_operated.causality",
+            "--status",
+            "resolved",
+            "--by",
+            "b",
+            "--evidence",
+            "trajectory:c-actuate",
+        ),
+        SAID,
+    )
     assert (run / "reviews.jsonl").read_bytes() == before
 
 
@@ -208,7 +260,12 @@ def test_reviews_jsonl__trace_review_reading_the_tail(tmp_path):
 
 @pytest.mark.parametrize("name", ["answer", "oracle", "fixture", "restore"])
 def test_declared_document__audit_cli(tmp_path, name):
-    run = RunBuilder(tmp_path / "run", run_id="gate").passing().mutate(name, lambda d: d.update(schemaVersion=FUTURE)).build()
+    run = (
+        RunBuilder(tmp_path / "run", run_id="gate")
+        .passing()
+        .mutate(name, lambda d: d.update(schemaVersion=FUTURE))
+        .build()
+    )
     refused(cli("audit", "run", "--run-dir", str(run)), "INFRA_ERROR", f"evidence {name}", SAID)
 
 
@@ -231,8 +288,13 @@ def test_declared_stream_record__audit_cli(tmp_path, stream):
 
 def test_preflight_json__audit_cross_check_cli(tmp_path):
     run = passing(tmp_path)
-    (run / "preflight.json").write_bytes(jsonio.dumps_document({"schemaVersion": FUTURE, "overall": "PASS", "checks": []}))
-    assert cli("trace", "evidence", "--run-dir", str(run), "--name", "preflight", "--path", "preflight.json").returncode == 0
+    (run / "preflight.json").write_bytes(
+        jsonio.dumps_document({"schemaVersion": FUTURE, "overall": "PASS", "checks": []})
+    )
+    assert (
+        cli("trace", "evidence", "--run-dir", str(run), "--name", "preflight", "--path", "preflight.json").returncode
+        == 0
+    )
     refused(cli("audit", "run", "--run-dir", str(run)), "INFRA_ERROR", "evidence preflight", SAID)
 
 
@@ -254,7 +316,9 @@ def test_audit_json__compare_and_trace_summary_cli(tmp_path):
 
 def _pytest_runs(pytester: pytest.Pytester, runs: Path, *extra: str) -> dict[str, dict[str, str]]:
     """Real pytest (in process) over ``runs``: {run folder: {item name: outcome}}."""
-    recorder = pytester.inline_run("-p", "no:cacheprovider", "-p", "no:hypothesispytest", f"--coldstart-runs={runs}", *extra)
+    recorder = pytester.inline_run(
+        "-p", "no:cacheprovider", "-p", "no:hypothesispytest", f"--coldstart-runs={runs}", *extra
+    )
     out: dict[str, dict[str, str]] = {}
     for report in recorder.getreports("pytest_runtest_logreport"):
         if report.when == "call" or report.outcome != "passed":
@@ -288,10 +352,13 @@ def _forge_cache(cache: Path, entry_version: int, report_version: int) -> None:
         path.write_bytes(jsonio.dumps_document(entry))
 
 
-@pytest.mark.parametrize("entry_version, report_version", [
-    (FUTURE, 2),
-    (2, FUTURE),
-])
+@pytest.mark.parametrize(
+    "entry_version, report_version",
+    [
+        (FUTURE, 2),
+        (2, FUTURE),
+    ],
+)
 def test_audit_cache_entry__pytest_plugin(pytester, entry_version, report_version):
     runs, cache = pytester.path / "runs", pytester.path / "cache"
     build_run(runs / "late", "late_logger")
@@ -306,23 +373,39 @@ def test_audit_cache_entry__pytest_plugin(pytester, entry_version, report_versio
 def test_harness_config__preflight_cli(tmp_path):
     config = jsonio.read_json(Path(__file__).resolve().parents[2] / "examples" / "harness-local.json")
     (tmp_path / "harness.json").write_bytes(jsonio.dumps_document({**config, "schemaVersion": FUTURE}))
-    refused(cli("preflight", "run", "--config", str(tmp_path / "harness.json"), "--out", str(tmp_path / "out")), "harness-config", SAID, code=64)
+    refused(
+        cli("preflight", "run", "--config", str(tmp_path / "harness.json"), "--out", str(tmp_path / "out")),
+        "harness-config",
+        SAID,
+        code=64,
+    )
     assert not (tmp_path / "out" / "preflight.json").exists()
 
 
 def test_harness_config__pytest_preflight_gate(tmp_path):
     config = jsonio.read_json(Path(__file__).resolve().parents[2] / "examples" / "harness-local.json")
     (tmp_path / "harness.json").write_bytes(jsonio.dumps_document({**config, "schemaVersion": FUTURE}))
-    (tmp_path / "test_gated.py").write_text('import pytest\n\n@pytest.mark.coldstart_preflight("ports", config="harness.json")\ndef test_gated():\n    pass\n')
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "test_gated.py"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    (tmp_path / "test_gated.py").write_text(
+        'import pytest\n\n@pytest.mark.coldstart_preflight("ports", config="harness.json")\ndef test_gated():\n    pass\n'
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-q", "test_gated.py"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 1 and "harness-config has schemaVersion 3" in done.stdout, done.stdout[-1500:]
 
 
-@pytest.mark.parametrize("fmt, sample, change", [
-    ("pi", "pi-v3-basic.jsonl", lambda first: first.update(version=4)),
-    ("claude-code", "claude-code-basic.jsonl", None),
-    ("codex", "codex-rollout-basic.jsonl", lambda first: first["payload"].update(cli_version="1.0.0")),
-])
+@pytest.mark.parametrize(
+    "fmt, sample, change",
+    [
+        ("pi", "pi-v3-basic.jsonl", lambda first: first.update(version=4)),
+        ("claude-code", "claude-code-basic.jsonl", None),
+        ("codex", "codex-rollout-basic.jsonl", lambda first: first["payload"].update(cli_version="1.0.0")),
+    ],
+)
 def test_harness_session_format_version__import_cli(tmp_path, shared_dir, fmt, sample, change):
     lines = (shared_dir / SESSIONS / sample).read_text(encoding="utf-8").splitlines()
     values = [json.loads(line) for line in lines]
@@ -336,7 +419,10 @@ def test_harness_session_format_version__import_cli(tmp_path, shared_dir, fmt, s
     session.write_text("".join(json.dumps(v) + "\n" for v in values), encoding="utf-8")
     run = passing(tmp_path)
     before = (run / "trajectory.jsonl").read_bytes()
-    refused(cli("trace", "import", "--run-dir", str(run), "--format", fmt, "--session", str(session)), "4" if fmt == "pi" else "not a known")
+    refused(
+        cli("trace", "import", "--run-dir", str(run), "--format", fmt, "--session", str(session)),
+        "4" if fmt == "pi" else "not a known",
+    )
     assert (run / "trajectory.jsonl").read_bytes() == before and not any((run / "imports").iterdir())
 
 

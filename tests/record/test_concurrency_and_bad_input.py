@@ -34,10 +34,19 @@ def test_eight_processes_append_through_the_api_and_the_cli(tmp_path):
         writers.append(subprocess.Popen([sys.executable, "-c", API_WRITER, str(run), f"api{n}", str(PAIRS)]))
     for n in range(4):
         stream = "".join(
-            json.dumps({"record": kind, "call_id": f"cli{n}-{i}", **({"tool": "bash"} if kind == "call" else {"status": "ok"})}) + "\n"
-            for i in range(PAIRS) for kind in ("call", "result")
+            json.dumps(
+                {"record": kind, "call_id": f"cli{n}-{i}", **({"tool": "bash"} if kind == "call" else {"status": "ok"})}
+            )
+            + "\n"
+            for i in range(PAIRS)
+            for kind in ("call", "result")
         )
-        process = subprocess.Popen([sys.executable, "-m", "pytest_coldstart", "trace", "record", "--run-dir", str(run), "--stdin"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pytest_coldstart", "trace", "record", "--run-dir", str(run), "--stdin"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            text=True,
+        )
         process.stdin.write(stream)
         process.stdin.close()
         writers.append(process)
@@ -55,7 +64,24 @@ def test_eight_processes_append_through_the_api_and_the_cli(tmp_path):
 def test_eight_single_call_processes_at_once(tmp_path):
     run = new_run(tmp_path / "run", calls=0)
     processes = [
-        subprocess.Popen([sys.executable, "-m", "pytest_coldstart", "trace", "call", "--run-dir", str(run), "--call-id", f"p{n}", "--tool", "bash"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "pytest_coldstart",
+                "trace",
+                "call",
+                "--run-dir",
+                str(run),
+                "--call-id",
+                f"p{n}",
+                "--tool",
+                "bash",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for n in range(8)
     ]
     outputs = [p.communicate(timeout=120) for p in processes]
@@ -87,26 +113,47 @@ def unchanged(run: Path, before: bytes) -> None:
 
 def test_malformed_json_argument(run):
     before = (run / "trajectory.jsonl").read_bytes()
-    one_line_error(cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t", "--arguments", "{bad"), 64, "--arguments is not valid JSON")
-    one_line_error(cli("trace", "record", "--run-dir", str(run), "--json-text", "[1, 2"), 64, "--json-text is not valid JSON")
-    one_line_error(cli("trace", "mark", "--run-dir", str(run), "--name", "m", "--data", "NaN"), 64, "--data is not valid JSON")
+    one_line_error(
+        cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t", "--arguments", "{bad"),
+        64,
+        "--arguments is not valid JSON",
+    )
+    one_line_error(
+        cli("trace", "record", "--run-dir", str(run), "--json-text", "[1, 2"), 64, "--json-text is not valid JSON"
+    )
+    one_line_error(
+        cli("trace", "mark", "--run-dir", str(run), "--name", "m", "--data", "NaN"), 64, "--data is not valid JSON"
+    )
     unchanged(run, before)
 
 
 def test_wrong_json_types(run):
     before = (run / "trajectory.jsonl").read_bytes()
-    one_line_error(cli("trace", "record", "--run-dir", str(run), "--json-text", "[1, 2]"), 64, "a record must be a JSON object")
-    one_line_error(cli("trace", "record", "--run-dir", str(run), "--json-text", '{"record": "call", "call_id": 5, "tool": "t"}'), 64, "needs a non-empty call_id")
+    one_line_error(
+        cli("trace", "record", "--run-dir", str(run), "--json-text", "[1, 2]"), 64, "a record must be a JSON object"
+    )
+    one_line_error(
+        cli("trace", "record", "--run-dir", str(run), "--json-text", '{"record": "call", "call_id": 5, "tool": "t"}'),
+        64,
+        "needs a non-empty call_id",
+    )
     unchanged(run, before)
     (run / "run.json").write_text("[]")
-    one_line_error(cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t"), 1, "run.json", "expected a JSON object")
+    one_line_error(
+        cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t"),
+        1,
+        "run.json",
+        "expected a JSON object",
+    )
     assert [f.code for f in validate_run(run).findings] == ["document.malformed"]
 
 
 def test_non_utf8_bytes(run):
     before = (run / "trajectory.jsonl").read_bytes()
     (run / "run.json").write_bytes(b'{"schemaVersion": 2, "run_id": "\xff"}')
-    one_line_error(cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t"), 1, "run.json", "not UTF-8")
+    one_line_error(
+        cli("trace", "call", "--run-dir", str(run), "--call-id", "x", "--tool", "t"), 1, "run.json", "not UTF-8"
+    )
     unchanged(run, before)
     finding = validate_run(run).findings[0]
     assert finding.file == "run.json" and "not UTF-8" in finding.problem
@@ -115,50 +162,143 @@ def test_non_utf8_bytes(run):
 def test_non_utf8_line_in_the_trajectory_is_a_finding(run):
     with open(run / "trajectory.jsonl", "ab") as handle:
         handle.write(b'{"note": "\xfe\xff"}\n')
-    finding = [f for f in validate_run(run).findings if f.code == "trajectory.malformed"][0]
+    finding = next(f for f in validate_run(run).findings if f.code == "trajectory.malformed")
     assert finding.line == 5 and finding.problem.startswith("not UTF-8")
 
 
 def test_missing_run_directory(tmp_path):
-    for args in (["trace", "call", "--call-id", "x", "--tool", "t"], ["trace", "seal"], ["trace", "migrate"], ["trace", "evidence", "--name", "answer", "--path", "a.json"]):
-        one_line_error(cli(*args[:2], "--run-dir", str(tmp_path / "nope"), *args[2:]), 1, "run directory does not exist")
+    for args in (
+        ["trace", "call", "--call-id", "x", "--tool", "t"],
+        ["trace", "seal"],
+        ["trace", "migrate"],
+        ["trace", "evidence", "--name", "answer", "--path", "a.json"],
+    ):
+        one_line_error(
+            cli(*args[:2], "--run-dir", str(tmp_path / "nope"), *args[2:]), 1, "run directory does not exist"
+        )
     assert not (tmp_path / "nope").exists()
 
 
 def test_second_init(run):
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
-    one_line_error(cli("trace", "init", "--run-dir", str(run), "--run-id", "again", "--task-text", "t", "--harness", "h", "--model", "m", "--provider", "p", "--harness-version", "1"), 1, "already exists")
+    one_line_error(
+        cli(
+            "trace",
+            "init",
+            "--run-dir",
+            str(run),
+            "--run-id",
+            "again",
+            "--task-text",
+            "t",
+            "--harness",
+            "h",
+            "--model",
+            "m",
+            "--provider",
+            "p",
+            "--harness-version",
+            "1",
+        ),
+        1,
+        "already exists",
+    )
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
 
 
 def test_duplicate_call_id_and_unknown_call(run):
     before = (run / "trajectory.jsonl").read_bytes()
-    one_line_error(cli("trace", "call", "--run-dir", str(run), "--call-id", "c0", "--tool", "bash"), 1, "trajectory.jsonl", "'c0' is already recorded")
-    one_line_error(cli("trace", "result", "--run-dir", str(run), "--call-id", "ghost", "--status", "ok"), 1, "result for unknown call id 'ghost'")
-    one_line_error(cli("trace", "result", "--run-dir", str(run), "--call-id", "c0", "--status", "ok"), 1, "already has a result")
+    one_line_error(
+        cli("trace", "call", "--run-dir", str(run), "--call-id", "c0", "--tool", "bash"),
+        1,
+        "trajectory.jsonl",
+        "'c0' is already recorded",
+    )
+    one_line_error(
+        cli("trace", "result", "--run-dir", str(run), "--call-id", "ghost", "--status", "ok"),
+        1,
+        "result for unknown call id 'ghost'",
+    )
+    one_line_error(
+        cli("trace", "result", "--run-dir", str(run), "--call-id", "c0", "--status", "ok"), 1, "already has a result"
+    )
     unchanged(run, before)
 
 
 def test_non_json_result_is_kept_as_text(run):
     result = cli("trace", "call", "--run-dir", str(run), "--call-id", "c1", "--tool", "bash")
     assert result.returncode == 0
-    result = cli("trace", "result", "--run-dir", str(run), "--call-id", "c1", "--status", "ok", "--result", "{not json at all")
+    result = cli(
+        "trace", "result", "--run-dir", str(run), "--call-id", "c1", "--status", "ok", "--result", "{not json at all"
+    )
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert lines(run / "trajectory.jsonl")[-1]["result"] == {"text": "{not json at all"}
     assert validate_run(run).valid
 
 
 def test_review_with_no_evidence(run):
-    one_line_error(cli("trace", "review", "--run-dir", str(run), "--id", "machine_operated.causality", "--status", "resolved", "--by", "alice"), 64, "needs at least one non-blank --evidence")
-    one_line_error(cli("trace", "review", "--run-dir", str(run), "--id", "machine_operated.causality", "--status", "resolved", "--by", "alice", "--evidence", " "), 64, "--evidence")
+    one_line_error(
+        cli(
+            "trace",
+            "review",
+            "--run-dir",
+            str(run),
+            "--id",
+            "machine_operated.causality",
+            "--status",
+            "resolved",
+            "--by",
+            "alice",
+        ),
+        64,
+        "needs at least one non-blank --evidence",
+    )
+    one_line_error(
+        cli(
+            "trace",
+            "review",
+            "--run-dir",
+            str(run),
+            "--id",
+            "machine_operated.causality",
+            "--status",
+            "resolved",
+            "--by",
+            "alice",
+            "--evidence",
+            " ",
+        ),
+        64,
+        "--evidence",
+    )
     assert (run / "reviews.jsonl").read_bytes() == b""
     # Written by hand, the same review is a validate finding.
-    (run / "reviews.jsonl").write_text(json.dumps({"schemaVersion": 2, "seq": 1, "id": "machine_operated.causality", "status": "resolved", "by": "alice", "at": "2026-09-26T08:00:00.000Z", "note": "", "evidence": []}) + "\n")
+    (run / "reviews.jsonl").write_text(
+        json.dumps(
+            {
+                "schemaVersion": 2,
+                "seq": 1,
+                "id": "machine_operated.causality",
+                "status": "resolved",
+                "by": "alice",
+                "at": "2026-09-26T08:00:00.000Z",
+                "note": "",
+                "evidence": [],
+            }
+        )
+        + "\n"
+    )
     assert [f.code for f in validate_run(run).findings] == ["review.shape"]
 
 
 def test_bad_input_in_a_record_stream_keeps_earlier_records(run):
-    stream = json.dumps({"record": "mark", "name": "first"}) + "\n" + "{broken\n" + json.dumps({"record": "mark", "name": "never"}) + "\n"
+    stream = (
+        json.dumps({"record": "mark", "name": "first"})
+        + "\n"
+        + "{broken\n"
+        + json.dumps({"record": "mark", "name": "never"})
+        + "\n"
+    )
     result = cli("trace", "record", "--run-dir", str(run), "--stdin", input=stream)
     one_line_error(result, 1, "<stdin>:2")
     assert [r.get("name") for r in lines(run / "trajectory.jsonl")][-1] == "first"
@@ -191,7 +331,9 @@ def future_run(run) -> Path:
 )
 def test_future_run_version_is_refused_by_every_writer(future_run, args):
     before = (future_run / "trajectory.jsonl").read_bytes()
-    one_line_error(cli("trace", args[0], "--run-dir", str(future_run), *args[1:]), 1, "run.json", "schemaVersion 3", "fail closed")
+    one_line_error(
+        cli("trace", args[0], "--run-dir", str(future_run), *args[1:]), 1, "run.json", "schemaVersion 3", "fail closed"
+    )
     unchanged(future_run, before)
 
 
@@ -205,7 +347,7 @@ def test_future_document_versions_in_validate(run, name):
     edit_json(run / name, lambda d: d.update(schemaVersion=99))
     findings = validate_run(run).findings
     assert ("version.unknown", name) in [(f.code, f.file) for f in findings]
-    assert "schemaVersion 99" in [f for f in findings if f.code == "version.unknown"][0].problem
+    assert "schemaVersion 99" in next(f for f in findings if f.code == "version.unknown").problem
 
 
 def test_future_record_version_in_validate_and_in_a_version_1_run(run, tmp_path):

@@ -11,8 +11,8 @@ import pytest
 from core_helpers import build_v1_run, copy_rom20, edit_json, lines, new_run, recorder
 
 import pytest_coldstart.record.migrate as migrate_module
-from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.record.migrate import migrate_run
+from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.validate.run import validate_run
 
 NAMES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "reviews.jsonl")
@@ -20,7 +20,11 @@ NAMES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "re
 
 def snapshot(run: Path) -> dict[str, bytes]:
     """Every file's bytes, except the private lock state (.coldstart/)."""
-    return {str(p.relative_to(run)): p.read_bytes() for p in sorted(run.rglob("*")) if p.is_file() and ".coldstart" not in p.parts}
+    return {
+        str(p.relative_to(run)): p.read_bytes()
+        for p in sorted(run.rglob("*"))
+        if p.is_file() and ".coldstart" not in p.parts
+    }
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import os
 import pytest
 from core_helpers import HARNESS, MACHINE, REPO, TOOL, build_v1_run, clock, edit_json, lines, new_run, recorder
 
-from pytest_coldstart.run import schemas
-from pytest_coldstart.run.errors import ColdstartError, ContainmentError, UsageError, VersionError
 from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import schemas
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError, UsageError, VersionError
 from pytest_coldstart.validate.run import validate_run
 
 
@@ -26,11 +26,20 @@ def test_init_writes_the_whole_run_directory(tmp_path):
     (visible / "a.md").write_bytes(b"a")
     run = new_run(tmp_path / "run", calls=0, visible_roots=[str(visible)], notes=["cold start"], experiment_id="exp-1")
     names = sorted(str(p.relative_to(run)) for p in run.rglob("*") if p.is_file() and ".coldstart" not in p.parts)
-    assert [n for n in names if not n.startswith("visibility/")] == ["evidence.json", "reviews.jsonl", "run.json", "task.md", "trajectory.jsonl", "visibility.json"]
-    assert [n for n in names if n.startswith("visibility/files/")][0].endswith("/a.md")
+    assert [n for n in names if not n.startswith("visibility/")] == [
+        "evidence.json",
+        "reviews.jsonl",
+        "run.json",
+        "task.md",
+        "trajectory.jsonl",
+        "visibility.json",
+    ]
+    assert next(n for n in names if n.startswith("visibility/files/")).endswith("/a.md")
     manifest = json.loads((run / "run.json").read_text())
     assert schemas.errors("run", manifest) == []
-    assert manifest["experiment_id"] == "exp-1" and manifest["notes"] == ["cold start"] and manifest["harness"] == HARNESS
+    assert (
+        manifest["experiment_id"] == "exp-1" and manifest["notes"] == ["cold start"] and manifest["harness"] == HARNESS
+    )
     assert manifest["created_at"] == "2026-09-26T06:27:17.874Z" and manifest["created_at_explicit"] is False
     assert manifest["visibility"]["file_count"] == 1 and (run / "task.md").read_bytes().startswith(b"Operate")
     assert [r["record"] for r in lines(run / "trajectory.jsonl")] == ["header", "phase"]
@@ -53,10 +62,26 @@ def test_init_refuses_bad_run_ids(tmp_path, run_id):
 
 
 def test_explicit_creation_time_is_recorded_as_explicit(tmp_path):
-    recorder_ = init_run(tmp_path / "r", run_id="r", task_bytes=b"t", task_source="inline", harness=HARNESS, created_at="2026-01-01T00:00:00Z", clock=clock(), machine=MACHINE, repo=REPO, tool=TOOL)
-    assert recorder_.manifest["created_at"] == "2026-01-01T00:00:00.000Z" and recorder_.manifest["created_at_explicit"] is True
+    recorder_ = init_run(
+        tmp_path / "r",
+        run_id="r",
+        task_bytes=b"t",
+        task_source="inline",
+        harness=HARNESS,
+        created_at="2026-01-01T00:00:00Z",
+        clock=clock(),
+        machine=MACHINE,
+        repo=REPO,
+        tool=TOOL,
+    )
+    assert (
+        recorder_.manifest["created_at"] == "2026-01-01T00:00:00.000Z"
+        and recorder_.manifest["created_at_explicit"] is True
+    )
     with pytest.raises(UsageError, match="is not a timestamp"):
-        init_run(tmp_path / "s", run_id="s", task_bytes=b"t", task_source="inline", harness=HARNESS, created_at="someday")
+        init_run(
+            tmp_path / "s", run_id="s", task_bytes=b"t", task_source="inline", harness=HARNESS, created_at="someday"
+        )
 
 
 @pytest.mark.parametrize(
@@ -91,7 +116,12 @@ def test_convenience_methods_write_protocol_records(run):
     rec.call("c1", "bash", {"command": "ls"}, phase="agent", actor="agent", tick=5, note="n")
     rec.result("c1", "open", duration_ms=2)
     records = lines(run / "trajectory.jsonl")[-4:]
-    assert records[0]["instance"] == "lab-a" and records[1]["data"] == {"ready": True} and records[2]["tick"] == 5 and records[3]["status"] == "open"
+    assert (
+        records[0]["instance"] == "lab-a"
+        and records[1]["data"] == {"ready": True}
+        and records[2]["tick"] == 5
+        and records[3]["status"] == "open"
+    )
     assert validate_run(run).valid
 
 
@@ -149,7 +179,14 @@ def test_review_rules(run):
         rec.review("machine_operated.causality", "resolved", "alice", evidence=["trajectory:c0"], at="later")
     assert (run / "reviews.jsonl").read_bytes() == b""
     first = rec.review("machine_operated.causality", "pending", "alice", evidence=[])
-    second = rec.review("machine_operated.causality", "resolved", "alice", evidence=["trajectory:c0"], note="seen", at="2026-09-26T07:30:00Z")
+    second = rec.review(
+        "machine_operated.causality",
+        "resolved",
+        "alice",
+        evidence=["trajectory:c0"],
+        note="seen",
+        at="2026-09-26T07:30:00Z",
+    )
     assert (first["seq"], second["seq"]) == (1, 2) and second["at"] == "2026-09-26T07:30:00.000Z"
     assert lines(run / "trajectory.jsonl")[-1]["data"]["id"] == "machine_operated.causality"
     assert validate_run(run).valid
@@ -157,7 +194,11 @@ def test_review_rules(run):
 
 def test_sealed_run_refuses_appends_but_takes_reviews(run):
     sealed = seal(run)
-    assert sealed["trajectory"]["records"] == 5 and {f["path"] for f in sealed["files"]} >= {"task.md", "trajectory.jsonl", "evidence.json"}
+    assert sealed["trajectory"]["records"] == 5 and {f["path"] for f in sealed["files"]} >= {
+        "task.md",
+        "trajectory.jsonl",
+        "evidence.json",
+    }
     with pytest.raises(ColdstartError, match="run is sealed"):
         recorder(run).call("late", "bash")
     with pytest.raises(ColdstartError, match="already sealed"):

@@ -6,22 +6,55 @@ import json
 from pathlib import Path
 
 import pytest
+from bundle_helpers import new_run
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.record import records
-from pytest_coldstart.run import schemas
-from pytest_coldstart.record import taxonomy
+from pytest_coldstart.record import records, taxonomy
+from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.run.vocabulary import RECORD_TYPES
 
-from bundle_helpers import new_run
-
 SAMPLES = {
     "session": records.session("start", session_id="s-1", source="live"),
-    "state": records.state("observed", {"hp": 10, "floor": 2}, state_type="combat", where={"floor": 2}, returned_to_agent=True, format="json"),
-    "action": records.action("resolved", "a-1", tool="play_card", arguments={"card": 3}, outcome="invalid", http_status=400, elapsed_ms=12.5, changed_state=False, error="bad index"),
-    "decision": records.decision("play the block card", intended_tool="play_card", target={"card": 2}, alternatives=["end turn", {"option": "potion", "why": "low hp"}], confidence=0.6, score=3.5, tags=["combat", "defensive"], rationale="incoming damage 12"),
-    "error": records.error("timeout", "poll timed out", fault="environment", recoverable=True, recovery="poll again", recovery_action="poll_timeout", attempt=2, exception="TimeoutError", detail={"after_ms": 2000}),
+    "state": records.state(
+        "observed",
+        {"hp": 10, "floor": 2},
+        state_type="combat",
+        where={"floor": 2},
+        returned_to_agent=True,
+        format="json",
+    ),
+    "action": records.action(
+        "resolved",
+        "a-1",
+        tool="play_card",
+        arguments={"card": 3},
+        outcome="invalid",
+        http_status=400,
+        elapsed_ms=12.5,
+        changed_state=False,
+        error="bad index",
+    ),
+    "decision": records.decision(
+        "play the block card",
+        intended_tool="play_card",
+        target={"card": 2},
+        alternatives=["end turn", {"option": "potion", "why": "low hp"}],
+        confidence=0.6,
+        score=3.5,
+        tags=["combat", "defensive"],
+        rationale="incoming damage 12",
+    ),
+    "error": records.error(
+        "timeout",
+        "poll timed out",
+        fault="environment",
+        recoverable=True,
+        recovery="poll again",
+        recovery_action="poll_timeout",
+        attempt=2,
+        exception="TimeoutError",
+        detail={"after_ms": 2000},
+    ),
     "note": records.note("operator note"),
 }
 
@@ -72,7 +105,9 @@ def test_state_tracker_links_observations() -> None:
     first = tracker.observe({"a": 1, "b": [1, 2]})
     again = tracker.observe({"a": 1, "b": [1, 2]})
     changed = tracker.observe({"a": 2, "b": [1], "c": True})
-    assert first["event"] == "observed" and first["missing_reason"] == {"previous_hash": "first observation of this stream"}
+    assert first["event"] == "observed" and first["missing_reason"] == {
+        "previous_hash": "first observation of this stream"
+    }
     assert again["event"] == "repeated" and again["previous_hash"] == records.state_hash({"a": 1, "b": [1, 2]})
     assert changed["event"] == "changed"
     assert changed["diff"] == {"changed": ["/a"], "added": ["/c"], "removed": ["/b/1"], "truncated": False}
@@ -113,7 +148,14 @@ def test_malformed_records_are_refused(tmp_path: Path, fields: dict, message: st
 
 def test_missing_reason_is_kept_for_null_fields(tmp_path: Path) -> None:
     recorder = new_run(tmp_path / "run")
-    record = recorder.append(records.action("timeout", "a9", outcome="timeout", missing_reason={"post_state_hash": "not polled", "call_id": "no tool call"}))
+    record = recorder.append(
+        records.action(
+            "timeout",
+            "a9",
+            outcome="timeout",
+            missing_reason={"post_state_hash": "not polled", "call_id": "no tool call"},
+        )
+    )
     assert record["post_state_hash"] is None and record["missing_reason"]["post_state_hash"] == "not polled"
     assert schemas.errors("trajectory-record", record) == []
 
@@ -121,16 +163,32 @@ def test_missing_reason_is_kept_for_null_fields(tmp_path: Path) -> None:
 def test_shipped_schemas_equal_the_taxonomy() -> None:
     for kind in taxonomy.FAMILIES:
         shipped = json.loads((taxonomy.SCHEMA_DIR / f"{kind}.schema.json").read_text(encoding="utf-8"))
-        assert shipped == taxonomy.record_schema(kind), f"regenerate: python -m pytest_coldstart.record.taxonomy --write ({kind})"
+        assert shipped == taxonomy.record_schema(kind), (
+            f"regenerate: python -m pytest_coldstart.record.taxonomy --write ({kind})"
+        )
     assert set(taxonomy.FAMILIES) | {"header", "call", "result", "phase", "mark"} == set(RECORD_TYPES)
 
 
 def test_schemas_reject_what_normalize_rejects() -> None:
     """The schema is the contract for readers: a record the recorder refuses is invalid there too."""
-    base = {"schemaVersion": 2, "run_id": "r", "seq": 3, "at": "2026-01-01T00:00:00.000Z", "monotonic_ms": 1.0, "call_id": None, "parent_id": None, "prev": "0" * 64}
+    base = {
+        "schemaVersion": 2,
+        "run_id": "r",
+        "seq": 3,
+        "at": "2026-01-01T00:00:00.000Z",
+        "monotonic_ms": 1.0,
+        "call_id": None,
+        "parent_id": None,
+        "prev": "0" * 64,
+    }
     good = {**base, **records.normalize(records.decision("ok"))}
     assert schemas.errors("trajectory-record", good) == []
-    for broken in ({**good, "confidence": 2}, {**good, "tags": [1]}, {k: v for k, v in good.items() if k != "rationale"}, {**good, "event": "x"}):
+    for broken in (
+        {**good, "confidence": 2},
+        {**good, "tags": [1]},
+        {k: v for k, v in good.items() if k != "rationale"},
+        {**good, "event": "x"},
+    ):
         assert schemas.errors("trajectory-record", broken), broken
     action = {**base, **records.normalize(records.action("requested", "a1"))}
     assert schemas.errors("trajectory-record", action) == []
@@ -139,21 +197,79 @@ def test_schemas_reject_what_normalize_rejects() -> None:
 
 def test_decision_cli_records_structured_fields(tmp_path: Path, cli) -> None:
     run = tmp_path / "run"
-    assert cli("trace", "init", "--run-dir", str(run), "--run-id", "r1", "--task-text", "t", "--harness", "pi", "--model", "m", "--provider", "p", "--harness-version", "1").returncode == 0
+    assert (
+        cli(
+            "trace",
+            "init",
+            "--run-dir",
+            str(run),
+            "--run-id",
+            "r1",
+            "--task-text",
+            "t",
+            "--harness",
+            "pi",
+            "--model",
+            "m",
+            "--provider",
+            "p",
+            "--harness-version",
+            "1",
+        ).returncode
+        == 0
+    )
     assert cli("trace", "call", "--run-dir", str(run), "--call-id", "c1", "--tool", "bash").returncode == 0
     done = cli(
-        "trace", "decision", "--run-dir", str(run), "--summary", "retry the build", "--call-id", "c1", "--tag", "build", "--tag", "risk",
-        "--event", "reflection", "--intended-tool", "bash", "--target", "Logger.java", "--alternative", "give up", "--confidence", "0.25",
-        "--score", "7", "--state-hash", "a" * 64, "--action-id", "a1", "--rationale", "the import was missing", "--data", '{"tags": ["first"], "extra": 1}',
+        "trace",
+        "decision",
+        "--run-dir",
+        str(run),
+        "--summary",
+        "retry the build",
+        "--call-id",
+        "c1",
+        "--tag",
+        "build",
+        "--tag",
+        "risk",
+        "--event",
+        "reflection",
+        "--intended-tool",
+        "bash",
+        "--target",
+        "Logger.java",
+        "--alternative",
+        "give up",
+        "--confidence",
+        "0.25",
+        "--score",
+        "7",
+        "--state-hash",
+        "a" * 64,
+        "--action-id",
+        "a1",
+        "--rationale",
+        "the import was missing",
+        "--data",
+        '{"tags": ["first"], "extra": 1}',
     )
     assert done.returncode == 0, done.stderr
     last = [line.value for line in jsonio.iter_jsonl(run / "trajectory.jsonl")][-1]
     assert last["record"] == "decision" and last["event"] == "reflection" and last["summary"] == "retry the build"
     assert last["tags"] == ["first", "build", "risk"] and last["alternatives"] == ["give up"]
-    assert last["related_call_id"] == "c1" and last["related_state_hash"] == "a" * 64 and last["related_action_id"] == "a1"
+    assert (
+        last["related_call_id"] == "c1" and last["related_state_hash"] == "a" * 64 and last["related_action_id"] == "a1"
+    )
     assert last["confidence"] == 0.25 and last["score"] == 7 and last["target"] == "Logger.java" and last["extra"] == 1
     assert schemas.errors("trajectory-record", last) == []
     bad = cli("trace", "decision", "--run-dir", str(run), "--summary", "x", "--confidence", "3")
     assert bad.returncode == 64 and "outside" in bad.stderr and "Traceback" not in bad.stderr
-    bad = cli("trace", "record", "--run-dir", str(run), "--json-text", '{"record": "action", "event": "resolved", "action_id": "a"}')
+    bad = cli(
+        "trace",
+        "record",
+        "--run-dir",
+        str(run),
+        "--json-text",
+        '{"record": "action", "event": "resolved", "action_id": "a"}',
+    )
     assert bad.returncode == 64 and "needs an outcome" in bad.stderr

@@ -16,13 +16,25 @@ from bundle_helpers import all_bytes, new_run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.record import logsettings
-from pytest_coldstart.record import records
-from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.record import logsettings, records
 from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, MARKER, Redactor, key_words
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError, UsageError
 
-SENSITIVE_KEYS = ["apiKey", "X-Api-Key", "API_KEY", "AUTH_TOKEN", "client-secret", "Set-Cookie", "db_password", "passwordHash", "Authorization", "refreshToken", "privateKey", "aws_access_key"]
+SENSITIVE_KEYS = [
+    "apiKey",
+    "X-Api-Key",
+    "API_KEY",
+    "AUTH_TOKEN",
+    "client-secret",
+    "Set-Cookie",
+    "db_password",
+    "passwordHash",
+    "Authorization",
+    "refreshToken",
+    "privateKey",
+    "aws_access_key",
+]
 BENIGN_KEYS = ["keyboard", "monkey", "tokens", "secretary", "max_tokens", "passage", "path", "author", "cooking"]
 
 
@@ -53,10 +65,21 @@ def test_a_redacted_value_leaves_a_provable_digest() -> None:
 def test_env_values_and_patterns_are_redacted_inside_strings() -> None:
     env = {"BRIDGE_CRED": "s3cret-value-xyz", "SHORT": "abc", "EMPTY": ""}
     redactor = Redactor(env=["BRIDGE_CRED", "SHORT", "EMPTY", "UNSET"], environ=env)
-    text = ("cred=s3cret-value-xyz; abc stays; key sk-abcdefghijklmnopqrstu; gh ghp_" + "a" * 36 + "; aws AKIAABCDEFGHIJKLMNOP; "
-            "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY----- Authorization: Bearer abc.def.ghi123")
+    text = (
+        "cred=s3cret-value-xyz; abc stays; key sk-abcdefghijklmnopqrstu; gh ghp_"
+        + "a" * 36
+        + "; aws AKIAABCDEFGHIJKLMNOP; "
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY----- Authorization: Bearer abc.def.ghi123"
+    )
     out = redactor.apply({"text": text})["text"]
-    for secret in ("s3cret-value-xyz", "sk-abcdefghijklmnopqrstu", "ghp_", "AKIAABCDEFGHIJKLMNOP", "MIIB", "abc.def.ghi123"):
+    for secret in (
+        "s3cret-value-xyz",
+        "sk-abcdefghijklmnopqrstu",
+        "ghp_",
+        "AKIAABCDEFGHIJKLMNOP",
+        "MIIB",
+        "abc.def.ghi123",
+    ):
         assert secret not in out, secret
     assert "abc stays" in out  # values shorter than MIN_SECRET_CHARS are not treated as secrets
     assert "Authorization: " in out  # a named group 'secret' keeps the surrounding text
@@ -84,7 +107,11 @@ def test_hmac_digests_need_the_salt_and_never_record_it(tmp_path: Path, monkeypa
     rules = {"digest": "hmac-sha256", "salt": {"env": "RUN_SALT"}}
     recorder = new_run(tmp_path / "run", logging={"redaction": rules})
     recorded = recorder.manifest["logging"]["redaction"]
-    assert recorded["digest"] == "hmac-sha256" and recorded["salt"]["env"] == "RUN_SALT" and len(recorded["salt"]["fingerprint"]) == 16
+    assert (
+        recorded["digest"] == "hmac-sha256"
+        and recorded["salt"]["env"] == "RUN_SALT"
+        and len(recorded["salt"]["fingerprint"]) == 16
+    )
     call = recorder.call("c1", "bash", {"password": "hunter2"})
     expected = hmac.new(b"pepper-0123456789", b'"hunter2"', hashlib.sha256).hexdigest()
     assert call["arguments"]["password"] == f"<redacted hmac-sha256:{expected}>"
@@ -102,24 +129,41 @@ def test_hmac_digests_need_the_salt_and_never_record_it(tmp_path: Path, monkeypa
 def test_records_name_what_was_redacted_and_notes_are_redacted(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.setenv("OPERATOR_CRED", "operator-cred-998877")
     recorder = new_run(tmp_path / "run", logging=logsettings.with_rules(env=["OPERATOR_CRED"]))
-    record = recorder.append(records.error("http_error", "401 with operator-cred-998877", detail={"headers": {"Cookie": "a=b"}}))
+    record = recorder.append(
+        records.error("http_error", "401 with operator-cred-998877", detail={"headers": {"Cookie": "a=b"}})
+    )
     assert record["redacted"] == ["/message", "/detail/headers/Cookie"]
     assert recorder.manifest["logging"]["redaction"]["env"] == ["OPERATOR_CRED"]
     run = new_run(tmp_path / "run2", logging=logsettings.with_rules(env=["OPERATOR_CRED"]))
     assert run.manifest["notes"] == []
     from pytest_coldstart.record.recorder import init_run
 
-    made = init_run(tmp_path / "run3", run_id="r3", task_bytes=b"t", task_source="inline", harness={}, notes=["started with operator-cred-998877"], logging=logsettings.with_rules(env=["OPERATOR_CRED"]))
+    made = init_run(
+        tmp_path / "run3",
+        run_id="r3",
+        task_bytes=b"t",
+        task_source="inline",
+        harness={},
+        notes=["started with operator-cred-998877"],
+        logging=logsettings.with_rules(env=["OPERATOR_CRED"]),
+    )
     assert "operator-cred-998877" not in json.dumps(made.manifest)
 
 
 def test_settings_record_names_never_values(monkeypatch) -> None:
     monkeypatch.setenv("SOME_TOKEN", "value-that-must-not-appear")
-    settings = logsettings.with_rules(env=["SOME_TOKEN"], patterns=[r"x-\d+"], hash_keys=["player_id"], extra_keys=["pin"])
+    settings = logsettings.with_rules(
+        env=["SOME_TOKEN"], patterns=[r"x-\d+"], hash_keys=["player_id"], extra_keys=["pin"]
+    )
     text = json.dumps(settings)
     assert "value-that-must-not-appear" not in text
     rules = settings["redaction"]
-    assert rules["env"] == ["SOME_TOKEN"] and "pin" in rules["keys"] and rules["hash_keys"] == ["player_id"] and r"x-\d+" in rules["patterns"]
+    assert (
+        rules["env"] == ["SOME_TOKEN"]
+        and "pin" in rules["keys"]
+        and rules["hash_keys"] == ["player_id"]
+        and r"x-\d+" in rules["patterns"]
+    )
     assert rules["digest"] == "sha256" and rules["salt"] is None and "canonical JSON" in rules["digest_input"]
     with pytest.raises(UsageError, match="unknown logging setting"):
         logsettings.complete({"payload_mod": "full"})
@@ -135,8 +179,12 @@ def styled(term: str):
     """A denylisted term written in some naming style, with optional neighbouring words."""
     words = term.split("_")
     forms = [
-        "_".join(words), "-".join(words).upper(), words[0] + "".join(w.title() for w in words[1:]),
-        "X-" + "-".join(w.title() for w in words), "db_" + "_".join(words), "_".join(words) + "_value",
+        "_".join(words),
+        "-".join(words).upper(),
+        words[0] + "".join(w.title() for w in words[1:]),
+        "X-" + "-".join(w.title() for w in words),
+        "db_" + "_".join(words),
+        "_".join(words) + "_value",
     ]
     return st.sampled_from(forms)
 
@@ -154,7 +202,11 @@ def documents():
     def extend(children):
         return st.lists(children, max_size=4) | st.dictionaries(
             st.one_of(BENIGN_KEY, SENSITIVE), children, max_size=4
-        ).flatmap(lambda d: st.fixed_dictionaries({k: (SECRET_VALUE if Redactor().is_sensitive(k) else st.just(v)) for k, v in d.items()}))
+        ).flatmap(
+            lambda d: st.fixed_dictionaries(
+                {k: (SECRET_VALUE if Redactor().is_sensitive(k) else st.just(v)) for k, v in d.items()}
+            )
+        )
 
     return st.recursive(BENIGN_TEXT | st.integers() | st.booleans() | st.none(), extend, max_leaves=25)
 
@@ -211,9 +263,18 @@ def test_secret_values_never_survive_inside_strings(document: Any, secret: str) 
 
 EXAMPLES = [
     "-----BEGIN EC PRIVATE KEY-----\nabc\n-----END EC PRIVATE KEY-----",
-    "key sk-proj-abcdefghijklmnopqrstuv", "ghs_" + "b" * 36, "github_pat_" + "c" * 40, "xoxb-123456789012-abc",
-    "AKIAABCDEFGHIJKLMNOP", "AIza" + "d" * 35, "Bearer abcdefgh12345", "https://user:pw1234@example.org/x",
-    "curl --user bot:hunter22 x", "AUTHORIZATION = Basic dXNlcjpwdw==", "PASSWORD: hunter22", "Api-Key=abcd1234",
+    "key sk-proj-abcdefghijklmnopqrstuv",
+    "ghs_" + "b" * 36,
+    "github_pat_" + "c" * 40,
+    "xoxb-123456789012-abc",
+    "AKIAABCDEFGHIJKLMNOP",
+    "AIza" + "d" * 35,
+    "Bearer abcdefgh12345",
+    "https://user:pw1234@example.org/x",
+    "curl --user bot:hunter22 x",
+    "AUTHORIZATION = Basic dXNlcjpwdw==",
+    "PASSWORD: hunter22",
+    "Api-Key=abcd1234",
 ]
 
 

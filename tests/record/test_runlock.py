@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.record.runlock import RunLock
+from pytest_coldstart.run.errors import ColdstartError
 
 HOLDER = """
 import sys, time
@@ -33,14 +33,18 @@ def test_reentrant_in_one_thread(tmp_path):
 
 
 def test_another_process_holding_the_lock_makes_us_wait_then_time_out(tmp_path):
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(tmp_path / "lock"), "1.2"], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, str(tmp_path / "lock"), "1.2"], stdout=subprocess.PIPE, text=True
+    )
     assert holder.stdout.readline().strip() == "held"
     start = time.monotonic()
-    with pytest.raises(ColdstartError) as caught:
-        with RunLock(tmp_path / "lock", timeout=0.3):
-            pass
+    with pytest.raises(ColdstartError) as caught, RunLock(tmp_path / "lock", timeout=0.3):
+        pass
     assert 0.25 < time.monotonic() - start < 1.2
-    assert "held the run lock for over 0.3 s" in caught.value.one_line() and str(tmp_path / "lock") in caught.value.one_line()
+    assert (
+        "held the run lock for over 0.3 s" in caught.value.one_line()
+        and str(tmp_path / "lock") in caught.value.one_line()
+    )
     holder.wait(timeout=30)
     with RunLock(tmp_path / "lock", timeout=1):  # free again once the holder is gone
         pass

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from core_helpers import lines, new_run, recorder
 
+from pytest_coldstart.record.trajectory import ENVELOPE, Appender, iter_records, read_last_line
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import FixedClock
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.record.trajectory import ENVELOPE, Appender, iter_records, read_last_line
 from pytest_coldstart.validate.run import validate_run
 
 
@@ -31,7 +31,7 @@ def test_envelope_order_seq_and_chain(run):
 
 
 def test_times_never_decrease_even_when_the_wall_clock_steps_back(run):
-    back = FixedClock(datetime(2000, 1, 1, tzinfo=timezone.utc), step=timedelta(seconds=-1))
+    back = FixedClock(datetime(2000, 1, 1, tzinfo=UTC), step=timedelta(seconds=-1))
     appender = Appender(RunDir(run), "run-01", clock=back)
     appender.append({"record": "mark", "name": "a"})
     appender.append({"record": "mark", "name": "b"})
@@ -105,9 +105,17 @@ def test_checks_apply_within_one_batch_and_a_refused_batch_writes_nothing(run):
     appender = recorder(run).appender
     before = (run / "trajectory.jsonl").read_bytes()
     with pytest.raises(ColdstartError, match="already recorded"):
-        appender.append_many([{"record": "call", "call_id": "n1", "tool": "t"}, {"record": "call", "call_id": "n1", "tool": "t"}])
+        appender.append_many(
+            [{"record": "call", "call_id": "n1", "tool": "t"}, {"record": "call", "call_id": "n1", "tool": "t"}]
+        )
     with pytest.raises(ColdstartError, match="already has a result"):
-        appender.append_many([{"record": "call", "call_id": "n2", "tool": "t"}, {"record": "result", "call_id": "n2", "status": "ok"}, {"record": "result", "call_id": "n2", "status": "ok"}])
+        appender.append_many(
+            [
+                {"record": "call", "call_id": "n2", "tool": "t"},
+                {"record": "result", "call_id": "n2", "status": "ok"},
+                {"record": "result", "call_id": "n2", "status": "ok"},
+            ]
+        )
     assert (run / "trajectory.jsonl").read_bytes() == before
 
 

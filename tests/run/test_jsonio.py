@@ -48,7 +48,12 @@ def test_atomic_write_failure_keeps_the_old_file(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize(
     "data, words",
-    [(None, "file is missing"), (b"{", "malformed JSON"), (b"\xff\xfe", "not UTF-8 (byte 0)"), (b"[]", "expected a JSON object, got array")],
+    [
+        (None, "file is missing"),
+        (b"{", "malformed JSON"),
+        (b"\xff\xfe", "not UTF-8 (byte 0)"),
+        (b"[]", "expected a JSON object, got array"),
+    ],
 )
 def test_read_json_object_errors_name_the_file(tmp_path, data, words):
     path = tmp_path / "doc.json"
@@ -70,7 +75,14 @@ def test_iter_jsonl_lenient_names_each_problem_and_continues(tmp_path):
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"a":1}\n\n{bad\n"str"\n{"b":"\xff"}\r\n{"c":3}\r\n{"torn":')
     items = list(jsonio.iter_jsonl(path, strict=False))
-    assert [(type(i).__name__, i.number) for i in items] == [("Line", 1), ("LineProblem", 3), ("LineProblem", 4), ("LineProblem", 5), ("Line", 6), ("LineProblem", 7)]
+    assert [(type(i).__name__, i.number) for i in items] == [
+        ("Line", 1),
+        ("LineProblem", 3),
+        ("LineProblem", 4),
+        ("LineProblem", 5),
+        ("Line", 6),
+        ("LineProblem", 7),
+    ]
     assert items[1].problem.startswith("malformed JSON") and items[2].problem == "expected a JSON object, got string"
     assert items[3].problem.startswith("not UTF-8") and items[5].problem.startswith("torn final line")
     assert items[4].value == {"c": 3} and items[4].raw == b'{"c":3}\r'  # only the LF is removed
@@ -93,7 +105,11 @@ def test_oversized_line_is_reported_not_loaded(tmp_path, monkeypatch):
     path = tmp_path / "t.jsonl"
     path.write_bytes(b'{"a":1}\n{"big":"' + b"x" * 500 + b'"}\n{"c":2}\n')
     items = list(jsonio.iter_jsonl(path, strict=False))
-    assert [i.number for i in items] == [1, 2, 3] and "longer than 64 bytes" in items[1].problem and items[2].value == {"c": 2}
+    assert (
+        [i.number for i in items] == [1, 2, 3]
+        and "longer than 64 bytes" in items[1].problem
+        and items[2].value == {"c": 2}
+    )
 
 
 @settings(max_examples=60, deadline=None)

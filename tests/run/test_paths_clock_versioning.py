@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -23,13 +23,24 @@ def test_resolve_inside_accepts_plain_relative_paths(tmp_path):
 
 @pytest.mark.parametrize(
     "relative, words",
-    [("/etc/passwd", "absolute"), ("C:\\x", "absolute"), ("C:x", "absolute"), ("\\\\server\\share\\x", "absolute"), ("../x", "leaves the run"),
-     ("a/../../x", "leaves the run"), ("", "non-empty"), ("  ", "non-empty"), (None, "non-empty"), (5, "non-empty"), ("a\x00b", "NUL")],
+    [
+        ("/etc/passwd", "absolute"),
+        ("C:\\x", "absolute"),
+        ("C:x", "absolute"),
+        ("\\\\server\\share\\x", "absolute"),
+        ("../x", "leaves the run"),
+        ("a/../../x", "leaves the run"),
+        ("", "non-empty"),
+        ("  ", "non-empty"),
+        (None, "non-empty"),
+        (5, "non-empty"),
+        ("a\x00b", "NUL"),
+    ],
 )
 def test_resolve_inside_refuses(tmp_path, relative, words):
     with pytest.raises(ContainmentError) as caught:
         resolve_inside(tmp_path, relative, what="evidence answer")
-    assert words in caught.value.problem and "evidence answer" in caught.value.problem or words == "NUL"
+    assert (words in caught.value.problem and "evidence answer" in caught.value.problem) or words == "NUL"
 
 
 def test_resolve_inside_refuses_symlinks_anywhere_on_the_way(tmp_path):
@@ -52,22 +63,28 @@ def test_format_at_is_utc_with_milliseconds():
 
 @pytest.mark.parametrize(
     "value, expected",
-    [("2026-09-26T06:27:17.874Z", datetime(2026, 9, 26, 6, 27, 17, 874000, tzinfo=timezone.utc)),
-     ("2026-09-26T06:27:17", datetime(2026, 9, 26, 6, 27, 17, tzinfo=timezone.utc)),
-     ("2026-09-26T08:27:17+02:00", datetime(2026, 9, 26, 6, 27, 17, tzinfo=timezone.utc)),
-     (0, datetime(1970, 1, 1, tzinfo=timezone.utc)), ("1.5", datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=timezone.utc))],
+    [
+        ("2026-09-26T06:27:17.874Z", datetime(2026, 9, 26, 6, 27, 17, 874000, tzinfo=UTC)),
+        ("2026-09-26T06:27:17", datetime(2026, 9, 26, 6, 27, 17, tzinfo=UTC)),
+        ("2026-09-26T08:27:17+02:00", datetime(2026, 9, 26, 6, 27, 17, tzinfo=UTC)),
+        (0, datetime(1970, 1, 1, tzinfo=UTC)),
+        ("1.5", datetime(1970, 1, 1, 0, 0, 1, 500000, tzinfo=UTC)),
+    ],
 )
 def test_parse_at_accepts(value, expected):
     assert parse_at(value) == expected
 
 
-@pytest.mark.parametrize("value", [None, True, False, "", "  ", "yesterday", "2026-13-01T00:00:00Z", float("nan"), float("inf"), [], {}, 1e30])
+@pytest.mark.parametrize(
+    "value",
+    [None, True, False, "", "  ", "yesterday", "2026-13-01T00:00:00Z", float("nan"), float("inf"), [], {}, 1e30],
+)
 def test_parse_at_rejects(value):
     assert parse_at(value) is None and not is_timestamp(value)
 
 
 def test_fixed_clock_is_deterministic():
-    clock = FixedClock(datetime(2026, 1, 1, tzinfo=timezone.utc), step=timedelta(seconds=1))
+    clock = FixedClock(datetime(2026, 1, 1, tzinfo=UTC), step=timedelta(seconds=1))
     assert [format_at(clock.now()) for _ in range(2)] == ["2026-01-01T00:00:00.000Z", "2026-01-01T00:00:01.000Z"]
     assert [clock.monotonic_ns() for _ in range(2)] == [0, 1_000_000_000]
 
@@ -80,8 +97,15 @@ def test_version_of_reads_1_and_2():
 
 @pytest.mark.parametrize(
     "document, words",
-    [({"schemaVersion": 3}, "schemaVersion 3"), ({"schemaVersion": "2"}, "schemaVersion '2'"), ({"schemaVersion": True}, "schemaVersion True"),
-     ({"schemaVersion": 2.0}, "schemaVersion 2.0"), ({"schema": "mc-agent-coldstart-run/2"}, "refusing to guess"), ({}, "no schemaVersion"), ([], "must be a JSON object")],
+    [
+        ({"schemaVersion": 3}, "schemaVersion 3"),
+        ({"schemaVersion": "2"}, "schemaVersion '2'"),
+        ({"schemaVersion": True}, "schemaVersion True"),
+        ({"schemaVersion": 2.0}, "schemaVersion 2.0"),
+        ({"schema": "mc-agent-coldstart-run/2"}, "refusing to guess"),
+        ({}, "no schemaVersion"),
+        ([], "must be a JSON object"),
+    ],
 )
 def test_version_of_fails_closed(document, words):
     with pytest.raises(VersionError) as caught:

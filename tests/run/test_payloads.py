@@ -9,10 +9,8 @@ from pathlib import Path
 import pytest
 from bundle_helpers import new_run
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run import payloads
 from pytest_coldstart.record import records
-from pytest_coldstart.run import schemas
+from pytest_coldstart.run import jsonio, payloads, schemas
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.payloads import PayloadStore
@@ -21,7 +19,11 @@ BIG = {"rows": [{"i": i, "text": f"line {i} " * 20} for i in range(400)]}  # ~70
 
 
 def refs_of(run: Path) -> list[tuple[str, dict]]:
-    return [(key, ref) for line in jsonio.iter_jsonl(run / "trajectory.jsonl") for key, ref in payloads.iter_refs(line.value)]
+    return [
+        (key, ref)
+        for line in jsonio.iter_jsonl(run / "trajectory.jsonl")
+        for key, ref in payloads.iter_refs(line.value)
+    ]
 
 
 @pytest.mark.parametrize("compression", ["none", "gzip"])
@@ -102,7 +104,11 @@ def test_tampered_or_missing_payloads_are_reported(tmp_path: Path, compression: 
     _, ref = store.shrink({"text": "hello " * 100})
     path = tmp_path / "payloads" / payloads.stored_name(ref["sha256"], compression)
     data = path.read_bytes()
-    altered = gzip.compress(jsonio.canonical_bytes({"text": "HELLO " * 100}), mtime=0) if compression == "gzip" else data.replace(b"hello", b"HELLO", 1)
+    altered = (
+        gzip.compress(jsonio.canonical_bytes({"text": "HELLO " * 100}), mtime=0)
+        if compression == "gzip"
+        else data.replace(b"hello", b"HELLO", 1)
+    )
     path.write_bytes(altered)
     assert payloads.read_ref(tmp_path, ref)[0] == "payload bytes do not match their sha256"
     path.write_bytes(data[: len(data) // 2])
@@ -148,7 +154,10 @@ def test_stored_names() -> None:
         assert payloads.parse_stored_name(bad) is None
 
 
-@pytest.mark.parametrize("settings", [{"payload_mode": "everything"}, {"compression": "brotli"}, {"inline_max_bytes": -1}, {"max_payload_bytes": "big"}])
+@pytest.mark.parametrize(
+    "settings",
+    [{"payload_mode": "everything"}, {"compression": "brotli"}, {"inline_max_bytes": -1}, {"max_payload_bytes": "big"}],
+)
 def test_unknown_settings_are_refused_before_recording(tmp_path: Path, settings: dict) -> None:
     with pytest.raises(UsageError):
         new_run(tmp_path / "run", logging=settings)

@@ -12,8 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from pytest_coldstart.run import schemas
-from pytest_coldstart.run import vocabulary
+from pytest_coldstart.run import schemas, vocabulary
 from pytest_coldstart.run.schemas.compiled import compile_schema, equal
 
 
@@ -28,7 +27,11 @@ def test_every_shipped_schema_is_a_valid_draft_2020_12_schema():
 def test_loader_api():
     assert schemas.load("run")["title"].startswith("run.json")
     assert schemas.validator("run") is schemas.validator("run")  # cached
-    assert {"$: 'created_at' is a required property", "$: 'run_id' is a required property", "$: 'schemaVersion' is a required property"} <= set(schemas.errors("run", {}))
+    assert {
+        "$: 'created_at' is a required property",
+        "$: 'run_id' is a required property",
+        "$: 'schemaVersion' is a required property",
+    } <= set(schemas.errors("run", {}))
     assert schemas.errors("run", {"schemaVersion": 2, "run_id": "r", "created_at": "x", "translated_from": 1}) == []
     with pytest.raises(KeyError):
         schemas.load("../etc/passwd")
@@ -47,7 +50,20 @@ def test_vocabularies_match_the_common_schema():
 
 
 def test_messages_name_the_json_path_and_stay_short():
-    record = {"schemaVersion": 2, "run_id": "r", "seq": 1, "at": "2026-01-01T00:00:00.000Z", "monotonic_ms": 0, "record": "call", "call_id": "c", "parent_id": None, "prev": None, "tool": "x" * 0, "arguments": {}, "phase": "x" * 500}
+    record = {
+        "schemaVersion": 2,
+        "run_id": "r",
+        "seq": 1,
+        "at": "2026-01-01T00:00:00.000Z",
+        "monotonic_ms": 0,
+        "record": "call",
+        "call_id": "c",
+        "parent_id": None,
+        "prev": None,
+        "tool": "x" * 0,
+        "arguments": {},
+        "phase": "x" * 500,
+    }
     messages = schemas.errors("trajectory-record", record)
     assert any(m.startswith("$.phase: ") for m in messages) and any(m.startswith("$.tool: ") for m in messages)
     assert all(len(m) <= schemas.MAX_MESSAGE for m in messages)
@@ -63,7 +79,17 @@ def test_documents_written_by_the_recorder_match_their_schemas(tmp_path):
 
 def test_absent_record_schema_means_envelope_only(monkeypatch, tmp_path):
     # A record type whose schema file is missing still gets its envelope checked.
-    record = {"schemaVersion": 2, "run_id": "r", "seq": 1, "at": "2026-01-01T00:00:00.000Z", "monotonic_ms": 0, "record": "state", "call_id": None, "parent_id": None, "prev": None}
+    record = {
+        "schemaVersion": 2,
+        "run_id": "r",
+        "seq": 1,
+        "at": "2026-01-01T00:00:00.000Z",
+        "monotonic_ms": 0,
+        "record": "state",
+        "call_id": None,
+        "parent_id": None,
+        "prev": None,
+    }
     monkeypatch.setattr(schemas, "HERE", tmp_path)
     (tmp_path / "records").mkdir()
     for kind in ("common", "trajectory-record"):
@@ -83,16 +109,77 @@ def test_absent_record_schema_means_envelope_only(monkeypatch, tmp_path):
 # -- the compiled check equals jsonschema ------------------------------------------------------
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=4),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 3)
+    | st.floats(allow_nan=False, allow_infinity=False, width=32)
+    | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
     max_leaves=6,
 )
-FIELDS = ["schemaVersion", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev", "tool", "arguments", "arguments_payload",
-          "status", "result_payload", "duration_ms", "phase", "actor", "name", "created_at", "harness", "evidence", "translated_from", "migrated_from",
-          "missing_reason", "text", "summary", "event", "tags", "branch", "tick"]
+FIELDS = [
+    "schemaVersion",
+    "run_id",
+    "seq",
+    "at",
+    "monotonic_ms",
+    "record",
+    "call_id",
+    "parent_id",
+    "prev",
+    "tool",
+    "arguments",
+    "arguments_payload",
+    "status",
+    "result_payload",
+    "duration_ms",
+    "phase",
+    "actor",
+    "name",
+    "created_at",
+    "harness",
+    "evidence",
+    "translated_from",
+    "migrated_from",
+    "missing_reason",
+    "text",
+    "summary",
+    "event",
+    "tags",
+    "branch",
+    "tick",
+]
 INTERESTING = st.sampled_from(
-    [2, 1, 0, -1, 1.0, True, None, "", " ", "x", "call", "result", "header", "phase", "mark", "note", "decision", "state", "agent", "ok", "open",
-     "2026-01-01T00:00:00.000Z", "a" * 64, {"sha256": "a" * 64, "size": 3, "stored": True}, [], ["x"], {}, {"name": "pi"}]
+    [
+        2,
+        1,
+        0,
+        -1,
+        1.0,
+        True,
+        None,
+        "",
+        " ",
+        "x",
+        "call",
+        "result",
+        "header",
+        "phase",
+        "mark",
+        "note",
+        "decision",
+        "state",
+        "agent",
+        "ok",
+        "open",
+        "2026-01-01T00:00:00.000Z",
+        "a" * 64,
+        {"sha256": "a" * 64, "size": 3, "stored": True},
+        [],
+        ["x"],
+        {},
+        {"name": "pi"},
+    ]
 )
 
 
@@ -107,7 +194,17 @@ VALID_FIELDS = {
 
 
 def _base(kind: str) -> dict:
-    envelope = {"schemaVersion": 2, "run_id": "r", "seq": 1, "at": "2026-01-01T00:00:00.000Z", "monotonic_ms": 0.5, "record": kind, "call_id": "c", "parent_id": None, "prev": None}
+    envelope = {
+        "schemaVersion": 2,
+        "run_id": "r",
+        "seq": 1,
+        "at": "2026-01-01T00:00:00.000Z",
+        "monotonic_ms": 0.5,
+        "record": kind,
+        "call_id": "c",
+        "parent_id": None,
+        "prev": None,
+    }
     return {**envelope, **copy.deepcopy(VALID_FIELDS.get(kind, {}))}
 
 
@@ -132,9 +229,21 @@ def test_compiled_trajectory_check_equals_jsonschema(record):
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(["run", "evidence", "visibility", "review"]), st.sampled_from(FIELDS + ["task", "imports", "files", "seal", "id", "by", "answer"]), INTERESTING | json_values)
+@given(
+    st.sampled_from(["run", "evidence", "visibility", "review"]),
+    st.sampled_from(FIELDS + ["task", "imports", "files", "seal", "id", "by", "answer"]),
+    INTERESTING | json_values,
+)
 def test_compiled_document_checks_equal_jsonschema(kind, field, value):
-    document = {"schemaVersion": 2, "run_id": "r", "created_at": "2026-01-01T00:00:00.000Z", "id": "a.b", "status": "resolved", "file_count": 0, "files": []}
+    document = {
+        "schemaVersion": 2,
+        "run_id": "r",
+        "created_at": "2026-01-01T00:00:00.000Z",
+        "id": "a.b",
+        "status": "resolved",
+        "file_count": 0,
+        "files": [],
+    }
     document[field] = value
     assert schemas.check(kind)(document) == schemas.validator(kind).is_valid(document)
 
@@ -142,7 +251,12 @@ def test_compiled_document_checks_equal_jsonschema(kind, field, value):
 def test_compiled_check_of_unsupported_keywords_defers_to_jsonschema():
     from referencing import Registry
 
-    schema = {"$id": "https://example.invalid/s.json", "type": "object", "properties": {"a": {"uniqueItems": True}, "b": {"$ref": "#/$defs/small"}}, "$defs": {"small": {"maximum": 3}}}
+    schema = {
+        "$id": "https://example.invalid/s.json",
+        "type": "object",
+        "properties": {"a": {"uniqueItems": True}, "b": {"$ref": "#/$defs/small"}},
+        "$defs": {"small": {"maximum": 3}},
+    }
     check = compile_schema(schema, Registry(), "https://example.invalid/s.json")
     validator = Draft202012Validator(schema)
     for value in ({"a": [1, 2]}, {"a": [1, 1]}, {"b": 3}, {"b": 4}, {"a": "x"}, []):

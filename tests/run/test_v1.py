@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 from core_helpers import V1_TRAJECTORY, build_v1_run, codes, copy_rom20, edit_json
 
-from pytest_coldstart.run import schemas
-from pytest_coldstart.run import v1
+from pytest_coldstart.run import schemas, v1
 from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.validate.run import validate_run
@@ -46,33 +45,87 @@ def test_manifest_translator():
 
 
 def test_evidence_translator_keeps_extra_keys():
-    document = {"schema": "mc-agent-coldstart-evidence/1", "note": "x", "test_mod": {"path": "t.jsonl", "sha256": "b" * 64, "raw": "r.jsonl", "raw_sha256": "c" * 64}, "answer": None}
+    document = {
+        "schema": "mc-agent-coldstart-evidence/1",
+        "note": "x",
+        "test_mod": {"path": "t.jsonl", "sha256": "b" * 64, "raw": "r.jsonl", "raw_sha256": "c" * 64},
+        "answer": None,
+    }
     out = v1.evidence_to_current(document)
-    assert out == {"schemaVersion": 2, "translated_from": 1, "note": "x", "test_mod": document["test_mod"], "answer": None}
+    assert out == {
+        "schemaVersion": 2,
+        "translated_from": 1,
+        "note": "x",
+        "test_mod": document["test_mod"],
+        "answer": None,
+    }
     assert out["test_mod"] is not document["test_mod"]
     assert schemas.errors("evidence", out) == []
 
 
 def test_visibility_translator():
-    document = {"schema": "mc-agent-coldstart-visibility/1", "created_at": "2026-09-26T06:27:17.874Z", "cwd": "/repo", "roots": ["/repo"], "exclude": [], "file_count": 0, "files": [], "missing": []}
+    document = {
+        "schema": "mc-agent-coldstart-visibility/1",
+        "created_at": "2026-09-26T06:27:17.874Z",
+        "cwd": "/repo",
+        "roots": ["/repo"],
+        "exclude": [],
+        "file_count": 0,
+        "files": [],
+        "missing": [],
+    }
     out = v1.visibility_to_current(document)
     assert out["schemaVersion"] == 2 and out["cwd"] == "/repo" and "schema" not in out
     assert schemas.errors("visibility", out) == []
 
 
 def test_trajectory_record_translator_header_and_call():
-    header = {"schema": V1_TRAJECTORY, "record": "header", "run_id": "r1", "created_at": "2026-09-26T06:27:17.874Z", "harness": {"name": "pi"}, "seq": 1}
+    header = {
+        "schema": V1_TRAJECTORY,
+        "record": "header",
+        "run_id": "r1",
+        "created_at": "2026-09-26T06:27:17.874Z",
+        "harness": {"name": "pi"},
+        "seq": 1,
+    }
     out = v1.trajectory_record_to_current(header)
     assert out["at"] == "2026-09-26T06:27:17.874Z" and out["prev"] is None and out["monotonic_ms"] is None
-    assert list(out)[:10] == ["schemaVersion", "translated_from", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev"]
-    call = {"record": "call", "call_id": "c1", "tool": "bash", "arguments": {"a": 1}, "source": "import:pi", "schema": V1_TRAJECTORY, "seq": 5}
+    assert list(out)[:10] == [
+        "schemaVersion",
+        "translated_from",
+        "run_id",
+        "seq",
+        "at",
+        "monotonic_ms",
+        "record",
+        "call_id",
+        "parent_id",
+        "prev",
+    ]
+    call = {
+        "record": "call",
+        "call_id": "c1",
+        "tool": "bash",
+        "arguments": {"a": 1},
+        "source": "import:pi",
+        "schema": V1_TRAJECTORY,
+        "seq": 5,
+    }
     out = v1.trajectory_record_to_current(call)
     assert out["run_id"] is None and out["at"] is None and out["source"] == "import:pi" and out["arguments"] == {"a": 1}
     assert schemas.errors("trajectory-record", out) == []
 
 
 def test_review_translator():
-    entry = {"id": "x.y", "status": "resolved", "by": "a", "at": "2026-09-26T07:03:53Z", "note": "", "evidence": ["trajectory:c1"], "seq": 1}
+    entry = {
+        "id": "x.y",
+        "status": "resolved",
+        "by": "a",
+        "at": "2026-09-26T07:03:53Z",
+        "note": "",
+        "evidence": ["trajectory:c1"],
+        "seq": 1,
+    }
     out = v1.review_to_current(entry)
     assert out["schemaVersion"] == 2 and out["translated_from"] == 1 and out["evidence"] == ["trajectory:c1"]
     assert schemas.errors("review", out) == []
@@ -174,13 +227,29 @@ def test_version_1_visibility_copies_are_checked(tmp_path):
 def test_version_2_review_line_in_a_version_1_run(tmp_path):
     run = build_v1_run(tmp_path / "v1")
     with open(run / "reviews.jsonl", "a") as handle:
-        handle.write(json.dumps({"schemaVersion": 2, "seq": 2, "id": "a.b", "status": "pending", "by": "x", "at": "2026-09-26T08:00:00.000Z", "note": "", "evidence": []}) + "\n")
+        handle.write(
+            json.dumps(
+                {
+                    "schemaVersion": 2,
+                    "seq": 2,
+                    "id": "a.b",
+                    "status": "pending",
+                    "by": "x",
+                    "at": "2026-09-26T08:00:00.000Z",
+                    "note": "",
+                    "evidence": [],
+                }
+            )
+            + "\n"
+        )
     assert [(f.code, f.line) for f in validate_run(run).findings] == [("version.mixed", 2)]
 
 
 def test_version_1_review_resolved_without_evidence(tmp_path):
     run = build_v1_run(tmp_path / "v1")
-    (run / "reviews.jsonl").write_text(json.dumps({"id": "a.b", "status": "resolved", "by": "x", "at": "not-a-time", "evidence": []}) + "\n")
+    (run / "reviews.jsonl").write_text(
+        json.dumps({"id": "a.b", "status": "resolved", "by": "x", "at": "not-a-time", "evidence": []}) + "\n"
+    )
     problems = [f.problem for f in validate_run(run).findings if f.code == "review.shape"]
     assert any("$.evidence" in p for p in problems) and any("not a parseable time" in p for p in problems)
 
@@ -194,7 +263,14 @@ def test_real_rom20_files_read_and_validate(shared_dir: Path, tmp_path):
     # import, 11 artifacts) and the absolute Windows evidence paths of the derived run.
     assert not [f for f in report.findings if f.file == "trajectory.jsonl"]
     by_code = report.counts["findings_by_code"]
-    assert by_code == {"artifacts.missing": 11, "document.missing": 1, "evidence.path": 7, "evidence.normalized.path": 1, "imports.missing": 1, "task.missing": 1}
+    assert by_code == {
+        "artifacts.missing": 11,
+        "document.missing": 1,
+        "evidence.path": 7,
+        "evidence.normalized.path": 1,
+        "imports.missing": 1,
+        "task.missing": 1,
+    }
     assert all("is absolute" in f.problem for f in report.findings if f.code.startswith("evidence."))
     manifest = RunDir(run).load_manifest()
     assert manifest["harness"]["model"] == "deepseek/deepseek-flash" and len(manifest["artifacts"]) == 11

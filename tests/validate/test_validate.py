@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from core_helpers import codes, edit_json, edit_trajectory, lines, new_run, recorder, sha, write_lines
 
-from pytest_coldstart.run import schemas
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import schemas
 from pytest_coldstart.validate.run import validate_run
 
 
@@ -35,13 +35,17 @@ def test_a_fresh_run_is_valid_and_the_report_matches_its_schema(run):
     assert report.valid, report.to_text()
     document = report.to_json()
     assert schemas.errors("validation", document) == []
-    assert document["counts"]["records"] == 6 and document["counts"]["calls"] == 2 and document["counts"]["results"] == 2
+    assert (
+        document["counts"]["records"] == 6 and document["counts"]["calls"] == 2 and document["counts"]["results"] == 2
+    )
     assert document["run_id"] == "run-01" and document["run_version"] == 2
     assert report.to_text().startswith("valid: run run-01, 6 records")
 
 
 def test_an_invalid_report_matches_its_schema_and_prints_file_line_problem(run):
-    edit_trajectory(run, lambda r: r.append(dict(r[-1], seq=99, record="call", call_id="zz", tool="bash", arguments={})))
+    edit_trajectory(
+        run, lambda r: r.append(dict(r[-1], seq=99, record="call", call_id="zz", tool="bash", arguments={}))
+    )
     report = validate_run(run)
     assert schemas.errors("validation", report.to_json()) == []
     text = report.to_text().splitlines()
@@ -65,7 +69,12 @@ def test_directory_without_run_json(tmp_path):
 
 @pytest.mark.parametrize(
     "data, words",
-    [(b"{not json", "malformed JSON"), (b'{"a": "\xff"}', "not UTF-8"), (b"[1, 2]", "expected a JSON object, got array"), (b"", "malformed JSON")],
+    [
+        (b"{not json", "malformed JSON"),
+        (b'{"a": "\xff"}', "not UTF-8"),
+        (b"[1, 2]", "expected a JSON object, got array"),
+        (b"", "malformed JSON"),
+    ],
 )
 def test_malformed_run_json_is_one_finding(run, data, words):
     (run / "run.json").write_bytes(data)
@@ -103,7 +112,7 @@ def test_unparseable_created_at(run):
 
 def test_moved_trajectory_location_is_reported(run):
     edit_json(run / "run.json", lambda d: d.update(trajectory={"path": "elsewhere.jsonl"}))
-    found, others = only(validate_run(run), "run.location")
+    _found, others = only(validate_run(run), "run.location")
     assert others == []
 
 
@@ -173,12 +182,19 @@ def test_torn_final_line_is_named_precisely(run):
         handle.write(b'{"schemaVersion":2,"run_id":"run-01","seq":7,"at":"2026-')
     report = validate_run(run)
     assert codes(report) == ["trajectory.torn"]
-    assert report.findings[0].line == 7 and report.findings[0].to_text().startswith("trajectory.jsonl:7: torn final line")
+    assert report.findings[0].line == 7 and report.findings[0].to_text().startswith(
+        "trajectory.jsonl:7: torn final line"
+    )
 
 
 @pytest.mark.parametrize(
     "raw, words",
-    [(b"{broken\n", "malformed JSON"), (b'{"a": "\xc3\x28"}\n', "not UTF-8"), (b"[1]\n", "expected a JSON object, got array"), (b"NaN\n", "malformed JSON")],
+    [
+        (b"{broken\n", "malformed JSON"),
+        (b'{"a": "\xc3\x28"}\n', "not UTF-8"),
+        (b"[1]\n", "expected a JSON object, got array"),
+        (b"NaN\n", "malformed JSON"),
+    ],
 )
 def test_malformed_line_in_the_middle_is_named_and_later_lines_still_checked(run, raw, words):
     data = (run / "trajectory.jsonl").read_bytes().splitlines(keepends=True)
@@ -210,7 +226,9 @@ def test_record_of_another_run(run):
     assert found[0].line == 4 and "'other-run'" in found[0].problem and others == []
 
 
-@pytest.mark.parametrize("new_seq, words", [(2, "does not increase"), (1, "does not increase"), (3.0, "not an integer")])
+@pytest.mark.parametrize(
+    "new_seq, words", [(2, "does not increase"), (1, "does not increase"), (3.0, "not an integer")]
+)
 def test_seq_must_strictly_increase(run, new_seq, words):
     edit_trajectory(run, lambda r: r[3].update(seq=new_seq))
     found, _ = only(validate_run(run), "trajectory.seq")
@@ -267,7 +285,12 @@ def test_first_prev_must_be_null(run):
 
 @pytest.mark.parametrize(
     "field, value, code",
-    [("record", "bogus", "record.unknown_type"), ("phase", "lunch", "record.unknown_phase"), ("actor", "robot", "record.unknown_actor"), ("status", "maybe", "record.unknown_status")],
+    [
+        ("record", "bogus", "record.unknown_type"),
+        ("phase", "lunch", "record.unknown_phase"),
+        ("actor", "robot", "record.unknown_actor"),
+        ("status", "maybe", "record.unknown_status"),
+    ],
 )
 def test_unknown_vocabulary(run, field, value, code):
     index = 3 if field == "status" else 2
@@ -330,7 +353,16 @@ def test_many_findings_of_one_code_are_capped_but_counted(run):
 
 def _add_import(run: Path, data: bytes, **entry) -> None:
     (run / "imports/s.jsonl").write_bytes(data)
-    base = {"source": "/elsewhere/s.jsonl", "path": "imports/s.jsonl", "sha256": sha(data), "size": len(data), "importer": "pi", "records": 0, "imported_at": "2026-09-26T07:00:00.000Z", "session_started_at": "2026-09-26T06:30:00.000Z"}
+    base = {
+        "source": "/elsewhere/s.jsonl",
+        "path": "imports/s.jsonl",
+        "sha256": sha(data),
+        "size": len(data),
+        "importer": "pi",
+        "records": 0,
+        "imported_at": "2026-09-26T07:00:00.000Z",
+        "session_started_at": "2026-09-26T06:30:00.000Z",
+    }
     edit_json(run / "run.json", lambda d: d["imports"].append({**base, **entry}))
 
 
@@ -357,7 +389,11 @@ def test_import_without_hash_is_reported(run):
 def test_session_started_before_the_run_was_created(run):
     _add_import(run, b"{}\n", session_started_at="2026-09-26T06:00:00.000Z")
     found, others = only(validate_run(run), "imports.before_run")
-    assert "imports/s.jsonl" in found[0].problem and "open the run before the session starts" in found[0].problem and others == []
+    assert (
+        "imports/s.jsonl" in found[0].problem
+        and "open the run before the session starts" in found[0].problem
+        and others == []
+    )
 
 
 def test_imported_call_older_than_the_run_is_named(run):
@@ -367,7 +403,12 @@ def test_imported_call_older_than_the_run_is_named(run):
     rec.result("imp-1", "ok")
     report = validate_run(run)
     found = [f for f in report.findings if f.code == "imports.before_run"]
-    assert len(found) == 1 and found[0].file == "trajectory.jsonl" and found[0].line == 7 and "imports/s.jsonl" in found[0].problem
+    assert (
+        len(found) == 1
+        and found[0].file == "trajectory.jsonl"
+        and found[0].line == 7
+        and "imports/s.jsonl" in found[0].problem
+    )
 
 
 def test_artifact_hash_size_and_presence(run, tmp_path):
@@ -407,11 +448,14 @@ def test_evidence_normalized_view_hash(run):
     recorder(run).declare_evidence("agent_logger", "agent/raw.jsonl", normalized="agent/norm.jsonl")
     assert validate_run(run).valid
     (run / "agent/norm.jsonl").write_bytes(b'{"x":1}\n')
-    found, others = only(validate_run(run), "evidence.normalized.hash")
+    _found, others = only(validate_run(run), "evidence.normalized.hash")
     assert others == []
 
 
-@pytest.mark.parametrize("path, words", [("/etc/hosts", "absolute"), ("../outside.json", "leaves the run directory"), ("C:\\x\\answer.json", "absolute")])
+@pytest.mark.parametrize(
+    "path, words",
+    [("/etc/hosts", "absolute"), ("../outside.json", "leaves the run directory"), ("C:\\x\\answer.json", "absolute")],
+)
 def test_evidence_outside_the_run_is_refused(run, tmp_path, path, words):
     (tmp_path / "outside.json").write_text("{}")
     edit_json(run / "evidence.json", lambda d: d.update(answer={"path": path, "sha256": "0" * 64, "size": 2}))
@@ -422,7 +466,9 @@ def test_evidence_outside_the_run_is_refused(run, tmp_path, path, words):
 def test_evidence_through_a_symlink_is_refused(run, tmp_path):
     (tmp_path / "secret.json").write_text("{}")
     os.symlink(tmp_path / "secret.json", run / "answer.json")
-    edit_json(run / "evidence.json", lambda d: d.update(answer={"path": "answer.json", "sha256": sha(b"{}"), "size": 2}))
+    edit_json(
+        run / "evidence.json", lambda d: d.update(answer={"path": "answer.json", "sha256": sha(b"{}"), "size": 2})
+    )
     found, _ = only(validate_run(run), "evidence.path")
     assert "symlink" in found[0].problem
 
@@ -439,7 +485,9 @@ def test_unknown_evidence_version_fails_closed(run):
 
 
 def test_version_1_evidence_in_a_version_2_run(run):
-    edit_json(run / "evidence.json", lambda d: (d.pop("schemaVersion"), d.update(schema="mc-agent-coldstart-evidence/1")))
+    edit_json(
+        run / "evidence.json", lambda d: (d.pop("schemaVersion"), d.update(schema="mc-agent-coldstart-evidence/1"))
+    )
     assert "version.mixed" in codes(validate_run(run))
 
 
@@ -447,7 +495,16 @@ def test_version_1_evidence_in_a_version_2_run(run):
 
 
 def _review_line(run: Path, **entry) -> None:
-    base = {"schemaVersion": 2, "seq": 1, "id": "machine_operated.causality", "status": "resolved", "by": "alice", "at": "2026-09-26T08:00:00.000Z", "note": "", "evidence": ["trajectory:c0"]}
+    base = {
+        "schemaVersion": 2,
+        "seq": 1,
+        "id": "machine_operated.causality",
+        "status": "resolved",
+        "by": "alice",
+        "at": "2026-09-26T08:00:00.000Z",
+        "note": "",
+        "evidence": ["trajectory:c0"],
+    }
     with open(run / "reviews.jsonl", "ab") as handle:
         handle.write(json.dumps({**base, **entry}).encode() + b"\n")
 

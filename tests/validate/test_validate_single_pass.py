@@ -8,12 +8,12 @@ import pytest
 from core_helpers import new_run
 from read_counter import count_reads
 
+from pytest_coldstart.record.seal import seal
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.hashing import sha256_file
-from pytest_coldstart.record.seal import seal
-from pytest_coldstart.validate.run import validate_run
 from pytest_coldstart.validate.findings import Findings
+from pytest_coldstart.validate.run import validate_run
 from pytest_coldstart.validate.trajectory import TrajectoryChecker
 
 
@@ -50,8 +50,8 @@ def test_the_observer_sees_every_line_once_in_order_and_findings_do_not_change(t
     assert observer.finished == 1
     data = (run / "trajectory.jsonl").read_bytes()
     for line, at in observer.lines:
-        assert data[line.offset:line.offset + len(line.raw)] == line.raw
-        assert line.number == data[:line.offset].count(b"\n") + 1
+        assert data[line.offset : line.offset + len(line.raw)] == line.raw
+        assert line.number == data[: line.offset].count(b"\n") + 1
         if line.value is not None and isinstance(line.value.get("at"), str):
             assert at == parse_at(line.value["at"])
     numbers = [line.number for line, _ in observer.lines]

@@ -20,10 +20,33 @@ from pytest_coldstart.audit.model import Event
 
 _TOKENS = re.compile(r"[a-z0-9]+")
 ACTION_TOKENS = frozenset(
-    "javac gradle gradlew mvn maven build jar make cmake cargo compile deploy install provision start restart "
-    "launch run write cp copy mv tee".split()
+    [
+        "javac",
+        "gradle",
+        "gradlew",
+        "mvn",
+        "maven",
+        "build",
+        "jar",
+        "make",
+        "cmake",
+        "cargo",
+        "compile",
+        "deploy",
+        "install",
+        "provision",
+        "start",
+        "restart",
+        "launch",
+        "run",
+        "write",
+        "cp",
+        "copy",
+        "mv",
+        "tee",
+    ]
 )
-WRITER_TOOLS = frozenset("write edit create patch apply str replace multiedit".split())
+WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "apply", "str", "replace", "multiedit"])
 UUID_WINDOW = 4000
 
 
@@ -86,7 +109,11 @@ class ContentMatcher:
             for index, (start, uuid) in enumerate(spots):
                 stop = spots[index + 1][0] if index + 1 < len(spots) else min(len(text), start + UUID_WINDOW)
                 for capture in self.captures:
-                    if capture.uuid == uuid and capture.may_appear_in(text) and items_in_order(capture.items, text, start, stop):
+                    if (
+                        capture.uuid == uuid
+                        and capture.may_appear_in(text)
+                        and items_in_order(capture.items, text, start, stop)
+                    ):
                         return "items", uuid
                 found_uuid = found_uuid or uuid
         for capture in self.captures:

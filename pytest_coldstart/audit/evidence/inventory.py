@@ -88,7 +88,7 @@ def same_item(a: Item, b: Item) -> bool:
 
 
 def components_unchecked(a: list[Item], b: list[Item]) -> bool:
-    return any((x.components is None) != (y.components is None) for x, y in zip(a, b))
+    return any((x.components is None) != (y.components is None) for x, y in zip(a, b, strict=False))
 
 
 # -- matching captured content inside free text -------------------------------------------

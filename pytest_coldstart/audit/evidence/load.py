@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.audit.evidence import aliases
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
+from pytest_coldstart.audit.evidence import aliases
 from pytest_coldstart.audit.evidence.reader import HashedLines, read_hashed
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import EVIDENCE_JSON, REVIEWS, RunDir
@@ -38,7 +38,10 @@ from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.versioning import version_of
 
 DOCUMENT_KINDS = {"answer": "answer", "oracle": "oracle", "preflight": "preflight"}
-STREAM_KINDS = {"test_mod": (TESTMOD, "testmod", aliases.TESTMOD_EVENTS), "agent_logger": (LOGGER, "logger", aliases.LOGGER_EVENTS)}
+STREAM_KINDS = {
+    "test_mod": (TESTMOD, "testmod", aliases.TESTMOD_EVENTS),
+    "agent_logger": (LOGGER, "logger", aliases.LOGGER_EVENTS),
+}
 
 
 @dataclass
@@ -70,8 +73,14 @@ def basename(path: object) -> str | None:
     return PurePosixPath(text).name.lower() or None
 
 
-def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: dict[str, str] | None = None, run_id_check=None,
-                  digests: dict[Path, tuple[str, int]] | None = None) -> Evidence:
+def load_evidence(
+    rundir: RunDir,
+    run_id: str,
+    findings: Findings,
+    overrides: dict[str, str] | None = None,
+    run_id_check=None,
+    digests: dict[Path, tuple[str, int]] | None = None,
+) -> Evidence:
     """The declared evidence, read once; ``digests`` receives (sha256, size) of each file read."""
     evidence = Evidence(root=rundir.root)
     try:
@@ -97,12 +106,23 @@ def load_evidence(rundir: RunDir, run_id: str, findings: Findings, overrides: di
     return evidence
 
 
-def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any], actual: str, size: int, key: str = "sha256",
-               declaration: str | None = None) -> bool:
+def check_hash(
+    findings: Findings,
+    version: int,
+    name: str,
+    decl: dict[str, Any],
+    actual: str,
+    size: int,
+    key: str = "sha256",
+    declaration: str | None = None,
+) -> bool:
     """Compare a declaration's hash (and size) with the bytes read; report and refuse on mismatch.
     ``declaration``: its name in evidence.json (default ``name``), for the keys of ``integrity``."""
     declaration = declaration or name
-    about = functools.partial(integrity.declared, integrity.evidence_check(declaration, "normalized view" if key == "normalized_sha256" else "path"))
+    about = functools.partial(
+        integrity.declared,
+        integrity.evidence_check(declaration, "normalized view" if key == "normalized_sha256" else "path"),
+    )
     field = integrity.schema(EVIDENCE_JSON, f"$.{declaration}.{key}")  # validate's schema check of the same value
     expected = decl.get(key)
     if expected is None:
@@ -111,14 +131,20 @@ def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any]
         if version == 1:
             findings.info(f"evidence {name}: no {key} declared (version-1 run), so the bytes were not re-checked")
             return True
-        findings.infra(f"evidence {name}: the declaration carries no {key}; its bytes cannot be verified", *about("hash"), field)
+        findings.infra(
+            f"evidence {name}: the declaration carries no {key}; its bytes cannot be verified", *about("hash"), field
+        )
         return False
     if not is_sha256(expected):
-        findings.infra(f"evidence {name}: {key} {str(expected)[:70]!r} is not a lowercase sha256", *about("hash"), field)
+        findings.infra(
+            f"evidence {name}: {key} {str(expected)[:70]!r} is not a lowercase sha256", *about("hash"), field
+        )
         return False
     if expected != actual:
-        findings.infra(f"evidence {name}: {key} mismatch (declared {short(expected)}, actual {short(actual)}); the file changed after it was declared",
-                       *about("hash", "size"))
+        findings.infra(
+            f"evidence {name}: {key} mismatch (declared {short(expected)}, actual {short(actual)}); the file changed after it was declared",
+            *about("hash", "size"),
+        )
         return False
     declared_size = decl.get("size") if key == "sha256" else None
     if declared_size is not None and declared_size != size:
@@ -128,8 +154,15 @@ def check_hash(findings: Findings, version: int, name: str, decl: dict[str, Any]
 
 
 class _Loader:
-    def __init__(self, rundir: RunDir, run_id: str, findings: Findings, evidence: Evidence, run_id_check,
-                 digests: dict[Path, tuple[str, int]]):
+    def __init__(
+        self,
+        rundir: RunDir,
+        run_id: str,
+        findings: Findings,
+        evidence: Evidence,
+        run_id_check,
+        digests: dict[Path, tuple[str, int]],
+    ):
         self.rundir = rundir
         self.run_id = run_id
         self.findings = findings
@@ -139,7 +172,9 @@ class _Loader:
 
     # -- paths and hashes ----------------------------------------------------------------
 
-    def contained(self, label: str, relative: object, about: tuple[str, ...] = (), field: str | None = None) -> Path | None:
+    def contained(
+        self, label: str, relative: object, about: tuple[str, ...] = (), field: str | None = None
+    ) -> Path | None:
         """The path inside the run (absolute, ``..`` and symlinks refused), or None after reporting.
         ``about``: the declarations this path is, as validate names them; ``field``: where
         evidence.json holds it."""
@@ -147,7 +182,10 @@ class _Loader:
         if field is not None and not (isinstance(relative, str) and relative.strip()):
             keys.append(integrity.schema(EVIDENCE_JSON, field))  # no path at all: validate's schema says so too
         if isinstance(relative, str) and (PureWindowsPath(relative).drive or PurePosixPath(relative).is_absolute()):
-            self.findings.infra(f"{label}: path {relative!r} is absolute; declare evidence relative to the run directory (never read)", *keys)
+            self.findings.infra(
+                f"{label}: path {relative!r} is absolute; declare evidence relative to the run directory (never read)",
+                *keys,
+            )
             return None
         try:
             return resolve_inside(self.rundir.root, relative, what=label)
@@ -176,8 +214,10 @@ class _Loader:
         if value is None:
             return None
         if not isinstance(value, dict):
-            self.findings.infra(f"evidence.json: declaration {name!r} must be an object, got {jsonio.type_name(value)}",
-                                integrity.schema(EVIDENCE_JSON, f"$.{name}"))
+            self.findings.infra(
+                f"evidence.json: declaration {name!r} must be an object, got {jsonio.type_name(value)}",
+                integrity.schema(EVIDENCE_JSON, f"$.{name}"),
+            )
             return None
         return value
 
@@ -225,7 +265,9 @@ class _Loader:
         if not self.hash_ok("agent_logger", decl, raw_sha, raw_size):
             return
         events, sources, sha, size = self._read_stream("agent_logger", norm, LOGGER, "logger", aliases.LOGGER_EVENTS)
-        if events is None or not self.hash_ok("agent_logger (normalized view)", decl, sha, size, key="normalized_sha256"):
+        if events is None or not self.hash_ok(
+            "agent_logger (normalized view)", decl, sha, size, key="normalized_sha256"
+        ):
             self._forget(LOGGER)
             return
         if not self._check_sources(sources, raw_sha, "the raw logger"):
@@ -265,9 +307,13 @@ class _Loader:
                     self.findings.infra(f"{label}: the raw logger bytes do not match raw_sha256 {short(raw_sha)}")
                     return False
             else:
-                self.findings.info(f"agent_logger: the raw output {raw_rel!r} (sha256 {short(raw_sha)}) is not in the run; the normalized view was audited")
+                self.findings.info(
+                    f"agent_logger: the raw output {raw_rel!r} (sha256 {short(raw_sha)}) is not in the run; the normalized view was audited"
+                )
         else:
-            self.findings.info(f"agent_logger: the raw output (sha256 {short(raw_sha)}) is not in the run; the normalized view was audited")
+            self.findings.info(
+                f"agent_logger: the raw output (sha256 {short(raw_sha)}) is not in the run; the normalized view was audited"
+            )
         return self._check_sources(sources, raw_sha, "the declared raw_sha256")
 
     def _check_sources(self, sources: list[str | None], raw_sha: str, what: str) -> bool:
@@ -277,7 +323,9 @@ class _Loader:
             return False
         stale = sum(1 for s in sources if s != raw_sha)
         if stale:
-            self.findings.infra(f"evidence agent_logger: {stale} normalized record(s) name source bytes other than {what} ({short(raw_sha)})")
+            self.findings.infra(
+                f"evidence agent_logger: {stale} normalized record(s) name source bytes other than {what} ({short(raw_sha)})"
+            )
             return False
         return True
 
@@ -323,20 +371,36 @@ class _Loader:
                 seq = fields.pop("seq", None)
                 if seq is not None:
                     if seq in seqs:
-                        self.findings.infra(f"{label}: line {line.number}: seq {seq} repeats line {seqs[seq][0]} (refs would be ambiguous)")
+                        self.findings.infra(
+                            f"{label}: line {line.number}: seq {seq} repeats line {seqs[seq][0]} (refs would be ambiguous)"
+                        )
                         ok = False
                     seqs[seq] = (line.number, line.offset)
                 if event_name not in known:
                     unknown[event_name] += 1
                     continue
                 ref = f"{stream}:seq{seq}" if seq is not None else f"{stream}:line{line.number}"
-                events.append(Event(stream, event_name, line.number, line.offset, ref, fields.pop("at", None), fields.pop("tick", None), seq, fields))
+                events.append(
+                    Event(
+                        stream,
+                        event_name,
+                        line.number,
+                        line.offset,
+                        ref,
+                        fields.pop("at", None),
+                        fields.pop("tick", None),
+                        seq,
+                        fields,
+                    )
+                )
         except OSError as exc:
             self.findings.infra(f"{label}: unreadable ({exc.strerror or exc})")
             return None, [], "", 0
         if unknown:
             listed = ", ".join(f"{key} x{count}" for key, count in sorted(unknown.items()))
-            self.findings.info(f"{name}: {sum(unknown.values())} record(s) with event names the protocol does not use were ignored ({listed})")
+            self.findings.info(
+                f"{name}: {sum(unknown.values())} record(s) with event names the protocol does not use were ignored ({listed})"
+            )
         if unnamed:
             self.findings.info(f"{name}: {unnamed} record(s) without an event name were ignored")
         self.digests[path] = (lines.sha256 or "", lines.size)
@@ -365,7 +429,9 @@ class _Loader:
             self.findings.infra(f"evidence {name}: {exc.one_line()}")
             return
         if not isinstance(value, dict):
-            self.findings.infra(f"evidence {name}: {decl['path']}: expected a JSON object, got {jsonio.type_name(value)}")
+            self.findings.infra(
+                f"evidence {name}: {decl['path']}: expected a JSON object, got {jsonio.type_name(value)}"
+            )
             return
         kind = DOCUMENT_KINDS.get(name)
         try:
@@ -388,7 +454,9 @@ class _Loader:
                 return  # malformed declaration already reported
             default = self.rundir.root / REVIEWS
             if default.is_symlink():
-                self.findings.infra(f"{REVIEWS}: is a symlink (never followed)", *integrity.declared("reviews file", "path"))
+                self.findings.infra(
+                    f"{REVIEWS}: is a symlink (never followed)", *integrity.declared("reviews file", "path")
+                )
             elif default.is_file():
                 self.evidence.review_file = default
             return

@@ -38,7 +38,7 @@ class HashedLines:
         with jsonio.open_regular(self.path) as handle:
             for line in jsonio.read_lines(handle, digest=digest):
                 if line.number == 1 and line.problem is not None and line.raw.startswith(_BOM):
-                    line = jsonio.parse_line(1, line.offset, line.raw[len(_BOM):])
+                    line = jsonio.parse_line(1, line.offset, line.raw[len(_BOM) :])
                 yield line
             self.size = handle.tell()
         self.sha256 = digest.hexdigest()

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.audit.evidence import content
 from pytest_coldstart.audit import integrity
+from pytest_coldstart.audit.evidence import content
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
@@ -49,9 +49,19 @@ class Trajectory:
 class Scanner:
     """``feed`` each line then ``finish`` (as validate's pass does), or ``scan`` the file alone."""
 
-    def __init__(self, rundir: RunDir, findings: Findings, *, logger_names: set[str], testmod_names: set[str],
-                 matcher: content.ContentMatcher, payload_settings: dict[str, Any] | None, last_capture: Event | None = None,
-                 activation: Event | None = None, named: set[str] | frozenset[str] = frozenset()):
+    def __init__(
+        self,
+        rundir: RunDir,
+        findings: Findings,
+        *,
+        logger_names: set[str],
+        testmod_names: set[str],
+        matcher: content.ContentMatcher,
+        payload_settings: dict[str, Any] | None,
+        last_capture: Event | None = None,
+        activation: Event | None = None,
+        named: set[str] | frozenset[str] = frozenset(),
+    ):
         self.rundir = rundir
         self.findings = findings
         self.logger_names = logger_names
@@ -60,7 +70,9 @@ class Scanner:
         try:
             self.store = PayloadStore(rundir, payload_settings or {})
         except UsageError as exc:  # run.json is input: its bad settings are an infra error, not a crash
-            findings.infra(f"run.json logging settings are unusable: {exc.problem}", integrity.schema_tree(RUN_JSON, "$.logging"))
+            findings.infra(
+                f"run.json logging settings are unusable: {exc.problem}", integrity.schema_tree(RUN_JSON, "$.logging")
+            )
             self.store = PayloadStore(rundir, {})
         self.last_capture = last_capture
         self.activation = activation  # the first input_processed event
@@ -132,7 +144,9 @@ class Scanner:
             out.calls = [c for c in out.calls if id(c) not in dropped]
             out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
         for reason, count in sorted(out.excluded.items()):
-            self.findings.info(f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})")
+            self.findings.info(
+                f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})"
+            )
         out.records = {**dict(self._recent), **self._pinned}
         self._recent, self._pinned, self._waiting = deque(maxlen=RECENT), {}, {}
         self.finished = True
@@ -150,7 +164,9 @@ class Scanner:
         if self.activation is None or compare(call, self.activation) != AFTER:
             self._recent.append((call.offset, record))
 
-    def _call(self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None) -> Call | None:
+    def _call(
+        self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None
+    ) -> Call | None:
         get = record.get
         call_id = get("call_id")
         if not isinstance(call_id, str) or not call_id:
@@ -169,10 +185,18 @@ class Scanner:
         tick, seq, at_text = get("tick"), get("seq"), get("at")
         tool = get("tool") if isinstance(get("tool"), str) else ""
         call = Call(
-            call_id=call_id, tool=tool, line=number, offset=offset,
+            call_id=call_id,
+            tool=tool,
+            line=number,
+            offset=offset,
             seq=seq if isinstance(seq, int) and not isinstance(seq, bool) else None,
-            at=at if at is not None else parse_at(at_text), tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
-            phase="agent", actor="agent", instance=_text(get("instance")), dimension=_text(get("dimension")), agent=True,
+            at=at if at is not None else parse_at(at_text),
+            tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
+            phase="agent",
+            actor="agent",
+            instance=_text(get("instance")),
+            dimension=_text(get("dimension")),
+            agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
         )
         if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
@@ -189,10 +213,7 @@ class Scanner:
         in it, the arguments can neither name the logger nor show it being armed."""
         if b"logger" in raw:
             return True
-        for name in self._name_bytes:
-            if name in raw:
-                return True
-        return False
+        return any(name in raw for name in self._name_bytes)
 
     def _result(self, record: dict[str, Any], call: Call) -> None:
         status = record.get("status")
@@ -220,7 +241,9 @@ class Scanner:
         except ColdstartError as exc:
             digest, compression = ref.get("sha256"), ref.get("compression", "none")
             name = stored_name(digest, str(compression)) if isinstance(digest, str) else repr(digest)
-            self.findings.infra(f"payload {exc.one_line()}", integrity.payload(f"payload {PAYLOADS}/{name}: {exc.problem}"))
+            self.findings.infra(
+                f"payload {exc.one_line()}", integrity.payload(f"payload {PAYLOADS}/{name}: {exc.problem}")
+            )
         except OSError:
             self.findings.infra(f"payload {PAYLOADS}/{ref.get('sha256')}: unreadable")
         return None

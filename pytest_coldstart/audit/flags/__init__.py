@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_coldstart.audit.evidence.load import Evidence
-from pytest_coldstart.audit.model import LOGGER, TESTMOD, Call, Event, FlagResult, Findings
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Call, Event, Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
 
 QUESTIONS = {
@@ -58,7 +58,11 @@ def require(flag: FlagResult, review_id: str, detail: str | None = None) -> None
 def testmod_missing(ctx: Context, flag: FlagResult, what: str) -> FlagResult | None:
     if ctx.testmod_usable:
         return None
-    reason = "no test-mod evidence is declared" if not ctx.evidence.declared("test_mod") else "the test-mod evidence is unusable (see infra_errors)"
+    reason = (
+        "no test-mod evidence is declared"
+        if not ctx.evidence.declared("test_mod")
+        else "the test-mod evidence is unusable (see infra_errors)"
+    )
     return flag.fail(f"{reason}; {what} cannot be shown", [f"testmod:{what}"])
 
 
@@ -66,22 +70,31 @@ def logger_missing(ctx: Context, flag: FlagResult, what: str) -> FlagResult | No
     if ctx.logger_usable:
         return None
     if not ctx.evidence.declared("agent_logger"):
-        return flag.fail(f"no agent logger is declared, so {what} cannot be shown (the agent produced no usable logger output)", [f"logger:{what}"])
+        return flag.fail(
+            f"no agent logger is declared, so {what} cannot be shown (the agent produced no usable logger output)",
+            [f"logger:{what}"],
+        )
     return flag.fail("the agent logger evidence is unusable (see infra_errors)", [f"logger:{what}"])
 
 
 def compute_flags(ctx: Context) -> list[FlagResult]:
+    from pytest_coldstart.audit.flags import agent_read_log as read_log
     from pytest_coldstart.audit.flags import answer_correct as answer
-    from pytest_coldstart.audit.flags import transient_outputs_captured as capture
     from pytest_coldstart.audit.flags import logger_armed_before_activation as logger_armed
     from pytest_coldstart.audit.flags import machine_operated as machine
-    from pytest_coldstart.audit.flags import agent_read_log as read_log
+    from pytest_coldstart.audit.flags import transient_outputs_captured as capture
 
-    flags = [machine.evaluate(ctx), logger_armed.evaluate(ctx), capture.evaluate(ctx), read_log.evaluate(ctx), answer.evaluate(ctx)]
+    flags = [
+        machine.evaluate(ctx),
+        logger_armed.evaluate(ctx),
+        capture.evaluate(ctx),
+        read_log.evaluate(ctx),
+        answer.evaluate(ctx),
+    ]
     for flag in flags:
         flag.mechanical_status = flag.status
         flag.mechanical_summary = flag.summary
     return flags
 
 
-__all__ = ["Context", "compute_flags", "require", "TESTMOD", "LOGGER"]
+__all__ = ["LOGGER", "TESTMOD", "Context", "compute_flags", "require"]

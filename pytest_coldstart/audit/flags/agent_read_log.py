@@ -10,13 +10,16 @@ from pytest_coldstart.audit.flags import Context, logger_missing, require
 from pytest_coldstart.audit.model import LOGGER, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
 
+
 def evaluate(ctx: Context) -> FlagResult:
     flag = FlagResult("agent_read_log")
     if logger_missing(ctx, flag, "cart_observed"):
         return flag
     captures = ctx.events(LOGGER, "cart_observed")
     if not captures:
-        return flag.fail("the agent logger has no cart_observed record, so there is nothing to read back", ["logger:cart_observed"])
+        return flag.fail(
+            "the agent logger has no cart_observed record, so there is nothing to read back", ["logger:cart_observed"]
+        )
     last = latest(captures)
     strong, ambiguous, test_side = None, [], 0
     for call in ctx.calls:
@@ -35,18 +38,27 @@ def evaluate(ctx: Context) -> FlagResult:
             ctx.cannot_order(call, last)
         ambiguous.append((call, _reason(call, order)))
     if test_side:
-        ctx.findings.info(f"agent_read_log: {test_side} agent call(s) read the test mod's own file; test-side observation does not count")
+        ctx.findings.info(
+            f"agent_read_log: {test_side} agent call(s) read the test mod's own file; test-side observation does not count"
+        )
     if strong is not None:
-        return flag.ok(f"agent call {strong.call_id} names the logger file and returns captured content after the last capture", [strong.ref, last.ref])
+        return flag.ok(
+            f"agent call {strong.call_id} names the logger file and returns captured content after the last capture",
+            [strong.ref, last.ref],
+        )
     if ambiguous:
         call, reason = ambiguous[0]
-        flag.ok(f"no unambiguous read; {len(ambiguous)} candidate(s), first {call.call_id}: {reason}", [call.ref, last.ref])
+        flag.ok(
+            f"no unambiguous read; {len(ambiguous)} candidate(s), first {call.call_id}: {reason}", [call.ref, last.ref]
+        )
         require(flag, "agent_read_log.linkage", f"{call.ref} ({reason})")
         return flag
     return flag.fail(
         "no agent call after the last capture reads the logger and returns its captured content; test-side observation does not count",
-        ["trajectory:read-logger"], [last.ref],
+        ["trajectory:read-logger"],
+        [last.ref],
     )
+
 
 def _reason(call, order: str) -> str:
     if order == UNKNOWN:

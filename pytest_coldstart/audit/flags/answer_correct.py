@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.audit.flags import Context, require
 from pytest_coldstart.audit.evidence.inventory import ItemError, components_unchecked, normalize_items, same_item
+from pytest_coldstart.audit.flags import Context, require
 from pytest_coldstart.audit.model import FlagResult
 from pytest_coldstart.run.jsonio import type_name
 
@@ -35,17 +35,29 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.pending("the declared oracle is unusable (see infra_errors)", ["oracle"])
     status = oracle.get("status")
     if not isinstance(status, str) or status.strip().lower() != "verified":
-        return flag.pending(f"the oracle is not verified (status {status!r}); correctness is not claimed early", ["oracle:verified"])
+        return flag.pending(
+            f"the oracle is not verified (status {status!r}); correctness is not claimed early", ["oracle:verified"]
+        )
     refs = oracle.get("evidence_refs")
     if not isinstance(refs, list) or not refs:
-        return flag.fail("the oracle names no evidence_refs: nothing ties it to game-side evidence", ["oracle:evidence_refs"], ["oracle"])
+        return flag.fail(
+            "the oracle names no evidence_refs: nothing ties it to game-side evidence",
+            ["oracle:evidence_refs"],
+            ["oracle"],
+        )
     resolved = [ctx.index.resolve(ref) for ref in refs]
     problems = [r.problem for r in resolved if r.problem and r.source not in ("trajectory", "logger", "answer")]
     if problems:
-        return flag.pending("the oracle's evidence refs do not resolve: " + "; ".join(problems[:SHOWN]), ["oracle:evidence_refs"])
+        return flag.pending(
+            "the oracle's evidence refs do not resolve: " + "; ".join(problems[:SHOWN]), ["oracle:evidence_refs"]
+        )
     independent = [r.ref for r in resolved if r.independent]
     if not independent:
-        return flag.fail("the oracle has no independent game-side evidence ref (agent-side refs never count)", ["oracle:independent-ref"], ["oracle"])
+        return flag.fail(
+            "the oracle has no independent game-side evidence ref (agent-side refs never count)",
+            ["oracle:independent-ref"],
+            ["oracle"],
+        )
     oracle_carts = _oracle_carts(ctx, oracle)
     if oracle_carts is None:
         return flag.pending("the oracle's carts are unusable (see infra_errors)", ["oracle:carts"])
@@ -55,7 +67,9 @@ def evaluate(ctx: Context) -> FlagResult:
     mismatch = _compare(ctx, flag, carts, oracle_carts, evidence)
     if mismatch is not None:
         return mismatch
-    flag.ok(f"the answer equals the verified oracle for {len(oracle_carts)} cart(s) and covers every oracle cart", evidence)
+    flag.ok(
+        f"the answer equals the verified oracle for {len(oracle_carts)} cart(s) and covers every oracle cart", evidence
+    )
     require(flag, "answer_correct.oracle_independence")
     return flag
 
@@ -83,7 +97,9 @@ def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list] | Non
     return out
 
 
-def _compare(ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list], evidence: list[str]) -> FlagResult | None:
+def _compare(
+    ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list], evidence: list[str]
+) -> FlagResult | None:
     answered: dict[str, Any] = {}
     malformed, duplicates = [], []
     for number, cart in enumerate(carts, 1):
@@ -97,15 +113,25 @@ def _compare(ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list
             continue
         answered[key] = cart.get("items")
     if duplicates:
-        return flag.fail(f"the answer repeats cart(s): {', '.join(duplicates[:SHOWN])}", ["answer:unique-carts"], evidence)
+        return flag.fail(
+            f"the answer repeats cart(s): {', '.join(duplicates[:SHOWN])}", ["answer:unique-carts"], evidence
+        )
     if malformed:
         return flag.fail("the answer is malformed: " + "; ".join(malformed[:SHOWN]), ["answer:carts"], evidence)
     omitted = [u for u in oracle if u not in answered]
     if omitted:
-        return flag.fail(f"the answer omits {len(omitted)} oracle cart(s): {', '.join(omitted[:SHOWN])}", [f"answer:missing:{u}" for u in omitted], evidence)
+        return flag.fail(
+            f"the answer omits {len(omitted)} oracle cart(s): {', '.join(omitted[:SHOWN])}",
+            [f"answer:missing:{u}" for u in omitted],
+            evidence,
+        )
     extra = [u for u in answered if u not in oracle]
     if extra:
-        return flag.fail(f"the answer names cart(s) absent from the oracle: {', '.join(extra[:SHOWN])}", [f"answer:extra:{u}" for u in extra], evidence)
+        return flag.fail(
+            f"the answer names cart(s) absent from the oracle: {', '.join(extra[:SHOWN])}",
+            [f"answer:extra:{u}" for u in extra],
+            evidence,
+        )
     mismatches, unchecked = [], []
     for uuid, raw in answered.items():
         try:
@@ -114,12 +140,20 @@ def _compare(ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list
             mismatches.append(f"{uuid}: {exc}")
             continue
         expected = oracle[uuid]
-        if len(items) != len(expected) or not all(same_item(a, b) for a, b in zip(items, expected)):
-            mismatches.append(f"{uuid}: answered [{', '.join(i.label() for i in items)}], oracle [{', '.join(i.label() for i in expected)}]")
+        if len(items) != len(expected) or not all(same_item(a, b) for a, b in zip(items, expected, strict=False)):
+            mismatches.append(
+                f"{uuid}: answered [{', '.join(i.label() for i in items)}], oracle [{', '.join(i.label() for i in expected)}]"
+            )
         elif components_unchecked(items, expected):
             unchecked.append(uuid)
     if mismatches:
-        return flag.fail(f"{len(mismatches)} cart(s) differ from the oracle: " + "; ".join(mismatches[:SHOWN]), [f"answer:cart:{m.split(':', 1)[0]}" for m in mismatches], evidence)
+        return flag.fail(
+            f"{len(mismatches)} cart(s) differ from the oracle: " + "; ".join(mismatches[:SHOWN]),
+            [f"answer:cart:{m.split(':', 1)[0]}" for m in mismatches],
+            evidence,
+        )
     if unchecked:
-        ctx.findings.info(f"answer_correct: item components (NBT) present on one side only were not compared for: {', '.join(unchecked[:SHOWN])}")
+        ctx.findings.info(
+            f"answer_correct: item components (NBT) present on one side only were not compared for: {', '.join(unchecked[:SHOWN])}"
+        )
     return None

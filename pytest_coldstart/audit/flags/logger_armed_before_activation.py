@@ -18,25 +18,44 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail("the agent logger has no logger_armed record", ["logger:logger_armed"])
     processed = ctx.events(TESTMOD, "input_processed")
     if not processed:
-        return flag.fail("no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"])
+        return flag.fail(
+            "no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"]
+        )
     first_armed, first_processed = earliest(armed), earliest(processed)
     refs = [first_armed.ref, first_processed.ref]
     conflicts = scope_conflicts(first_armed, first_processed)
     if conflicts:
-        return flag.fail(f"logger_armed and the first input_processed disagree on {', '.join(conflicts)}", ["trajectory:scope"], refs)
+        return flag.fail(
+            f"logger_armed and the first input_processed disagree on {', '.join(conflicts)}", ["trajectory:scope"], refs
+        )
     order = compare(first_armed, first_processed)
     if order == AFTER:
-        return flag.fail(f"logger_armed ({first_armed.ref}) is ordered after the first input_processed ({first_processed.ref}): the logger was late", ["logger:logger_armed-before-activation"], refs)
+        return flag.fail(
+            f"logger_armed ({first_armed.ref}) is ordered after the first input_processed ({first_processed.ref}): the logger was late",
+            ["logger:logger_armed-before-activation"],
+            refs,
+        )
     arm_calls = [c for c in ctx.calls if c.arm and c.status == "ok"]
     if not arm_calls:
-        return flag.fail("no successful agent call shows the logger being written, built or started", ["trajectory:logger-arm-call"], refs)
+        return flag.fail(
+            "no successful agent call shows the logger being written, built or started",
+            ["trajectory:logger-arm-call"],
+            refs,
+        )
     before = [c for c in arm_calls if compare(c, first_armed) == BEFORE]
     unknown = [c for c in arm_calls if compare(c, first_armed) == UNKNOWN]
     if not before and not unknown:
-        return flag.fail("every agent call that writes, builds or starts the logger postdates the logger_armed record", ["trajectory:logger-arm-call"], refs + [arm_calls[0].ref])
+        return flag.fail(
+            "every agent call that writes, builds or starts the logger postdates the logger_armed record",
+            ["trajectory:logger-arm-call"],
+            refs + [arm_calls[0].ref],
+        )
     witness = before[-1] if before else unknown[-1]
     how = _how(first_armed, first_processed, order)
-    flag.ok(f"logger_armed {how} the first input_processed; agent call {witness.call_id} writes/builds/starts the logger", refs + [witness.ref])
+    flag.ok(
+        f"logger_armed {how} the first input_processed; agent call {witness.call_id} writes/builds/starts the logger",
+        refs + [witness.ref],
+    )
     if order == UNKNOWN:
         require(flag, "logger_armed_before_activation.ordering", f"{first_armed.ref} vs {first_processed.ref}")
         ctx.cannot_order(first_armed, first_processed)

@@ -15,11 +15,14 @@ def evaluate(ctx: Context) -> FlagResult:
     processed = ctx.events(TESTMOD, "input_processed")
     attempts = ctx.events(TESTMOD, "input_attempt")
     if not processed and not attempts:
-        return flag.fail("the test mod recorded no input event at all: the machine was not operated", ["testmod:input_processed"])
+        return flag.fail(
+            "the test mod recorded no input event at all: the machine was not operated", ["testmod:input_processed"]
+        )
     if not processed:
         return flag.fail(
             f"only {len(attempts)} input attempt(s) recorded and no input_processed: an attempt is never accepted as operation",
-            ["testmod:input_processed"], [a.ref for a in attempts[:4]],
+            ["testmod:input_processed"],
+            [a.ref for a in attempts[:4]],
         )
     first = earliest(processed)
     if not ctx.calls:
@@ -27,16 +30,30 @@ def evaluate(ctx: Context) -> FlagResult:
     before = [c for c in ctx.calls if compare(c, first) == BEFORE]
     unknown = [c for c in ctx.calls if compare(c, first) == UNKNOWN]
     if not before and not unknown:
-        return flag.fail(f"agent calls exist, but none precedes the first input_processed event ({first.ref})", ["trajectory:agent-call-before-processing"], [first.ref])
+        return flag.fail(
+            f"agent calls exist, but none precedes the first input_processed event ({first.ref})",
+            ["trajectory:agent-call-before-processing"],
+            [first.ref],
+        )
     witness = before[-1] if before else unknown[-1]
     conflicts = scope_conflicts(witness, first)
     if conflicts:
-        return flag.fail(f"the agent call and the processing event disagree on {', '.join(conflicts)}", ["trajectory:scope"], [first.ref, witness.ref])
+        return flag.fail(
+            f"the agent call and the processing event disagree on {', '.join(conflicts)}",
+            ["trajectory:scope"],
+            [first.ref, witness.ref],
+        )
     extra = f"; {len(attempts)} input attempt(s) also recorded" if attempts else ""
     if before:
-        flag.ok(f"{len(processed)} input_processed event(s); agent call {witness.call_id} precedes the first one{extra}", [first.ref, witness.ref])
+        flag.ok(
+            f"{len(processed)} input_processed event(s); agent call {witness.call_id} precedes the first one{extra}",
+            [first.ref, witness.ref],
+        )
     else:
-        flag.ok(f"{len(processed)} input_processed event(s); no agent call is mechanically ordered before the first one, {len(unknown)} cannot be ordered{extra}", [first.ref, witness.ref])
+        flag.ok(
+            f"{len(processed)} input_processed event(s); no agent call is mechanically ordered before the first one, {len(unknown)} cannot be ordered{extra}",
+            [first.ref, witness.ref],
+        )
         require(flag, "machine_operated.ordering", f"{witness.ref} vs {first.ref}")
         ctx.cannot_order(witness, first)
     require(flag, "machine_operated.causality")

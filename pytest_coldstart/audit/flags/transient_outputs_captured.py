@@ -33,12 +33,18 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail("the agent logger has no cart_observed record", ["logger:cart_observed"])
     removals = by_uuid(ctx.events(TESTMOD, "cart_removed"))
     ejections = by_uuid(ejected)
-    missing = [f"testmod:{e.ref.split(':', 1)[1]}:uuid" for e in ejected if not isinstance(e.get("uuid"), str) or not e.get("uuid").strip()]
+    missing = [
+        f"testmod:{e.ref.split(':', 1)[1]}:uuid"
+        for e in ejected
+        if not isinstance(e.get("uuid"), str) or not e.get("uuid").strip()
+    ]
     unscoped, early, late, window, inventory, evidence = [], [], [], [], [], []
     for uuid, group in ejections.items():
         ejection = earliest(group)
         if len(group) > 1:
-            ctx.findings.info(f"cart {uuid}: {len(group)} cart_ejected events; the earliest ({ejection.ref}) opens its window")
+            ctx.findings.info(
+                f"cart {uuid}: {len(group)} cart_ejected events; the earliest ({ejection.ref}) opens its window"
+            )
         if uuid not in captures:
             missing.append(f"logger:cart_observed:{uuid}")
             continue
@@ -63,15 +69,34 @@ def evaluate(ctx: Context) -> FlagResult:
         if capture.get("items") is None:
             inventory.append(uuid)
     if missing:
-        return flag.fail(f"{len(missing)} ejected cart(s) have no capture by the agent logger", missing, evidence[: 2 * EVIDENCE_PAIRS])
+        return flag.fail(
+            f"{len(missing)} ejected cart(s) have no capture by the agent logger",
+            missing,
+            evidence[: 2 * EVIDENCE_PAIRS],
+        )
     if unscoped:
-        return flag.fail(f"captures and test-mod events disagree on instance/dimension for: {', '.join(sorted(set(unscoped)))}", ["trajectory:scope"], evidence[: 2 * EVIDENCE_PAIRS])
+        return flag.fail(
+            f"captures and test-mod events disagree on instance/dimension for: {', '.join(sorted(set(unscoped)))}",
+            ["trajectory:scope"],
+            evidence[: 2 * EVIDENCE_PAIRS],
+        )
     if early:
-        return flag.fail(f"cart(s) captured before they were ejected (not the transient output): {', '.join(early)}", [f"logger:cart_observed-after-ejection:{u}" for u in early], evidence[: 2 * EVIDENCE_PAIRS])
+        return flag.fail(
+            f"cart(s) captured before they were ejected (not the transient output): {', '.join(early)}",
+            [f"logger:cart_observed-after-ejection:{u}" for u in early],
+            evidence[: 2 * EVIDENCE_PAIRS],
+        )
     if late:
-        return flag.fail(f"cart(s) captured only after they were removed: {', '.join(late)}", [f"logger:cart_observed-before-removal:{u}" for u in late], evidence[: 2 * EVIDENCE_PAIRS])
+        return flag.fail(
+            f"cart(s) captured only after they were removed: {', '.join(late)}",
+            [f"logger:cart_observed-before-removal:{u}" for u in late],
+            evidence[: 2 * EVIDENCE_PAIRS],
+        )
     count = sum(len(group) for group in captures.values())
-    flag.ok(f"{count} capture(s) cover {len(ejections)} ejected cart(s), each inside its ejection-removal window", evidence[: 2 * EVIDENCE_PAIRS])
+    flag.ok(
+        f"{count} capture(s) cover {len(ejections)} ejected cart(s), each inside its ejection-removal window",
+        evidence[: 2 * EVIDENCE_PAIRS],
+    )
     if window:
         require(flag, "transient_outputs_captured.window", ", ".join(dict.fromkeys(window)))
     if inventory:

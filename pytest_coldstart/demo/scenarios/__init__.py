@@ -3,4 +3,4 @@
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import SCENARIOS, Scenario, build_run
 
-__all__ = ["RunBuilder", "SCENARIOS", "Scenario", "build_run"]
+__all__ = ["SCENARIOS", "RunBuilder", "Scenario", "build_run"]

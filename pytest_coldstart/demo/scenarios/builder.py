@@ -20,25 +20,60 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import Clock, FixedClock, parse_at
-from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.storyclock import StoryClock
+from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.record.seal import seal
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.clock import Clock, FixedClock, parse_at
 
-MACHINE = {"platform": "scenario", "os": "scenario", "os_release": "0", "machine": "scenario", "python": "3.11", "implementation": "CPython", "executable_name": "python"}
+MACHINE = {
+    "platform": "scenario",
+    "os": "scenario",
+    "os_release": "0",
+    "machine": "scenario",
+    "python": "3.11",
+    "implementation": "CPython",
+    "executable_name": "python",
+}
 REPO = {"root": ".", "commit": "0" * 40, "branch": "main", "dirty_entries": 0}
 TOOL = {"name": "pytest-coldstart", "version": "scenario", "commit": None}
 HARNESS = {"name": "pi", "version": "0.87.1", "model": "deepseek/deepseek-flash", "provider": "deepseek"}
 TASK = b"Operate the machine through the note block and report the ordered items of every popped cart.\n"
-EVIDENCE_FILES = {"test_mod": story.TESTMOD_PATH, "agent_logger": story.LOGGER_PATH, "answer": "answer.json", "oracle": "oracle.json",
-                  "fixture": "fixture/ready.json", "restore": "restore/verify.json"}
+EVIDENCE_FILES = {
+    "test_mod": story.TESTMOD_PATH,
+    "agent_logger": story.LOGGER_PATH,
+    "answer": "answer.json",
+    "oracle": "oracle.json",
+    "fixture": "fixture/ready.json",
+    "restore": "restore/verify.json",
+}
 BATCH = 5000
 #: What ``manifest`` may change: every ``init_run`` keyword but the directory, run id and clock.
-MANIFEST_DEFAULTS: dict[str, Any] = {"task_bytes": TASK, "task_source": "inline", "harness": HARNESS, "visible_roots": [], "created_at": story.at(0),
-                                     "machine": MACHINE, "repo": REPO, "tool": TOOL}
-MANIFEST_KEYS = ("task_bytes", "task_source", "harness", "visible_roots", "excludes", "notes", "created_at", "experiment_id", "logging", "machine", "repo", "tool")
+MANIFEST_DEFAULTS: dict[str, Any] = {
+    "task_bytes": TASK,
+    "task_source": "inline",
+    "harness": HARNESS,
+    "visible_roots": [],
+    "created_at": story.at(0),
+    "machine": MACHINE,
+    "repo": REPO,
+    "tool": TOOL,
+}
+MANIFEST_KEYS = (
+    "task_bytes",
+    "task_source",
+    "harness",
+    "visible_roots",
+    "excludes",
+    "notes",
+    "created_at",
+    "experiment_id",
+    "logging",
+    "machine",
+    "repo",
+    "tool",
+)
 
 
 def _apply(value: Any, change: Callable[[Any], Any]) -> Any:
@@ -89,7 +124,12 @@ class RunBuilder:
         self.testmod = story.testmod_events(self.run_id)
         self.logger = story.logger_events(self.run_id)
         self.records = story.trajectory_records()
-        self.documents = {"answer": story.answer(self.run_id), "oracle": story.oracle(self.run_id), "fixture": story.fixture(), "restore": story.restore()}
+        self.documents = {
+            "answer": story.answer(self.run_id),
+            "oracle": story.oracle(self.run_id),
+            "fixture": story.fixture(),
+            "restore": story.restore(),
+        }
         self.declared = dict(EVIDENCE_FILES)
         self.reviews = []
         return self
@@ -145,8 +185,19 @@ class RunBuilder:
         self.declared[name] = None
         return self
 
-    def review(self, review_id: str, status: str = "resolved", *, evidence: list[str], by: str = "reviewer B", note: str = "", at: str | None = None) -> RunBuilder:
-        self.reviews.append({"id": review_id, "status": status, "by": by, "at": at or story.at(45), "note": note, "evidence": evidence})
+    def review(
+        self,
+        review_id: str,
+        status: str = "resolved",
+        *,
+        evidence: list[str],
+        by: str = "reviewer B",
+        note: str = "",
+        at: str | None = None,
+    ) -> RunBuilder:
+        self.reviews.append(
+            {"id": review_id, "status": status, "by": by, "at": at or story.at(45), "note": note, "evidence": evidence}
+        )
         return self
 
     def raw_review(self, entry: dict[str, Any]) -> RunBuilder:
@@ -166,7 +217,9 @@ class RunBuilder:
         experiment_id, logging (payload mode, limits, redaction), machine, repo, tool ..."""
         unknown = sorted(set(options) - set(MANIFEST_KEYS))
         if unknown:
-            raise TypeError(f"manifest() got unknown option(s) {', '.join(unknown)} (one of {', '.join(MANIFEST_KEYS)})")
+            raise TypeError(
+                f"manifest() got unknown option(s) {', '.join(unknown)} (one of {', '.join(MANIFEST_KEYS)})"
+            )
         self.options.update(copy.deepcopy(options))
         return self
 
@@ -201,10 +254,12 @@ class RunBuilder:
 
     def edit_json(self, relative: str, change: Callable[[Any], Any]) -> RunBuilder:
         """Rewrite a JSON document of the run (run.json, evidence.json ...) after the build."""
+
         def edit(root: Path) -> None:
             path = root / relative
             value = jsonio.read_json(path)
             path.write_bytes(jsonio.dumps_document(_apply(value, change)))
+
         return self.after_build(edit)
 
     # -- writing ---------------------------------------------------------------------------
@@ -224,7 +279,14 @@ class RunBuilder:
             target.write_bytes(files[name])
             recorder.declare_evidence(name, relative)
         for entry in self.reviews:
-            recorder.review(entry["id"], entry["status"], entry["by"], evidence=list(entry["evidence"]), note=entry.get("note", ""), at=entry.get("at"))
+            recorder.review(
+                entry["id"],
+                entry["status"],
+                entry["by"],
+                evidence=list(entry["evidence"]),
+                note=entry.get("note", ""),
+                at=entry.get("at"),
+            )
         if self.to_seal:
             seal(self.root, recorder=recorder)
         for change in self._after:
@@ -270,8 +332,28 @@ class RunBuilder:
         out = []
         for number in range(self.filler_calls):
             call_id = f"c-filler-{number}"
-            out.append({"record": "call", "call_id": call_id, "tool": "bash", "arguments": {"command": f"inspect world state {number}"}, "phase": "agent", "actor": "agent", "at": at})
-            out.append({"record": "result", "call_id": call_id, "status": "ok", "result": {"text": body}, "actor": "agent", "phase": "agent", "at": at})
+            out.append(
+                {
+                    "record": "call",
+                    "call_id": call_id,
+                    "tool": "bash",
+                    "arguments": {"command": f"inspect world state {number}"},
+                    "phase": "agent",
+                    "actor": "agent",
+                    "at": at,
+                }
+            )
+            out.append(
+                {
+                    "record": "result",
+                    "call_id": call_id,
+                    "status": "ok",
+                    "result": {"text": body},
+                    "actor": "agent",
+                    "phase": "agent",
+                    "at": at,
+                }
+            )
         return out
 
     @staticmethod
@@ -284,7 +366,9 @@ class RunBuilder:
 def _point(records: list[dict[str, Any]], side: str, anchor: str) -> int:
     """The index in ``records`` where an insert at ``side:anchor`` goes."""
     if anchor.startswith("phase:"):
-        hits = [i for i, r in enumerate(records) if r.get("record") == "phase" and r.get("phase") == anchor[len("phase:"):]]
+        hits = [
+            i for i, r in enumerate(records) if r.get("record") == "phase" and r.get("phase") == anchor[len("phase:") :]
+        ]
     else:
         hits = [i for i, r in enumerate(records) if r.get("call_id") == anchor]
     if not hits:

@@ -7,9 +7,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_coldstart.run.clock import Clock
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
+from pytest_coldstart.run.clock import Clock
 from pytest_coldstart.run.vocabulary import FLAGS
 
 P, F, W = "PASS", "FAIL", "PENDING"
@@ -31,7 +31,7 @@ class Scenario:
 
 
 def _flags(mo: str = P, la: str = P, to: str = P, ar: str = P, ac: str = P) -> dict[str, str]:
-    return dict(zip(FLAGS, (mo, la, to, ar, ac)))
+    return dict(zip(FLAGS, (mo, la, to, ar, ac), strict=False))
 
 
 def _late_logger(b: RunBuilder) -> RunBuilder:
@@ -48,11 +48,34 @@ def _capture_after_removal(b: RunBuilder) -> RunBuilder:
 
 def _test_side_only(b: RunBuilder) -> RunBuilder:
     b.passing().drop_call("c-read-log")
-    return b.mutate_trajectory(lambda records: records.insert(-3, {
-        "record": "call", "call_id": "c-peek-testmod", "tool": "read", "arguments": {"path": story.TESTMOD_PATH},
-        "phase": "agent", "actor": "agent", "at": story.at(20.0)}) or records.insert(-3, {
-        "record": "result", "call_id": "c-peek-testmod", "status": "ok", "actor": "agent", "phase": "agent", "at": story.at(20.2),
-        "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)}}))
+    return b.mutate_trajectory(
+        lambda records: (
+            records.insert(
+                -3,
+                {
+                    "record": "call",
+                    "call_id": "c-peek-testmod",
+                    "tool": "read",
+                    "arguments": {"path": story.TESTMOD_PATH},
+                    "phase": "agent",
+                    "actor": "agent",
+                    "at": story.at(20.0),
+                },
+            )
+            or records.insert(
+                -3,
+                {
+                    "record": "result",
+                    "call_id": "c-peek-testmod",
+                    "status": "ok",
+                    "actor": "agent",
+                    "phase": "agent",
+                    "at": story.at(20.2),
+                    "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)},
+                },
+            )
+        )
+    )
 
 
 def _tie(b: RunBuilder) -> RunBuilder:
@@ -61,42 +84,159 @@ def _tie(b: RunBuilder) -> RunBuilder:
     return b
 
 
-SCENARIOS: dict[str, Scenario] = {s.name: s for s in (
-    Scenario("passing", "valid run, its three required reviews resolved", lambda b: b.passing(), P, None, _flags(), because='covers every oracle cart'),
-    Scenario("pending_reviews", "mechanically fine, no review resolutions yet", lambda b: b.unreviewed(), W, None,
-             _flags(mo=W, la=W, ac=W), because='awaiting explicit review'),
-    Scenario("attempts_without_processing", "the test mod saw input attempts but never processed one",
-             lambda b: b.passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "input_processed"]), F, "AGENT_FAIL",
-             _flags(mo=F, la=F), because='an attempt is never accepted as operation'),
-    Scenario("late_logger", "the logger was armed after the machine was actuated", _late_logger, F, "AGENT_FAIL", _flags(la=F), because='the logger was late'),
-    Scenario("capture_after_removal", "one cart was captured only after it was destroyed", _capture_after_removal, F, "AGENT_FAIL", _flags(to=F), because='captured only after they were removed'),
-    Scenario("test_side_only_observation", "the agent never read its logger (it only peeked at the test mod's file)", _test_side_only,
-             F, "AGENT_FAIL", _flags(ar=F), because='test-side observation does not count'),
-    Scenario("pending_oracle", "the oracle is not verified yet", lambda b: b.passing().mutate_oracle(lambda o: o.update(status="pending")),
-             W, None, _flags(ac=W), because='the oracle is not verified'),
-    Scenario("invalid_fixture", "the fixture report marks initialisation invalid",
-             lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)), F, "FIXTURE_INVALID", _flags(), because='fixture (fixture/ready.json) is not valid'),
-    Scenario("failed_restore", "the copy restoration did not verify",
-             lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")), F, "FIXTURE_INVALID", _flags(), because='restore verification (restore/verify.json) did not pass'),
-    Scenario("tampered_hashes", "the test-mod file changed after it was declared",
-             lambda b: b.passing().tamper(story.TESTMOD_PATH, lambda data: data.replace(b'"tick":301', b'"tick":302')), F, "INFRA_ERROR",
-             _flags(mo=F, la=F, to=F, ac=W), because='evidence test_mod: sha256 mismatch'),
-    Scenario("answer_mismatch", "the answer lists a cart's items in the wrong order",
-             lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()), F, "AGENT_FAIL", _flags(ac=F), because='differ from the oracle'),
-    Scenario("omitted_cart", "the answer leaves out one of the oracle's carts",
-             lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()), F, "AGENT_FAIL", _flags(ac=F), because='the answer omits 1 oracle cart'),
-    Scenario("cross_stream_tie", "logger_armed shares time and tick with input_processed (different streams): an ordering review",
-             _tie, W, None, _flags(la=W), because='logger_armed_before_activation.ordering'),
-    Scenario("rejected_review", "the reviewer rejected the causality evidence",
-             lambda b: b.passing().review("machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"], note="coincidental call"),
-             F, "AGENT_FAIL", _flags(mo=F), because='review(s) rejected: machine_operated.causality'),
-    Scenario("unknown_version", "run.json carries a future schemaVersion",
-             lambda b: b.passing().edit_json("run.json", lambda m: m.update(schemaVersion=3)), F, "INFRA_ERROR",
-             _flags(F, F, F, F, F), because='schemaVersion 3'),
-    Scenario("path_escape", "the answer is declared outside the run directory",
-             lambda b: b.passing().edit_json("evidence.json", lambda e: e["answer"].update(path="../outside/answer.json")), F, "INFRA_ERROR",
-             _flags(ac=F), because='leaves the run directory'),
-)}
+SCENARIOS: dict[str, Scenario] = {
+    s.name: s
+    for s in (
+        Scenario(
+            "passing",
+            "valid run, its three required reviews resolved",
+            lambda b: b.passing(),
+            P,
+            None,
+            _flags(),
+            because="covers every oracle cart",
+        ),
+        Scenario(
+            "pending_reviews",
+            "mechanically fine, no review resolutions yet",
+            lambda b: b.unreviewed(),
+            W,
+            None,
+            _flags(mo=W, la=W, ac=W),
+            because="awaiting explicit review",
+        ),
+        Scenario(
+            "attempts_without_processing",
+            "the test mod saw input attempts but never processed one",
+            lambda b: b.passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "input_processed"]),
+            F,
+            "AGENT_FAIL",
+            _flags(mo=F, la=F),
+            because="an attempt is never accepted as operation",
+        ),
+        Scenario(
+            "late_logger",
+            "the logger was armed after the machine was actuated",
+            _late_logger,
+            F,
+            "AGENT_FAIL",
+            _flags(la=F),
+            because="the logger was late",
+        ),
+        Scenario(
+            "capture_after_removal",
+            "one cart was captured only after it was destroyed",
+            _capture_after_removal,
+            F,
+            "AGENT_FAIL",
+            _flags(to=F),
+            because="captured only after they were removed",
+        ),
+        Scenario(
+            "test_side_only_observation",
+            "the agent never read its logger (it only peeked at the test mod's file)",
+            _test_side_only,
+            F,
+            "AGENT_FAIL",
+            _flags(ar=F),
+            because="test-side observation does not count",
+        ),
+        Scenario(
+            "pending_oracle",
+            "the oracle is not verified yet",
+            lambda b: b.passing().mutate_oracle(lambda o: o.update(status="pending")),
+            W,
+            None,
+            _flags(ac=W),
+            because="the oracle is not verified",
+        ),
+        Scenario(
+            "invalid_fixture",
+            "the fixture report marks initialisation invalid",
+            lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)),
+            F,
+            "FIXTURE_INVALID",
+            _flags(),
+            because="fixture (fixture/ready.json) is not valid",
+        ),
+        Scenario(
+            "failed_restore",
+            "the copy restoration did not verify",
+            lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")),
+            F,
+            "FIXTURE_INVALID",
+            _flags(),
+            because="restore verification (restore/verify.json) did not pass",
+        ),
+        Scenario(
+            "tampered_hashes",
+            "the test-mod file changed after it was declared",
+            lambda b: b.passing().tamper(story.TESTMOD_PATH, lambda data: data.replace(b'"tick":301', b'"tick":302')),
+            F,
+            "INFRA_ERROR",
+            _flags(mo=F, la=F, to=F, ac=W),
+            because="evidence test_mod: sha256 mismatch",
+        ),
+        Scenario(
+            "answer_mismatch",
+            "the answer lists a cart's items in the wrong order",
+            lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()),
+            F,
+            "AGENT_FAIL",
+            _flags(ac=F),
+            because="differ from the oracle",
+        ),
+        Scenario(
+            "omitted_cart",
+            "the answer leaves out one of the oracle's carts",
+            lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()),
+            F,
+            "AGENT_FAIL",
+            _flags(ac=F),
+            because="the answer omits 1 oracle cart",
+        ),
+        Scenario(
+            "cross_stream_tie",
+            "logger_armed shares time and tick with input_processed (different streams): an ordering review",
+            _tie,
+            W,
+            None,
+            _flags(la=W),
+            because="logger_armed_before_activation.ordering",
+        ),
+        Scenario(
+            "rejected_review",
+            "the reviewer rejected the causality evidence",
+            lambda b: b.passing().review(
+                "machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"], note="coincidental call"
+            ),
+            F,
+            "AGENT_FAIL",
+            _flags(mo=F),
+            because="review(s) rejected: machine_operated.causality",
+        ),
+        Scenario(
+            "unknown_version",
+            "run.json carries a future schemaVersion",
+            lambda b: b.passing().edit_json("run.json", lambda m: m.update(schemaVersion=3)),
+            F,
+            "INFRA_ERROR",
+            _flags(F, F, F, F, F),
+            because="schemaVersion 3",
+        ),
+        Scenario(
+            "path_escape",
+            "the answer is declared outside the run directory",
+            lambda b: b.passing().edit_json(
+                "evidence.json", lambda e: e["answer"].update(path="../outside/answer.json")
+            ),
+            F,
+            "INFRA_ERROR",
+            _flags(ac=F),
+            because="leaves the run directory",
+        ),
+    )
+}
 
 
 def build_run(run_dir: str | Path, name: str = "passing", *, clock: Clock | None = None) -> Path:

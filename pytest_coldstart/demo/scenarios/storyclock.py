@@ -41,6 +41,8 @@ class StoryClock(Clock):
         try:
             yield
             if until is not None and self._pinned > until:
-                raise ValueError(f"{where}: the inserted records run to {self._pinned.isoformat()}, past the next story record ({until.isoformat()})")
+                raise ValueError(
+                    f"{where}: the inserted records run to {self._pinned.isoformat()}, past the next story record ({until.isoformat()})"
+                )
         finally:
             self.reached, self._pinned = self._pinned, None

@@ -40,7 +40,9 @@ class CheckResult:
         return cls(SKIP, detail, list(evidence or []), dict(versions))
 
     @classmethod
-    def verdict(cls, ok: bool, detail: str, evidence: list[dict[str, Any]] | None = None, **versions: Any) -> CheckResult:
+    def verdict(
+        cls, ok: bool, detail: str, evidence: list[dict[str, Any]] | None = None, **versions: Any
+    ) -> CheckResult:
         return cls(PASS if ok else FAIL, detail, list(evidence or []), dict(versions))
 
 

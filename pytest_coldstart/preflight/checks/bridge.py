@@ -18,7 +18,16 @@ from pytest_coldstart.preflight.sockets import port_state, wait_until
 DEFAULT_BRIDGE = "mc-bridge"
 #: The reference's smoke script, used when ``bridge.smoke_command`` is not configured.
 REFERENCE_SMOKE = Path("tools") / "smoke_offline.py"
-REFERENCE_SMOKE_ARGS = ["--backend", "echo", "--mod-port", "{mod_port}", "--api-port", "{api_port}", "--timeout", "{timeout}"]
+REFERENCE_SMOKE_ARGS = [
+    "--backend",
+    "echo",
+    "--mod-port",
+    "{mod_port}",
+    "--api-port",
+    "{api_port}",
+    "--timeout",
+    "{timeout}",
+]
 DISABLED = "the bridge is disabled in the config (bridge.enabled is false)"
 
 
@@ -46,7 +55,9 @@ class _BridgeEntry:
             return self.absent()
         argv = [command, *context.config.get(self.args_key, [])]
         run = context.command(self.id, self.step, argv, timeout=context.config.timeout("bridge"))  # type: ignore[attr-defined]
-        return self.judge(command, run, {"command": command, "command_path": context.which(command), "exit_code": run.exit_code})
+        return self.judge(
+            command, run, {"command": command, "command_path": context.which(command), "exit_code": run.exit_code}
+        )
 
     def absent(self) -> CheckResult:
         raise NotImplementedError
@@ -78,7 +89,9 @@ class BridgeMcp(_BridgeEntry):
     def judge(self, command: str, run: CommandRun, versions: dict[str, Any]) -> CheckResult:
         if run.ok:
             return CheckResult.passed(f"{command} MCP entry answers (exit 0)", [run.evidence], **versions)
-        return CheckResult.skipped(f"MCP entry absent ({run.describe()}); the JSON CLI is the accepted alternative", [run.evidence], **versions)
+        return CheckResult.skipped(
+            f"MCP entry absent ({run.describe()}); the JSON CLI is the accepted alternative", [run.evidence], **versions
+        )
 
 
 class BridgeSmoke:
@@ -94,14 +107,26 @@ class BridgeSmoke:
         api, mod = config.get("ports.api"), config.get("ports.mod")
         template, cwd = self._template(context)
         if not template:
-            return CheckResult.failed(f"no smoke command: bridge.smoke_command is empty and no {REFERENCE_SMOKE} was found")
-        values = {"api_port": api, "mod_port": mod, "timeout": config.timeout("smoke"), "out": context.out, "python": sys.executable}
+            return CheckResult.failed(
+                f"no smoke command: bridge.smoke_command is empty and no {REFERENCE_SMOKE} was found"
+            )
+        values = {
+            "api_port": api,
+            "mod_port": mod,
+            "timeout": config.timeout("smoke"),
+            "out": context.out,
+            "python": sys.executable,
+        }
         try:
             argv = expand(template, values, "bridge.smoke_command")
         except TemplateError as exc:
             return CheckResult.failed(str(exc))
         versions: dict[str, Any] = {"api_port": api, "mod_port": mod, "command": argv}
-        busy = [f"{name} port {port}: {state.how}" for name, port in (("api", api), ("mod", mod)) if not (state := port_state(port)).free]
+        busy = [
+            f"{name} port {port}: {state.how}"
+            for name, port in (("api", api), ("mod", mod))
+            if not (state := port_state(port)).free
+        ]
         if busy:
             return CheckResult.failed(f"reserved port(s) not free before the smoke: {'; '.join(busy)}", **versions)
         env = {"COLDSTART_API_PORT": str(api), "COLDSTART_MOD_PORT": str(mod), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -117,7 +142,11 @@ class BridgeSmoke:
         left = [str(p) for p in (api, mod) if not wait_until(lambda p=p: port_state(p).free, grace)]
         if left:
             return CheckResult.failed(f"smoke passed but left port(s) {', '.join(left)} in use", evidence, **versions)
-        return CheckResult.passed(f"smoke completed on api {api} / mod {mod}" + (f" and printed {marker!r}" if marker else ""), evidence, **versions)
+        return CheckResult.passed(
+            f"smoke completed on api {api} / mod {mod}" + (f" and printed {marker!r}" if marker else ""),
+            evidence,
+            **versions,
+        )
 
     def _template(self, context: Context) -> tuple[list[str], Path | None]:
         configured = list(context.config.get("bridge.smoke_command") or [])

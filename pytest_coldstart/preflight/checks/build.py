@@ -15,9 +15,9 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
+from pytest_coldstart.run.hashing import sha256_file
 
 PROBE_CLASS = "ColdstartProbe"
 _JAVAC_VERSION = re.compile(r"javac\s+(\d+)(?:\.(\d+))?")
@@ -82,10 +82,14 @@ class BuildInstall:
             if javac is None:
                 tried.append(f"{origin} {value}: no javac found")
                 continue
-            probe = context.command(self.id, "javac-version", [javac, "-version"], timeout=context.config.timeout("command"))
+            probe = context.command(
+                self.id, "javac-version", [javac, "-version"], timeout=context.config.timeout("command")
+            )
             evidence.append(probe.evidence)
             major = parse_major(probe.output) if probe.ok else None
-            tried.append(f"{origin} {javac}: " + (f"javac {major}" if major is not None else f"no version ({probe.describe()})"))
+            tried.append(
+                f"{origin} {javac}: " + (f"javac {major}" if major is not None else f"no version ({probe.describe()})")
+            )
             if major is not None and major >= minimum:
                 chosen = (origin, javac, major)
                 break
@@ -96,17 +100,21 @@ class BuildInstall:
         versions.update(java=javac, java_origin=origin, javac_major=major)
         return self._build(context, Path(javac), evidence, versions)
 
-    def _build(self, context: Context, javac: Path, evidence: list[dict[str, Any]], versions: dict[str, Any]) -> CheckResult:
+    def _build(
+        self, context: Context, javac: Path, evidence: list[dict[str, Any]], versions: dict[str, Any]
+    ) -> CheckResult:
         jar_tool = sibling(javac, "jar") if sibling(javac, "jar").is_file() else context.which("jar")
         java = sibling(javac, "java") if sibling(javac, "java").is_file() else context.which("java")
         if jar_tool is None or java is None:
-            return CheckResult.failed(f"the JDK at {javac} has no {'jar' if jar_tool is None else 'java'} tool", evidence, **versions)
+            return CheckResult.failed(
+                f"the JDK at {javac} has no {'jar' if jar_tool is None else 'java'} tool", evidence, **versions
+            )
         build = context.workdir("build")
         nonce = f"coldstart-probe-{secrets.token_hex(6)}"
         source = build / "src" / f"{PROBE_CLASS}.java"
         source.parent.mkdir(parents=True, exist_ok=True)
         source.write_text(
-            f'public final class {PROBE_CLASS} {{\n    public static void main(String[] args) {{\n'
+            f"public final class {PROBE_CLASS} {{\n    public static void main(String[] args) {{\n"
             f'        System.out.println("{nonce}");\n    }}\n}}\n',
             encoding="utf-8",
         )
@@ -129,14 +137,27 @@ class BuildInstall:
         shutil.copyfile(jar, installed)
         built_sha, size = sha256_file(jar, follow_symlinks=True)  # build outputs: not run files
         installed_sha, _ = sha256_file(installed, follow_symlinks=True)
-        evidence.append({"kind": "install", "built": jar.relative_to(context.out).as_posix(), "installed": installed.relative_to(context.out).as_posix(), "sha256": built_sha, "installed_sha256": installed_sha, "size": size})
+        evidence.append(
+            {
+                "kind": "install",
+                "built": jar.relative_to(context.out).as_posix(),
+                "installed": installed.relative_to(context.out).as_posix(),
+                "sha256": built_sha,
+                "installed_sha256": installed_sha,
+                "size": size,
+            }
+        )
         versions.update(jar_sha256=built_sha, installed_sha256=installed_sha)
         if installed_sha != built_sha:
             return CheckResult.failed("the installed jar's bytes differ from the built jar", evidence, **versions)
-        run = context.command(self.id, "run-installed", [str(java), "-cp", str(installed), PROBE_CLASS], timeout=timeout)
+        run = context.command(
+            self.id, "run-installed", [str(java), "-cp", str(installed), PROBE_CLASS], timeout=timeout
+        )
         evidence.append(run.evidence)
         if not run.ok or run.stdout.strip() != nonce:
-            return CheckResult.failed(f"the installed jar did not run and print its nonce ({run.describe()})", evidence, **versions)
+            return CheckResult.failed(
+                f"the installed jar did not run and print its nonce ({run.describe()})", evidence, **versions
+            )
         return CheckResult.passed(
             f"javac {versions['javac_major']} ({versions['java_origin']}) built, packaged and installed {jar.name} "
             f"(sha256 {built_sha[:12]}, installed bytes match, runs)",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ipaddress
-import socket
 import sys
 import time
 import urllib.error
@@ -12,9 +11,9 @@ import urllib.request
 from typing import Any
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
+from pytest_coldstart.run.hashing import sha256_bytes
 
 USER_AGENT = f"pytest-coldstart-preflight/{__version__} (+https://github.com/guajun/mc-agent coldstart protocol)"
 MAX_BODY = 1 << 20
@@ -54,7 +53,7 @@ def fetch(url: str, timeout: float) -> dict[str, Any]:
     except urllib.error.HTTPError as exc:
         result.update(status=exc.code, error=f"HTTP {exc.code} {exc.reason}")
         body = b""
-    except (urllib.error.URLError, socket.timeout, TimeoutError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, TimeoutError, OSError, ValueError) as exc:
         reason = getattr(exc, "reason", exc)
         result["error"] = f"{type(exc).__name__}: {reason}"
         body = b""
@@ -75,7 +74,9 @@ class SourceFetch:
         urls = list(context.config.get("fetch_urls") or [])
         packages = list(context.config.get("build.pip_packages") or [])
         if not urls and not packages:
-            return CheckResult.failed("no fetch URLs configured (fetch_urls is empty): nothing shows the agent can fetch sources")
+            return CheckResult.failed(
+                "no fetch URLs configured (fetch_urls is empty): nothing shows the agent can fetch sources"
+            )
         evidence: list[dict[str, Any]] = []
         failures: list[str] = []
         for number, url in enumerate(urls, 1):

@@ -6,9 +6,9 @@ import os
 import secrets
 from pathlib import Path
 
-from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
+from pytest_coldstart.run.hashing import sha256_bytes
 
 POSIX_SHELLS = {"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox"}
 
@@ -34,14 +34,24 @@ class HarnessIdentity:
             "session_env_present": bool(session_env and context.environ.get(session_env)),
         }
         tail = f"model={model or '(none)'} provider={provider or '(none)'}"
-        missing = [label for label, value in (("name", name), ("command", command), ("model", model), ("provider", provider)) if not value]
+        missing = [
+            label
+            for label, value in (("name", name), ("command", command), ("model", model), ("provider", provider))
+            if not value
+        ]
         if missing:
             return CheckResult.failed(f"harness {', '.join(missing)} not configured; {tail}", **versions)
-        run = context.command(self.id, "version", [command, *config.get("version_args", [])], timeout=config.timeout("command"))
+        run = context.command(
+            self.id, "version", [command, *config.get("version_args", [])], timeout=config.timeout("command")
+        )
         lines = [line for line in run.output.splitlines() if line.strip()]
-        versions.update(command_path=context.which(command), exit_code=run.exit_code, version_output="\n".join(lines[:2]))
+        versions.update(
+            command_path=context.which(command), exit_code=run.exit_code, version_output="\n".join(lines[:2])
+        )
         if not run.ok:
-            return CheckResult.failed(f"{command} version probe failed ({run.describe()}); {tail}", [run.evidence], **versions)
+            return CheckResult.failed(
+                f"{command} version probe failed ({run.describe()}); {tail}", [run.evidence], **versions
+            )
         return CheckResult.passed(f"{name}: {lines[0] if lines else '(no output)'}; {tail}", [run.evidence], **versions)
 
 
@@ -99,5 +109,11 @@ class Filesystem:
             "matched": matched,
         }
         if not matched:
-            return CheckResult.failed(f"read back {len(data)} bytes that differ from the {len(nonce)} written", [reference, readback])
-        return CheckResult.passed(f"wrote, read back and hashed {len(nonce)} bytes (sha256 {expected[:12]})", [reference, readback], sha256=expected)
+            return CheckResult.failed(
+                f"read back {len(data)} bytes that differ from the {len(nonce)} written", [reference, readback]
+            )
+        return CheckResult.passed(
+            f"wrote, read back and hashed {len(nonce)} bytes (sha256 {expected[:12]})",
+            [reference, readback],
+            sha256=expected,
+        )

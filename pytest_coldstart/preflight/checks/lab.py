@@ -16,12 +16,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context, TemplateError, expand
 from pytest_coldstart.preflight.rcon import RconClient, RconError
 from pytest_coldstart.preflight.sockets import is_listening, port_state, wait_until
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.hashing import sha256_file
 
 PASSWORD_ENV = "COLDSTART_RCON_PASSWORD"
 REFERENCE_MANAGER = Path("tools") / "lab_server.py"
@@ -54,7 +54,12 @@ class LabRun:
         self.password = secrets.token_urlsafe(24)
         context.probes.add_secret(self.password)
         self.info: dict[str, Any] = {}
-        self.versions: dict[str, Any] = {"name": self.lab.get("name"), "serverPort": self.game, "rconPort": self.rcon, "started": False}
+        self.versions: dict[str, Any] = {
+            "name": self.lab.get("name"),
+            "serverPort": self.game,
+            "rconPort": self.rcon,
+            "started": False,
+        }
         self.manager = list(self.lab.get("manager") or [])
         if not self.manager and (context.cwd / REFERENCE_MANAGER).is_file():
             self.manager = [sys.executable, str(context.cwd / REFERENCE_MANAGER)]
@@ -62,14 +67,27 @@ class LabRun:
 
     def step(self, step: str, template_key: str, timeout_key: str) -> str:
         """Run one manager sub-command; return its stdout or raise LabFailure."""
-        values = {"name": self.lab.get("name"), "game_port": self.game, "rcon_port": self.rcon, "wait": self.lab.get("wait"),
-                  "java": self.lab.get("java") or "", "python": sys.executable, "out": self.context.out}
+        values = {
+            "name": self.lab.get("name"),
+            "game_port": self.game,
+            "rcon_port": self.rcon,
+            "wait": self.lab.get("wait"),
+            "java": self.lab.get("java") or "",
+            "python": sys.executable,
+            "out": self.context.out,
+        }
         try:
             argv = self.manager + expand(list(self.lab.get(template_key) or []), values, f"lab.{template_key}")
         except TemplateError as exc:
             raise LabFailure(str(exc)) from None
-        env = {PASSWORD_ENV: self.password, "COLDSTART_LAB_GAME_PORT": str(self.game), "COLDSTART_LAB_RCON_PORT": str(self.rcon)}
-        run = self.context.command(self.check_id, step, argv, timeout=self.context.config.timeout(timeout_key), env_extra=env)
+        env = {
+            PASSWORD_ENV: self.password,
+            "COLDSTART_LAB_GAME_PORT": str(self.game),
+            "COLDSTART_LAB_RCON_PORT": str(self.rcon),
+        }
+        run = self.context.command(
+            self.check_id, step, argv, timeout=self.context.config.timeout(timeout_key), env_extra=env
+        )
         self.evidence.append(run.evidence)
         if not run.ok:
             raise LabFailure(f"lab manager {step} failed ({run.describe()})")
@@ -83,7 +101,9 @@ class LabRun:
         self.info.update(facts)
         for key, reserved in (("serverPort", self.game), ("rconPort", self.rcon)):
             if key in facts and facts[key] != reserved:
-                raise LabFailure(f"lab manager {step} reports {key} {facts[key]!r}, but the reserved port is {reserved}")
+                raise LabFailure(
+                    f"lab manager {step} reports {key} {facts[key]!r}, but the reserved port is {reserved}"
+                )
 
     def require_ports(self) -> None:
         for label, port in (("lab.ports.game", self.game), ("lab.ports.rcon", self.rcon)):
@@ -130,7 +150,9 @@ class LabRun:
         except LabFailure as exc:
             return str(exc)
         grace = min(10.0, self.context.config.timeout("lab_stop"))
-        released = wait_until(lambda: not is_listening(self.host, self.rcon) and not is_listening(self.host, self.game), grace, 0.1)
+        released = wait_until(
+            lambda: not is_listening(self.host, self.rcon) and not is_listening(self.host, self.game), grace, 0.1
+        )
         self.versions["stopped"] = released
         return None if released else f"the server still listens on {self.game}/{self.rcon} after stop"
 
@@ -150,8 +172,10 @@ class LabRun:
 
 class LabManagement:
     id = "lab_management"
-    proves = ("the lab manager lists labs; with start enabled a server is provisioned pinned to the reserved ports, "
-              "started, answers our RCON `list`, and stops")
+    proves = (
+        "the lab manager lists labs; with start enabled a server is provisioned pinned to the reserved ports, "
+        "started, answers our RCON `list`, and stops"
+    )
 
     def run(self, context: Context) -> CheckResult:
         lab = context.config.section("lab")
@@ -159,12 +183,18 @@ class LabManagement:
             return CheckResult.skipped("lab.enabled is false: no lab was exercised")
         run = LabRun(self.id, context)
         if not run.manager:
-            return CheckResult.failed(f"no lab manager configured (lab.manager is empty and there is no {REFERENCE_MANAGER})", **run.versions)
+            return CheckResult.failed(
+                f"no lab manager configured (lab.manager is empty and there is no {REFERENCE_MANAGER})", **run.versions
+            )
         try:
             listed = last_json_value(run.step("list", "list_args", "lab_list"))
             run.versions["labs_listed"] = len(listed) if isinstance(listed, list) else None
             if not lab.get("start") and not lab.get("provision", True):
-                return CheckResult.skipped("labs listed; provision and start are disabled: no live server was exercised", run.evidence, **run.versions)
+                return CheckResult.skipped(
+                    "labs listed; provision and start are disabled: no live server was exercised",
+                    run.evidence,
+                    **run.versions,
+                )
             run.require_ports()
             if lab.get("provision", True):
                 run.absorb(run.step("provision", "provision_args", "provision"), "provision")
@@ -173,7 +203,11 @@ class LabManagement:
         except LabFailure as exc:
             return CheckResult.failed(str(exc), run.evidence, **run.versions)
         if not lab.get("start"):
-            return CheckResult.skipped("lab listed and provisioned, but start is disabled: no live server was exercised", run.evidence, **run.versions)
+            return CheckResult.skipped(
+                "lab listed and provisioned, but start is disabled: no live server was exercised",
+                run.evidence,
+                **run.versions,
+            )
         failure = None
         try:
             answer = run.live()
@@ -191,4 +225,3 @@ class LabManagement:
             run.evidence,
             **run.versions,
         )
-

@@ -36,8 +36,12 @@ class Ports:
         for name, port in reserved_ports(context):
             state = port_state(port)
             inside = not low or (isinstance(port, int) and low <= port <= high)
-            lines.append(f"{name} {port}: {'free' if state.free else 'NOT free'} ({state.how}); {'in' if inside else 'OUTSIDE'} range")
-            evidence.append({"kind": "port", "name": name, "port": port, "free": state.free, "in_range": inside, "how": state.how})
+            lines.append(
+                f"{name} {port}: {'free' if state.free else 'NOT free'} ({state.how}); {'in' if inside else 'OUTSIDE'} range"
+            )
+            evidence.append(
+                {"kind": "port", "name": name, "port": port, "free": state.free, "in_range": inside, "how": state.how}
+            )
             if not state.free:
                 problems.append(f"{name} port {port} is not free: {state.how}")
             if not inside:

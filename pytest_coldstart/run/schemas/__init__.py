@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,7 +47,7 @@ def available() -> list[str]:
     return top + records
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_cached(kind: str) -> str:
     return path_of(kind).read_text(encoding="utf-8")
 
@@ -77,7 +77,7 @@ def registry():
     return Registry(retrieve=_refuse).with_resources(resources).crawl()
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     """A cached Draft 2020-12 validator for ``kind`` (format is annotation only, as the draft says)."""
     from jsonschema import Draft202012Validator
@@ -146,7 +146,7 @@ def errors(kind: str, document: Any) -> list[str]:
     return [describe(error) for error in iter_errors(kind, document)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def check(kind: str):
     """A fast predicate with jsonschema's verdict for ``kind`` (see ``compiled``)."""
     from pytest_coldstart.run.schemas.compiled import compile_schema

@@ -24,17 +24,67 @@ Check = Callable[[Any], bool]
 
 #: Keywords that never change the verdict.
 ANNOTATIONS = frozenset(
-    {"$schema", "$id", "$defs", "$comment", "title", "description", "default", "examples", "deprecated",
-     "readOnly", "writeOnly", "format", "contentMediaType", "contentEncoding"}
+    {
+        "$schema",
+        "$id",
+        "$defs",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "format",
+        "contentMediaType",
+        "contentEncoding",
+    }
 )
 SUPPORTED = frozenset(
-    {"type", "enum", "const", "required", "properties", "additionalProperties", "items", "minItems",
-     "maxItems", "minLength", "maxLength", "minimum", "maximum", "pattern", "anyOf", "allOf", "oneOf", "not",
-     "if", "then", "else", "$ref", "dependentRequired"}
+    {
+        "type",
+        "enum",
+        "const",
+        "required",
+        "properties",
+        "additionalProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "pattern",
+        "anyOf",
+        "allOf",
+        "oneOf",
+        "not",
+        "if",
+        "then",
+        "else",
+        "$ref",
+        "dependentRequired",
+    }
 )
 #: Keywords one boolean expression can check (no nested statements needed).
-_SCALAR = frozenset({"type", "enum", "const", "required", "minItems", "maxItems", "minLength", "maxLength",
-                     "minimum", "maximum", "pattern", "$ref"})
+_SCALAR = frozenset(
+    {
+        "type",
+        "enum",
+        "const",
+        "required",
+        "minItems",
+        "maxItems",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "pattern",
+        "$ref",
+    }
+)
 #: Inline subschemas up to this depth (deeper ones, and recursive ones, become function calls).
 _INLINE_DEPTH = 12
 
@@ -50,8 +100,12 @@ _TYPE_EXPR = {
 #: Patterns with an exact non-regex equivalent: r"\S" finds a character that is not
 #: whitespace, and str.isspace uses the same Unicode whitespace test as re's \s.
 _PATTERNS = {"\\S": "({x} != '' and not {x}.isspace())"}
-_GUARD = {"string": "isinstance({x}, str)", "object": "isinstance({x}, dict)", "array": "isinstance({x}, list)",
-          "number": _TYPE_EXPR["number"]}
+_GUARD = {
+    "string": "isinstance({x}, str)",
+    "object": "isinstance({x}, dict)",
+    "array": "isinstance({x}, list)",
+    "number": _TYPE_EXPR["number"],
+}
 
 
 def _number(value: Any) -> bool:
@@ -65,7 +119,7 @@ def equal(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=False))
     if _number(a) and _number(b):
         return a == b
     return type(a) is type(b) and a == b
@@ -89,7 +143,7 @@ class Compiler:
 
     def compile(self, schema: Any, resolver: Any) -> Check:
         name = self.function(schema, resolver)
-        exec(compile("\n".join(self.source), "<compiled schema>", "exec"), self.namespace)  # noqa: S102 - our own code
+        exec(compile("\n".join(self.source), "<compiled schema>", "exec"), self.namespace)
         return self.namespace[name]
 
     def function(self, schema: Any, resolver: Any) -> str:
@@ -134,7 +188,9 @@ class Compiler:
             lines.append(f"if not ({self.type_expr(names, x)}): return False")
             if len(names) == 1:
                 known = names[0]
-        scalar = self.scalar_exprs({k: v for k, v in schema.items() if k in _SCALAR and k not in ("type", "$ref")}, x, known)
+        scalar = self.scalar_exprs(
+            {k: v for k, v in schema.items() if k in _SCALAR and k not in ("type", "$ref")}, x, known
+        )
         lines += [f"if not ({expr}): return False" for expr in scalar]
         lines += self.object_body(schema, resolver, x, known, stack)
         if "items" in schema:
@@ -162,7 +218,9 @@ class Compiler:
             return lines
         return [f"if {_GUARD[kind].format(x=x)}:", *_indent(lines)]
 
-    def object_body(self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+    def object_body(
+        self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]
+    ) -> list[str]:
         lines: list[str] = []
         properties = schema.get("properties") or {}
         present = set(schema.get("required") or ())  # checked just before (scalar_exprs)
@@ -183,7 +241,9 @@ class Compiler:
             lines.append(f"if {key!r} in {x} and not {x}.keys() >= {self.const(frozenset(needs))}: return False")
         return self.guarded("object", x, known, lines)
 
-    def applicators(self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+    def applicators(
+        self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]
+    ) -> list[str]:
         lines: list[str] = []
         if "allOf" in schema:
             rest, cases = self.discriminated(schema["allOf"], resolver)
@@ -206,7 +266,9 @@ class Compiler:
                 lines += ["else:", *_indent(otherwise)] if otherwise else []
         return lines
 
-    def discriminated(self, parts: list[Any], resolver: Any) -> tuple[list[Any], tuple[str, dict[str, tuple[Any, Any]]] | None]:
+    def discriminated(
+        self, parts: list[Any], resolver: Any
+    ) -> tuple[list[Any], tuple[str, dict[str, tuple[Any, Any]]] | None]:
         """``allOf: [{if: {required: [k], properties: {k: {const: c}}}, then: T}, ...]`` as one
         lookup of ``v[k]`` instead of one ``if`` per case (the record-type switch)."""
         table: dict[str, tuple[Any, Any]] = {}
@@ -223,7 +285,9 @@ class Compiler:
             return list(parts), None
         return rest, (key, table)
 
-    def dispatch(self, cases: tuple[str, dict[str, tuple[Any, Any]]], x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
+    def dispatch(
+        self, cases: tuple[str, dict[str, tuple[Any, Any]]], x: str, known: str | None, stack: tuple[int, ...]
+    ) -> list[str]:
         field, table = cases
         tag = self.var()
         lines = [f"{tag} = {x}.get({field!r})"]
@@ -231,7 +295,10 @@ class Compiler:
         for value, (then, resolver) in table.items():
             inner = self.sub_schema(then, resolver, x, "object", stack)
             if inner:
-                lines += [f"{'if' if first else 'elif'} {tag} == {value!r} and isinstance({tag}, str):", *_indent(inner)]
+                lines += [
+                    f"{'if' if first else 'elif'} {tag} == {value!r} and isinstance({tag}, str):",
+                    *_indent(inner),
+                ]
                 first = False
         if known == "object":
             return lines
@@ -263,7 +330,12 @@ class Compiler:
         """One boolean expression: inline for scalar-only schemas, else a generated function."""
         if schema is True or schema is False:
             return str(schema)
-        if isinstance(schema, dict) and "$id" not in schema and not set(schema) - ANNOTATIONS - _SCALAR and depth < _INLINE_DEPTH:
+        if (
+            isinstance(schema, dict)
+            and "$id" not in schema
+            and not set(schema) - ANNOTATIONS - _SCALAR
+            and depth < _INLINE_DEPTH
+        ):
             if "$ref" in schema:
                 target = resolver.lookup(schema["$ref"])
                 inner = self.expr(target.contents, target.resolver, x, known, depth + 1)
@@ -310,8 +382,12 @@ class Compiler:
         if schema.get("required"):
             keys = " and ".join(f"{key!r} in {x}" for key in schema["required"])
             out.append(only("object", f"({keys})"))
-        for key, kind, test in (("minLength", "string", ">="), ("maxLength", "string", "<="),
-                                ("minItems", "array", ">="), ("maxItems", "array", "<=")):
+        for key, kind, test in (
+            ("minLength", "string", ">="),
+            ("maxLength", "string", "<="),
+            ("minItems", "array", ">="),
+            ("maxItems", "array", "<="),
+        ):
             if key in schema:
                 out.append(only(kind, f"len({x}) {test} {self.const(schema[key])}"))
         if "minimum" in schema:  # jsonschema: invalid when ``x < minimum`` (NaN passes)
