@@ -18,6 +18,7 @@ from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
 from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
 from pytest_coldstart.audit.flags import Context, compute_flags
+from pytest_coldstart.audit.live import check_live
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings, FlagResult
 from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
@@ -142,6 +143,7 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     # Never through a symlink (the scanner's own scan reports it instead).
     validation = integrity.validate(root, None if rundir.trajectory.is_symlink() else scanner, digests)
     trajectory = scanner.trajectory if scanner.finished else scanner.scan()
+    check_live(trajectory.live_marks, findings)
     correlation.check_scope(evidence, findings)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)

@@ -30,3 +30,12 @@ def coldstart_register_preflight_checks() -> list[Any]:
 
     Each check has a unique ``id``, a one-line ``proves`` text and ``run(context) -> CheckResult``.
     """
+
+
+@hookspec
+def coldstart_register_live_adapters() -> list[Any]:
+    """Return live-capture adapters (see ``pytest_coldstart.live.adapter.LiveAdapter``).
+
+    Each adapter has a unique ``name`` (the word after ``coldstart hook``) and
+    ``translate(payload, context) -> list of records`` for one hook invocation.
+    """

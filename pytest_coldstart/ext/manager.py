@@ -12,6 +12,7 @@ from pytest_coldstart.ext import hookspecs
 BUILTINS = (
     "pytest_coldstart.importers.builtin",
     "pytest_coldstart.preflight.builtin",
+    "pytest_coldstart.live.builtin",
 )
 
 

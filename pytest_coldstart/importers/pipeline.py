@@ -31,6 +31,7 @@ from pytest_coldstart.importers.base import ImportedSession, canonical_at
 from pytest_coldstart.importers.records import RecordStream
 from pytest_coldstart.importers.scrub import scrub_copy
 from pytest_coldstart.importers.spool import Spool
+from pytest_coldstart.live.crosscheck import Reconciler, not_before
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, read_last_line
 from pytest_coldstart.run import jsonio
@@ -79,10 +80,16 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             importer = registry.sniff(_first_object(copy, source))
         state = copying.state_folder(recorder.rundir)
         spool = Spool(state, _preparer(recorder, source))
+        live = Reconciler.of(recorder.rundir)
         stream = RecordStream(
-            spool.add, importer=importer, copy_path=staged.relative, phase=phase, forget=spool.restart
+            live.filter(spool.add),
+            importer=importer,
+            copy_path=staged.relative,
+            phase=phase,
+            forget=live.forgetting(spool.restart),
         )
         session = _read(importer, copy, source, stream)
+        crosscheck = live.mark(session.session_id, staged.relative)
         try:
             stored = scrub_copy(copy, recorder.redactor, state)
         except ColdstartError as exc:
@@ -104,7 +111,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "format_version": session.format_version
             if type(session.format_version) in (int, str)
             else str(session.format_version),
-            "records": stream.records,
+            "records": spool.count + 1 + (crosscheck is not None),
             "counts": stream.counts(session),
             "imported_at": format_at(recorder.clock.now()),
             "session_started_at": session.started_at,
@@ -120,10 +127,13 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             spool.close()
         raise
     try:
-        last_at = _land(recorder, spool, entry, stream.call_ids, source, staged.target)
+        new_ids = [c for c in stream.call_ids if c not in live.matched]
+        last_at = _land(recorder, spool, entry, new_ids, source, staged.target, bool(live.live), crosscheck)
     finally:
         spool.close()
-    return _summary(importer, source, entry, recorder.manifest, last_at)
+    if crosscheck is not None:
+        last_at = None  # the session's times were raised past the live records (source_at keeps them)
+    return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
 
 
 def _preparer(recorder: Recorder, source: Path):
@@ -230,7 +240,14 @@ def _refuse_repeat(manifest: dict[str, Any], digest: str, source: Path) -> None:
 
 
 def _land(
-    recorder: Recorder, spool: Spool, entry: dict[str, Any], call_ids: list[str], source: Path, copy: Path
+    recorder: Recorder,
+    spool: Spool,
+    entry: dict[str, Any],
+    call_ids: list[str],
+    source: Path,
+    copy: Path,
+    reconciling: bool = False,
+    crosscheck: dict[str, Any] | None = None,
 ) -> str | None:
     """Under the run lock from the checks to the last record: list the import, append the
     spool chunk by chunk, mark the import complete. Returns the ``at`` of the record that
@@ -246,8 +263,13 @@ def _land(
             for chunk in spool.chunks():
                 # Call ids were checked against the index under this lock in _reserve; the
                 # index catches up from its last offset on the next checked append.
+                if reconciling:
+                    chunk = not_before(chunk, last_at)
                 recorder.appender.append_many(chunk, check_calls=False)
                 appended += len(chunk)
+            if crosscheck is not None:
+                recorder.appender.append(recorder.prepare(crosscheck))
+                appended += 1
         except BaseException as exc:
             if appended == 0:
                 _unreserve(recorder, entry, copy)
@@ -361,3 +383,13 @@ def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[
             "(validate reports times that decrease: import a session as soon as it ends)"
         )
     return text
+
+
+def _live_summary(crosscheck: dict[str, Any] | None) -> str:
+    if crosscheck is None:
+        return ""
+    data = crosscheck["data"]
+    text = f"; {data['matched']} call(s) were already recorded live (kept once)"
+    if data["differences"]:
+        return text + f"; {data['differences']} difference(s) from the live capture (the audit reports them)"
+    return text + ", no difference from the live capture"

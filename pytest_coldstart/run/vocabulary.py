@@ -54,3 +54,8 @@ REVIEW_IDS = (
 
 FAILURE_CLASSES = ("INFRA_ERROR", "FIXTURE_INVALID", "AGENT_FAIL")
 OVERALL = ("PASS", "FAIL", "PENDING")
+
+#: Marks written by live capture (``coldstart hook``): a human turn reaching the agent, and
+#: the reconciliation of a later session import with what the hooks recorded.
+HUMAN_PROMPT_MARK = "human.prompt"
+LIVE_CROSSCHECK_MARK = "live.crosscheck"

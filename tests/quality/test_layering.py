@@ -25,6 +25,7 @@ LAYERS = {
     "ext": 4,
     "importers": 5,
     "preflight": 5,
+    "live": 5,
     "analysis": 6,
     "demo": 7,
     "cli": 8,

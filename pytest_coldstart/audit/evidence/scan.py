@@ -30,6 +30,7 @@ from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
 from pytest_coldstart.run.payloads import PayloadStore, stored_name
 from pytest_coldstart.run.versioning import READABLE
+from pytest_coldstart.run.vocabulary import HUMAN_PROMPT_MARK, LIVE_CROSSCHECK_MARK
 
 NON_AGENT_PHASES = ("prepare", "restore", "audit")
 RECENT = 256  # records kept of the latest calls before the first input_processed
@@ -44,6 +45,10 @@ class Trajectory:
     agent_phase_seen: bool = False
     excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
+    live_marks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, mark) of live capture
+
+
+LIVE_MARKS = (HUMAN_PROMPT_MARK, LIVE_CROSSCHECK_MARK)
 
 
 class Scanner:
@@ -131,6 +136,8 @@ class Scanner:
                 self._pending[call.call_id] = call
                 if self._lifecycle in NON_AGENT_PHASES:
                     self._outside.append(call)
+        elif kind == "mark" and record.get("name") in LIVE_MARKS:
+            out.live_marks.append((line.number, record))
         elif kind == "phase" and isinstance(record.get("phase"), str):
             self._lifecycle = record["phase"]
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"

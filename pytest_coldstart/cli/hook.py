@@ -1,0 +1,74 @@
+"""``coldstart hook HARNESS``: live capture from a harness's hook (one event per invocation).
+
+Always exits 0 when capturing: a hook must never break the agent's session (failures go to
+stderr and into the run). ``--print-config`` prints the harness configuration to paste.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from typing import Any
+
+
+def register(groups: Any) -> None:
+    parser = groups.add_parser(
+        "hook",
+        help="live capture: append a harness hook's event to the run's trajectory",
+        description="Read one hook payload (JSON on stdin; Codex's notify passes it as the last argument) and "
+        "append the matching records to the run as the agent works. Exit status is always 0: failures are one "
+        "line on stderr and an error record in the run. Harnesses: claude-code, pi, codex, and any adapter a "
+        "plugin registers (see docs/live-capture.md).",
+    )
+    parser.add_argument("harness", help="claude-code | pi | codex | a plugin's adapter name")
+    parser.add_argument("payload", nargs="?", help="the payload as an argument instead of stdin (Codex notify)")
+    parser.add_argument("--run-dir", help="the run directory (default: $COLDSTART_RUN_DIR)")
+    parser.add_argument(
+        "--print-config", action="store_true", help="print the harness settings block that calls this hook, then exit"
+    )
+    parser.add_argument(
+        "--stream",
+        action="store_true",
+        help="read one event per line until end of input (pi --mode json piped in) instead of one payload",
+    )
+    parser.add_argument(
+        "--budget", type=float, default=None, help="seconds one event may take (default $COLDSTART_HOOK_BUDGET or 5)"
+    )
+    parser.set_defaults(handler=cmd_hook)
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from pytest_coldstart.live.capture import run_hook
+
+    if args.print_config:
+        return _print_config(args)
+    if args.stream:
+        for line in sys.stdin.buffer:
+            if line.strip():
+                run_hook(args.harness, line, args.run_dir, budget_s=args.budget)
+        return 0
+    payload = args.payload if args.payload is not None else sys.stdin.buffer.read()
+    run_hook(args.harness, payload, args.run_dir, argv=tuple(sys.argv), budget_s=args.budget)
+    return 0
+
+
+def _print_config(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pytest_coldstart.live import registry
+    from pytest_coldstart.run.errors import UsageError
+
+    adapter = registry.get(args.harness)
+    settings = getattr(adapter, "settings", None)
+    if not callable(settings):
+        raise UsageError(f"the {args.harness!r} adapter has no configuration to print (see docs/live-capture.md)")
+    script = shutil.which("coldstart")
+    executable = [script] if script else [sys.executable, "-m", "pytest_coldstart"]
+    words = [*executable, "hook", args.harness]
+    if args.run_dir is not None:
+        words += ["--run-dir", str(Path(args.run_dir).resolve())]
+    import shlex
+
+    sys.stdout.write(str(settings(shlex.join(words))) + "\n")
+    return 0
