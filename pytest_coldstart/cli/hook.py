@@ -11,31 +11,46 @@ import shutil
 import sys
 from typing import Any
 
+BUILTIN = {
+    "claude-code": "Claude Code hooks: PreToolUse/PostToolUse/… JSON on stdin (--print-config gives settings.json)",
+    "pi": "pi: the shipped extension's events on stdin, or pi --mode json piped in with --stream",
+    "codex": "Codex CLI notify: the turn's JSON as the last argument (turn-level only)",
+}
+
 
 def register(groups: Any) -> None:
+    from pytest_coldstart.cli.main import requested
+
     parser = groups.add_parser(
         "hook",
         help="live capture: append a harness hook's event to the run's trajectory",
-        description="Read one hook payload (JSON on stdin; Codex's notify passes it as the last argument) and "
-        "append the matching records to the run as the agent works. Exit status is always 0: failures are one "
-        "line on stderr and an error record in the run. Harnesses: claude-code, pi, codex, and any adapter a "
-        "plugin registers (see docs/live-capture.md).",
+        description="Read one hook payload (JSON on stdin, or as the last argument) and append the matching "
+        "records to the run as the agent works. Exit status is always 0: failures are one line on stderr and an "
+        "error record in the run (see docs/live-capture.md).",
     )
-    parser.add_argument("harness", help="claude-code | pi | codex | a plugin's adapter name")
-    parser.add_argument("payload", nargs="?", help="the payload as an argument instead of stdin (Codex notify)")
-    parser.add_argument("--run-dir", help="the run directory (default: $COLDSTART_RUN_DIR)")
-    parser.add_argument(
-        "--print-config", action="store_true", help="print the harness settings block that calls this hook, then exit"
-    )
-    parser.add_argument(
+    harnesses = parser.add_subparsers(dest="harness", metavar="HARNESS", parser_class=type(parser))
+    harnesses.required = True
+    names = dict(BUILTIN)
+    asked = requested(1)
+    if asked is not None and not asked.startswith("-") and asked not in names:
+        names[asked] = "an adapter registered by a plugin"  # resolved (or refused) when it runs
+    for name, text in names.items():
+        _harness(harnesses.add_parser(name, help=text, description=text))
+
+
+def _harness(p: argparse.ArgumentParser) -> None:
+    p.add_argument("payload", nargs="?", help="the payload as an argument instead of stdin (Codex notify)")
+    p.add_argument("--run-dir", help="the run directory (default: $COLDSTART_RUN_DIR)")
+    p.add_argument("--print-config", action="store_true", help="print the harness settings that call this hook")
+    p.add_argument(
         "--stream",
         action="store_true",
         help="read one event per line until end of input (pi --mode json piped in) instead of one payload",
     )
-    parser.add_argument(
+    p.add_argument(
         "--budget", type=float, default=None, help="seconds one event may take (default $COLDSTART_HOOK_BUDGET or 5)"
     )
-    parser.set_defaults(handler=cmd_hook)
+    p.set_defaults(handler=cmd_hook)
 
 
 def cmd_hook(args: argparse.Namespace) -> int:

@@ -30,7 +30,6 @@ from typing import Any, TextIO
 
 from pytest_coldstart.live import registry
 from pytest_coldstart.live.adapter import CLOSES_SESSION, LATE_CALL, HookContext
-from pytest_coldstart.live.crosscheck import live_calls
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, open_index
 from pytest_coldstart.run import jsonio
@@ -191,6 +190,8 @@ def _append(recorder: Recorder, index: CallIndex, fields: dict[str, Any]) -> boo
 
 def _close_open_calls(recorder: Recorder, session_id: Any) -> None:
     """At a session's end, its live calls still without a result get one: ``open``."""
+    from pytest_coldstart.live.crosscheck import live_calls  # once per session: off the hot path
+
     for call in live_calls(recorder.rundir).values():
         if call.session_id == session_id and call.status is None:
             recorder.append({"record": "result", "call_id": call.call_id, "status": "open", "note": OPEN_NOTE})

@@ -7,6 +7,7 @@ through ``coldstart_register_live_adapters``, where built-ins and plugins meet.
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from pytest_coldstart.live.adapter import LiveAdapter
@@ -30,12 +31,19 @@ def _registered() -> dict[str, LiveAdapter]:
     return found
 
 
-def get(name: str) -> LiveAdapter:
-    from pytest_coldstart.live.builtin import BUILTIN
+#: built-in adapters by name: (module, class), imported alone on the hook's hot path
+BUILTIN = {
+    "claude-code": ("pytest_coldstart.live.claude_code", "ClaudeCodeAdapter"),
+    "pi": ("pytest_coldstart.live.pi", "PiAdapter"),
+    "codex": ("pytest_coldstart.live.codex", "CodexAdapter"),
+}
 
-    for adapter in BUILTIN:
-        if adapter.name == name:
-            return adapter
+
+def get(name: str) -> LiveAdapter:
+    if name in BUILTIN:
+        module, cls = BUILTIN[name]
+        adapter: LiveAdapter = getattr(importlib.import_module(module), cls)()
+        return adapter
     known = _registered()
     if name not in known:
         raise UsageError(f"unknown harness {name!r} for live capture (registered: {', '.join(sorted(known))})")
