@@ -75,7 +75,7 @@ def main() -> int:
           f" over {len(hooks)} events; {median / statistics.median(floor):.1f}x the interpreter start")  # fmt: skip
     met = median <= GOAL_MS
     print(f"goal: median <= {GOAL_MS:.0f} ms including interpreter start: {'met' if met else 'MISSED'}")
-    return 0 if met else 1
+    return 0 if met or args.quick else 1  # --quick is a smoke run: too few events to judge
 
 
 if __name__ == "__main__":

@@ -96,6 +96,18 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "hook": Script(
+        ("--quick",),
+        (),
+        (
+            Figure("interpreter start, median", rf"^python -c pass .*?: median (?P<value>{NUMBER} ms)"),
+            Figure(
+                "`coldstart hook claude-code`, median",
+                rf"^coldstart hook claude-code: +median (?P<value>{NUMBER} ms)",
+                "<= 50 ms",
+            ),
+        ),
+    ),
     "summary": Script(
         ("--calls", "2000"),
         ("--calls", "20000"),

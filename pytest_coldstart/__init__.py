@@ -22,11 +22,15 @@ are the public API (the documentation imports only these); they load on first us
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart._version import __version__
 
+# Not typing.TYPE_CHECKING: importing typing (and re) would cost every hook process that
+# only needs the version; type checkers treat this name the same way.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from pytest_coldstart.analysis.compare import compare
     from pytest_coldstart.analysis.summary import build as build_summary
     from pytest_coldstart.analysis.summary import write as write_summary

@@ -7,9 +7,11 @@ stderr and into the run). ``--print-config`` prints the harness configuration to
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the hook's fast path stays free of that import
+if TYPE_CHECKING:
+    from typing import Any
 
 BUILTIN = {
     "claude-code": "Claude Code hooks: PreToolUse/PostToolUse/… JSON on stdin (--print-config gives settings.json)",
@@ -54,17 +56,34 @@ def _harness(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    from pytest_coldstart.live.capture import run_hook
+    import os
+
+    from pytest_coldstart._version import __version__
+    from pytest_coldstart.live import relay
 
     if args.print_config:
         return _print_config(args)
+    target = args.run_dir if args.run_dir is not None else os.environ.get(relay.RUN_DIR_ENV) or None
     if args.stream:
+        from pytest_coldstart.live.capture import run_hook
+
         for line in sys.stdin.buffer:
             if line.strip():
-                run_hook(args.harness, line, args.run_dir, budget_s=args.budget)
+                run_hook(args.harness, line, target, budget_s=args.budget)
         return 0
-    payload = args.payload if args.payload is not None else sys.stdin.buffer.read()
-    run_hook(args.harness, payload, args.run_dir, argv=tuple(sys.argv), budget_s=args.budget)
+    payload = os.fsencode(args.payload) if args.payload is not None else sys.stdin.buffer.read()
+    budget = relay.budget(args.budget)
+    if target is not None and relay.enabled():
+        answer = relay.relay(target, args.harness, payload, __version__, budget)  # the fast path
+        if answer is not relay.NOT_SENT:
+            if isinstance(answer, str):
+                sys.stderr.write(f"coldstart hook {args.harness}: {answer}\n")
+            return 0
+    from pytest_coldstart.live.capture import run_hook
+
+    outcome = run_hook(args.harness, payload, target, argv=tuple(sys.argv), budget_s=budget)
+    if target is not None and relay.enabled() and outcome.failure is None and not outcome.ended:
+        relay.start(target, __version__)
     return 0
 
 
@@ -78,6 +97,8 @@ def _print_config(args: argparse.Namespace) -> int:
     settings = getattr(adapter, "settings", None)
     if not callable(settings):
         raise UsageError(f"the {args.harness!r} adapter has no configuration to print (see docs/live-capture.md)")
+    import shutil
+
     script = shutil.which("coldstart")
     executable = [script] if script else [sys.executable, "-m", "pytest_coldstart"]
     words = [*executable, "hook", args.harness]

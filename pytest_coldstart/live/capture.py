@@ -30,14 +30,13 @@ from typing import Any, TextIO
 
 from pytest_coldstart.live import registry
 from pytest_coldstart.live.adapter import CLOSES_SESSION, LATE_CALL, HookContext
+from pytest_coldstart.live.relay import RUN_DIR_ENV
+from pytest_coldstart.live.relay import budget as _budget
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, open_index
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 
-RUN_DIR_ENV = "COLDSTART_RUN_DIR"
-BUDGET_ENV = "COLDSTART_HOOK_BUDGET"
-DEFAULT_BUDGET_S = 5.0
 #: the budget for recording a failure after the main budget is spent
 FAILURE_BUDGET_S = 1.0
 PAYLOAD_LIMIT = 64 << 20
@@ -54,6 +53,7 @@ class Outcome:
     skipped: int = 0
     failure: str | None = None
     elapsed_ms: float = 0.0
+    ended: bool = False  # a session's end was recorded
 
 
 def run_hook(
@@ -84,16 +84,6 @@ def run_hook(
             _record_failure(adapter_name, Path(target), outcome.failure)
     outcome.elapsed_ms = (time.monotonic() - started) * 1000
     return outcome
-
-
-def _budget(budget_s: float | None) -> float:
-    if budget_s is not None:
-        return budget_s
-    try:
-        value = float(os.environ.get(BUDGET_ENV, DEFAULT_BUDGET_S))
-    except ValueError:
-        return DEFAULT_BUDGET_S
-    return value if 0 < value < 3600 else DEFAULT_BUDGET_S
 
 
 @contextmanager
@@ -148,6 +138,7 @@ def _capture(
         index = open_index(recorder.rundir)
         try:
             for fields in records:
+                out.ended = out.ended or CLOSES_SESSION in fields
                 if _append(recorder, index, dict(fields)):
                     out.appended += 1
                 else:
