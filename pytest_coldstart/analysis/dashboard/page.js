@@ -352,5 +352,6 @@
   }
 
   totals(); overview(); filters(); table(); refresh(); worklist();
+  document.body.setAttribute('data-ready-ms', String(Math.round(performance.now())));
   document.body.setAttribute('data-ready', '1');
 })();
