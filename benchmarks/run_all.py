@@ -108,6 +108,18 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "dashboard": Script(
+        ("--runs", "2000", "--real", "20"),
+        ("--runs", "10000", "--real", "200"),
+        (
+            Figure(
+                "dashboard collect, stored reports",
+                rf"^real runs collected, stored .*?\((?P<value>{NUMBER} ms) per run",
+            ),
+            Figure("dashboard page", rf"^page (?P<name>{NUMBER}) runs\s+(?P<value>{NUMBER} MB)"),
+            Figure("dashboard load", rf"^browser load (?P<name>{NUMBER}) runs\s+(?P<value>{NUMBER} ms) to ready"),
+        ),
+    ),
     "summary": Script(
         ("--calls", "2000"),
         ("--calls", "20000"),

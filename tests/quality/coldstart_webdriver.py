@@ -110,6 +110,10 @@ class Browser:
     def execute(self, script: str, *args: Any) -> Any:
         return self._session("POST", "/execute/sync", {"script": script, "args": list(args)})
 
+    def console(self) -> list[dict[str, Any]]:
+        """The browser log entries (console messages, uncaught errors, CSP refusals) since the last call."""
+        return list(self._session("POST", "/se/log", {"type": "browser"}) or [])
+
     def wait_for(self, script: str, timeout: float = 20.0) -> Any:
         """Poll ``script`` until it returns a truthy value; that value."""
         deadline = time.monotonic() + timeout
