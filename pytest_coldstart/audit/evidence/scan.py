@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import content
+from pytest_coldstart.audit.evidence.provenance import TEST_SIDE, Provenance
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio
@@ -44,6 +45,7 @@ class Trajectory:
     agent_phase_seen: bool = False
     excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
+    scopes: list[tuple[str, str, str]] = field(default_factory=list)  # (field, value, where): phase records' scope
 
 
 class Scanner:
@@ -61,6 +63,7 @@ class Scanner:
         last_capture: Event | None = None,
         activation: Event | None = None,
         named: set[str] | frozenset[str] = frozenset(),
+        provenance: Provenance | None = None,
     ):
         self.rundir = rundir
         self.findings = findings
@@ -77,6 +80,7 @@ class Scanner:
         self.last_capture = last_capture
         self.activation = activation  # the first input_processed event
         self.named = named  # call ids the reviews cite
+        self.provenance = provenance  # evidence identity by resolved path, and who writes what
         self._name_bytes = [n.encode("utf-8", "replace") for n in logger_names | testmod_names]
         self._start()
 
@@ -133,6 +137,10 @@ class Scanner:
                     self._outside.append(call)
         elif kind == "phase" and isinstance(record.get("phase"), str):
             self._lifecycle = record["phase"]
+            for key, aliases in (("instance", ("instance", "instance_id")), ("dimension", ("dimension", "dim"))):
+                value = next((_text(record.get(a)) for a in aliases if _text(record.get(a)) is not None), None)
+                if value is not None and len(out.scopes) < RECENT:
+                    out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
 
     def finish(self) -> None:
@@ -174,6 +182,14 @@ class Scanner:
         out.call_lines.setdefault(call_id, (number, offset))
         if call_id in self.named:
             self._pin(offset, record)
+        tool = get("tool") if isinstance(get("tool"), str) else ""
+        provenance, named = self.provenance, None
+        if provenance is not None and (
+            provenance.may_matter(raw.lower(), tool) or isinstance(get("arguments_payload"), dict)
+        ):
+            arguments = self._value(record, "arguments")
+            provenance.feed(call_id, tool, arguments, get("actor") == "agent")
+            named = provenance.names(arguments)
         if get("actor") != "agent":
             return None
         if get("phase") != "agent":
@@ -183,7 +199,6 @@ class Scanner:
             out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
             return None
         tick, seq, at_text = get("tick"), get("seq"), get("at")
-        tool = get("tool") if isinstance(get("tool"), str) else ""
         call = Call(
             call_id=call_id,
             tool=tool,
@@ -199,7 +214,16 @@ class Scanner:
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
         )
-        if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+        if provenance is not None:
+            if named:  # identity is the path the call names, resolved in the run (never a file name)
+                call.names_logger = "agent_logger" in named
+                call.names_testmod = bool(named & set(TEST_SIDE))
+            if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+                text = content.text_of(self._value(record, "arguments"))
+                call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())
+                if call.arm and provenance.armed_by is None:
+                    provenance.armed_by = call_id
+        elif self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
             text = content.text_of(self._value(record, "arguments"))
             call.names_logger = content.names(text, self.logger_names)
             call.names_testmod = content.names(text, self.testmod_names - self.logger_names)

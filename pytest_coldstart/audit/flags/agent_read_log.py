@@ -6,6 +6,7 @@ test mod's own file is test-side observation and never counts. A tool name alone
 
 from __future__ import annotations
 
+from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags import Context, logger_missing, require
 from pytest_coldstart.audit.model import LOGGER, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
@@ -14,6 +15,8 @@ from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, lat
 def evaluate(ctx: Context) -> FlagResult:
     flag = FlagResult("agent_read_log")
     if logger_missing(ctx, flag, "cart_observed"):
+        return flag
+    if refuse(flag, ctx.evidence, "agent_logger", "logger:agent-written"):
         return flag
     captures = ctx.events(LOGGER, "cart_observed")
     if not captures:
