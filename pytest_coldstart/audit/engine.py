@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity
+from pytest_coldstart.audit import correlation, fixture, integrity, visibility
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.content import ContentMatcher
@@ -152,6 +152,7 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)
     fixture.check_fixture(evidence, findings)
+    visibility.check_clean_context(rundir, evidence, findings)
     index = RefIndex(
         call_lines=trajectory.call_lines,
         stream_seqs=evidence.seq_index,

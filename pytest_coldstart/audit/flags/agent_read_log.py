@@ -34,7 +34,7 @@ def evaluate(ctx: Context) -> FlagResult:
         order = compare(call, last)
         if order == BEFORE:
             continue
-        if call.names_logger and call.content == "items" and order == AFTER:
+        if call.names_logger and call.content == "items" and order == AFTER and not call.names_testmod:
             strong = strong or call
             continue
         if order == UNKNOWN:
@@ -66,6 +66,8 @@ def evaluate(ctx: Context) -> FlagResult:
 def _reason(call, order: str) -> str:
     if order == UNKNOWN:
         return "its order against the last capture is unknown"
+    if call.names_testmod:
+        return "it reads test-side evidence as well as the logger, so the content it returns may be test-side"
     if not call.names_logger:
         return "it returns captured content without naming the logger file"
     if call.content == "uuid":
