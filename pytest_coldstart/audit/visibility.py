@@ -15,6 +15,7 @@ uuids, and only a hit is followed by the ordered item match in a bounded window.
 from __future__ import annotations
 
 import re
+
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_order, normalize_items
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import Findings

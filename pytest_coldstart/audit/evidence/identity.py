@@ -83,9 +83,12 @@ class Workspace:
         self.symlinks = self._symlinks()
 
     def describe(self) -> str:
-        where = self.cwd if self.cwd != RUN else "the run directory"
-        source = self.cwd_source or "no working directory is recorded (paths resolve against the run directory)"
-        return f"agent working directory {where} ({source}); run directory as the agent saw it: {self.run_base}"
+        if self.cwd_source is None:
+            where = "the run directory (none is recorded)"
+        else:
+            where = f"{self.cwd if self.cwd != RUN else 'the run directory'} (from {self.cwd_source})"
+        run = self.run_base if self.run_base != RUN else "not recorded"
+        return f"agent working directory: {where}; the run directory's path on the agent's host: {run}"
 
     def _symlinks(self) -> set[str]:
         """Lowercased names of the symlinks inside the run (a call may name a file through one)."""
