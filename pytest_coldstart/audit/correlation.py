@@ -9,7 +9,7 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence.load import Evidence
-from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import RunDir
@@ -69,7 +69,9 @@ SCOPE_ALIASES = {
 }
 
 
-def _one_scope(events: list, key: str, side: str, findings: Findings, experiment: str | None = None) -> str | None:
+def _one_scope(
+    events: list[Event], key: str, side: str, findings: Findings, experiment: str | None = None
+) -> str | None:
     """The one value of ``key`` the events carry (None when none carries it); a mix, or a
     value other than ``experiment``, is an infra error naming the first event of each value."""
     first: dict[str, str] = {}

@@ -32,7 +32,7 @@ def explain_provenance(run_dir: str | Path) -> tuple[str, list[Explained]]:
     rundir = RunDir(run_dir)
     manifest = rundir.load_manifest()
     findings = Findings()
-    run_id = manifest.get("run_id") if isinstance(manifest.get("run_id"), str) else ""
+    run_id = str(manifest["run_id"]) if isinstance(manifest.get("run_id"), str) else ""
     evidence = load_evidence(rundir, run_id, findings)
     workspace = Workspace(rundir.root, manifest)
     model = provenance.for_evidence(evidence.declarations, workspace)

@@ -85,8 +85,8 @@ def check_clean_context(rundir: RunDir, evidence: Evidence, findings: Findings) 
         if shown >= LISTED:
             break
         try:
-            path = resolve_inside(rundir.root, relative, what="visible file copy")
-            with jsonio.open_regular(path) as handle:
+            target = resolve_inside(rundir.root, relative, what="visible file copy")
+            with jsonio.open_regular(target) as handle:
                 data = handle.read(MAX_BYTES)
         except (ColdstartError, OSError):
             continue  # validate reports a missing or unsafe copy

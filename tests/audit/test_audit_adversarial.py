@@ -47,7 +47,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "symlink_to_logger_read",
     "case_alias_case_insensitive_host",
     "read_items_without_uuid",
-    "read_one_item_list_without_uuid",
+    "read_items_implicit_count_one",
     "oracle_written_by_operator",
     "visible_uuid_only",
     "answer_same_enchantment",

@@ -4,8 +4,8 @@
 * ``arms``: do the arguments show the agent's logger being written, built or started?
   (a logger identity AND a write/build/start action; a tool name alone never counts)
 * ``captured_content``: does a result return captured content - a captured uuid followed by
-  its items, or (without a uuid) one cart's full ordered item list with counts (a one-item
-  cart's list counts when its count is known)?
+  its items, or (without a uuid) one cart's full ordered item list (two items or more) with
+  its counts (a count of 1 may be left unwritten, as in "iron_ingot x5, sand")?
 """
 
 from __future__ import annotations
@@ -89,9 +89,8 @@ class Capture:
 
 def _full_list(capture: Capture) -> bool:
     """A cart's full ordered item list is captured content without its uuid when it cannot be
-    a coincidence of one word: two or more items, or one item with its count."""
-    items = capture.items or []
-    return len(items) >= 2 or (len(items) == 1 and items[0].count is not None)
+    a coincidence of one word: two or more items (one item and a number prove no read)."""
+    return len(capture.items or ()) >= 2
 
 
 class ContentMatcher:

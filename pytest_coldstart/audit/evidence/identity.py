@@ -59,7 +59,7 @@ class Workspace:
 
     def __init__(self, root: Path, manifest: dict[str, Any] | None):
         manifest = manifest if isinstance(manifest, dict) else {}
-        agent = manifest.get("agent") if isinstance(manifest.get("agent"), dict) else {}
+        agent: dict[str, Any] = manifest["agent"] if isinstance(manifest.get("agent"), dict) else {}
         self.root = Path(root)
         self.real_root = os.path.realpath(self.root)
         run_dir = _text(agent.get("run_dir"))
@@ -75,7 +75,7 @@ class Workspace:
         if self.cwd is None:
             self.cwd = self.run_base if cwd is None else posixpath.normpath(f"{self.run_base}/{normalize(cwd)}")
         flagged = agent.get("case_insensitive")
-        environment = manifest.get("environment") if isinstance(manifest.get("environment"), dict) else {}
+        environment: dict[str, Any] = manifest["environment"] if isinstance(manifest.get("environment"), dict) else {}
         host = f"{environment.get('os', '')} {environment.get('platform', '')}".lower()
         self.case_insensitive = (
             flagged if isinstance(flagged, bool) else any(word in host for word in _CASE_INSENSITIVE_OS)
@@ -114,10 +114,15 @@ class Workspace:
     def fold(self, key: str) -> str:
         return key.lower() if self.case_insensitive or _DRIVE.match(key) else key
 
-    def run_key(self, relative: str) -> str:
+    def run_key(self, relative: str) -> str | None:
         """The key of a run-relative path (the file the run holds, symlinks followed)."""
         rel = normalize(relative)
-        real = os.path.realpath(os.path.join(self.root, rel))
+        if "\x00" in rel:
+            return None  # a path no file system holds names nothing
+        try:
+            real = os.path.realpath(os.path.join(self.root, rel))
+        except (OSError, ValueError):
+            return None
         if real == self.real_root or real.startswith(self.real_root + os.sep):
             rel = Path(os.path.relpath(real, self.real_root)).as_posix()
         return self.fold(f"{self.run_base}/{rel}" if rel != "." else self.run_base)
@@ -125,7 +130,7 @@ class Workspace:
     def key(self, token: str, cwd: str | None = None) -> str | None:
         """The key of a path a call names (relative to ``cwd``, default the agent's)."""
         text = normalize(token)
-        if not text or text.startswith("~") or "$" in text or "*" in text:
+        if not text or "\x00" in text or text.startswith("~") or "$" in text or "*" in text:
             return None
         full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
         inside = self.inside(full)

@@ -42,8 +42,8 @@ REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 _SPLIT = re.compile(r"&&|\|\||[;\n|]")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
-_HINTS = (b">", b"tee", b"cp ", b"mv ", b"install", b"rsync", b"ln ", b"dd ", b"sed ", b"touch", b"curl", b"wget")
-_HINTS += (b"copy", b"move", b"set-content", b"out-file", b"add-content")
+_HINTS: tuple[bytes, ...] = (b">", b"tee", b"cp ", b"mv ", b"install", b"rsync", b"ln ", b"dd ", b"sed ", b"touch")
+_HINTS += (b"curl", b"wget", b"copy", b"move", b"set-content", b"out-file", b"add-content")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 MAX_HASHED = 4096  # agent-written run files hashed for the byte-identity rule
 
@@ -73,6 +73,8 @@ class Provenance:
     agent_paths: dict[str, str] = field(default_factory=dict)  # key -> first agent call writing it
     armed_by: str | None = None  # first agent call that builds/starts the logger
     violations: list[Violation] = field(default_factory=list)
+    _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
+    _bases: set[str] = field(default_factory=set)  # file names worth resolving (declared ones, in-run symlinks)
 
     def declare(self, name: str, paths: list[tuple[str, bool]]) -> None:
         """``paths``: (path, run_relative) - run-relative declarations, or an original host path."""
@@ -90,14 +92,14 @@ class Provenance:
         """Cheap necessary condition on the raw line: may this call name or write a file?"""
         if set(re.findall(r"[a-z0-9]+", tool.lower())) & WRITER_TOOLS:
             return True
-        if any(base.encode("utf-8", "replace") in raw for base in getattr(self, "_bases", ())):
+        if any(base.encode("utf-8", "replace") in raw for base in self._bases):
             return True
         return any(hint in raw for hint in _HINTS)
 
     def names(self, arguments: Any) -> set[str]:
         """The declarations whose file a call's arguments name (by resolved path)."""
         found: set[str] = set()
-        bases = getattr(self, "_bases", set())
+        bases = self._bases
         for token, cwd in self.workspace.named_paths(arguments):
             if last_component(token) not in bases:
                 continue
@@ -216,10 +218,10 @@ class Provenance:
                 agent_written.setdefault(hashes[name], (f"the {name.replace('_', ' ')}", name))
         for key, call_id in list(self.agent_paths.items())[:MAX_HASHED]:
             relative = self.workspace.inside(key)
-            sha = hash_file(relative) if relative not in (None, ".") else None
-            if sha is not None:
+            digest = hash_file(relative) if relative is not None and relative != "." else None
+            if digest is not None:
                 agent_written.setdefault(
-                    sha, (f"{relative}, which agent call {call_id} wrote", f"trajectory:{call_id}")
+                    digest, (f"{relative}, which agent call {call_id} wrote", f"trajectory:{call_id}")
                 )
         out: list[Violation] = []
         for name in INDEPENDENT:
@@ -238,9 +240,9 @@ class Provenance:
                     )
                 )
                 continue
-            sha = hashes.get(name)
-            if sha is not None and sha in agent_written:
-                what, ref = agent_written[sha]
+            found = hashes.get(name)
+            if found is not None and found in agent_written:
+                what, ref = agent_written[found]
                 out.append(
                     Violation(
                         name,

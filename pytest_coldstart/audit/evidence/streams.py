@@ -117,7 +117,9 @@ class StreamReading:
             return False
         return True
 
-    def _read_stream(self, name: str, path: Path, stream: str, kind: str, known: tuple[str, ...]):
+    def _read_stream(
+        self, name: str, path: Path, stream: str, kind: str, known: tuple[str, ...]
+    ) -> tuple[list[Event] | None, list[str | None], str, int]:
         label = f"evidence {name}"
         lines = HashedLines(path)
         events: list[Event] = []

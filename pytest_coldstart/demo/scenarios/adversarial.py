@@ -5,7 +5,7 @@ collision, a path alias, a symlink inside the run, agent-written evidence, a byt
 copy, another instance or run, a later or earlier clock, a review citing what does not exist
 - and names the seed sentence its expected verdict follows from. The tests audit every one
 (tests/audit/test_audit_adversarial.py); ``coldstart demo`` ships only the few in
-``SHOWCASE``. Identity and provenance entries are in ``adversarial_paths``.
+``SHOWCASE``. Identity entries are in ``adversarial_paths``, provenance ones in ``adversarial_writers``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _task_with_answer,
     _visible,
 )
-from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY, PROVENANCE
+from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
+from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
 
