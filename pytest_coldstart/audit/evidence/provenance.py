@@ -75,6 +75,8 @@ class Provenance:
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
     _bases: set[str] = field(default_factory=set)  # file names worth resolving (declared ones, in-run symlinks)
+    _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
+    _writer_tools: dict[str, bool] = field(default_factory=dict)
 
     def declare(self, name: str, paths: list[tuple[str, bool]]) -> None:
         """``paths``: (path, run_relative) - run-relative declarations, or an original host path."""
@@ -85,16 +87,22 @@ class Provenance:
                 keys.add(key)
         self._by_key = {key: name for name, keys in self.keys.items() for key in keys}
         self._bases = {key.rpartition("/")[2].lower() for key in self._by_key} | self.workspace.symlinks
+        self._scan = None
 
     # -- feeding ---------------------------------------------------------------------------
 
     def may_matter(self, raw: bytes, tool: str) -> bool:
-        """Cheap necessary condition on the raw line: may this call name or write a file?"""
-        if set(re.findall(r"[a-z0-9]+", tool.lower())) & WRITER_TOOLS:
+        """Cheap necessary condition on the (lowercased) raw line: may this call name or write a
+        file? One compiled scan for the write hints and the names worth resolving."""
+        writer = self._writer_tools.get(tool)
+        if writer is None:
+            writer = self._writer_tools[tool] = bool(set(re.findall(r"[a-z0-9]+", tool.lower())) & WRITER_TOOLS)
+        if writer:
             return True
-        if any(base.encode("utf-8", "replace") in raw for base in self._bases):
-            return True
-        return any(hint in raw for hint in _HINTS)
+        if self._scan is None:
+            words = sorted(set(_HINTS) | {base.encode("utf-8", "replace") for base in self._bases})
+            self._scan = re.compile(b"|".join(re.escape(w) for w in words))
+        return self._scan.search(raw) is not None
 
     def names(self, arguments: Any) -> set[str]:
         """The declarations whose file a call's arguments name (by resolved path)."""

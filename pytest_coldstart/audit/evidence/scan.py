@@ -184,8 +184,9 @@ class Scanner:
             self._pin(offset, record)
         tool = get("tool") if isinstance(get("tool"), str) else ""
         provenance, named = self.provenance, None
+        lowered = raw.lower()
         if provenance is not None and (
-            provenance.may_matter(raw.lower(), tool) or isinstance(get("arguments_payload"), dict)
+            provenance.may_matter(lowered, tool) or isinstance(get("arguments_payload"), dict)
         ):
             arguments = self._value(record, "arguments")
             provenance.feed(call_id, tool, arguments, get("actor") == "agent")
@@ -218,12 +219,12 @@ class Scanner:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
                 call.names_logger = "agent_logger" in named
                 call.names_testmod = bool(named & set(TEST_SIDE))
-            if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+            if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
                 text = content.text_of(self._value(record, "arguments"))
                 call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())
                 if call.arm and provenance.armed_by is None:
                     provenance.armed_by = call_id
-        elif self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+        elif self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
             text = content.text_of(self._value(record, "arguments"))
             call.names_logger = content.names(text, self.logger_names)
             call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
