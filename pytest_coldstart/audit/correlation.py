@@ -9,13 +9,12 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence.load import Evidence
-from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings
+from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
 
-SCOPED_TEST_EVENTS = ("instance_ready", "input_processed", "cart_ejected", "cart_removed", "end")
 LISTED = 20
 
 
@@ -39,21 +38,60 @@ class RunIdCheck:
             self.findings.infra("more records from other runs are not listed")
 
 
-def check_scope(evidence: Evidence, findings: Findings) -> None:
-    """Test-mod events must not mix instances/dimensions; the logger must name the same ones."""
-    tests = [e for e in evidence.stream(TESTMOD) if e.name in SCOPED_TEST_EVENTS]
+def check_scope(
+    evidence: Evidence, findings: Findings, trajectory_scopes: list[tuple[str, str, str]] | tuple[()] = ()
+) -> None:
+    """One experiment scope: every test-mod event that carries an instance or a dimension
+    (whatever its name: restore bookkeeping and input attempts included) names the same one;
+    so does every agent logger event, every lifecycle phase record of the trajectory and the
+    fixture/restore reports. The projection already folded the aliases (instance/instance_id,
+    dimension/dim)."""
     for key in ("instance", "dimension"):
-        values = sorted({str(e.get(key)) for e in tests if e.get(key) is not None})
-        if len(values) > 1:
-            findings.infra(f"test-mod events mix {key}s: {', '.join(values[:LISTED])}")
+        experiment = _one_scope(evidence.stream(TESTMOD), key, "test-mod", findings)
+        logger = _one_scope(evidence.stream(LOGGER), key, "agent logger", findings, experiment)
+        expected = experiment or logger
+        if expected is None:
             continue
-        if not values:
-            continue
-        outside = sorted({str(e.get(key)) for e in evidence.stream(LOGGER) if e.get(key) is not None} - set(values))
+        outside = [(value, where) for field, value, where in trajectory_scopes if field == key and value != expected]
+        for name in ("fixture", "restore"):
+            document = evidence.documents.get(name)
+            if isinstance(document, dict):
+                value = next((document.get(a) for a in SCOPE_ALIASES[key] if isinstance(document.get(a), str)), None)
+                if value is not None and value != expected:
+                    outside.append((value, f"the {name} report ({evidence.usable.get(name)})"))
+        for value, where in outside[:LISTED]:
+            findings.infra(f"{where} names {key} {value!r}, not the experiment's {expected!r}")
+
+
+SCOPE_ALIASES = {
+    "instance": ("instance", "instance_id", "lab", "instanceId"),
+    "dimension": ("dimension", "dim", "dimension_id"),
+}
+
+
+def _one_scope(
+    events: list[Event], key: str, side: str, findings: Findings, experiment: str | None = None
+) -> str | None:
+    """The one value of ``key`` the events carry (None when none carries it); a mix, or a
+    value other than ``experiment``, is an infra error naming the first event of each value."""
+    first: dict[str, str] = {}
+    for event in events:
+        value = event.get(key)
+        if value is not None:
+            first.setdefault(str(value), f"{event.ref} {event.name}")
+    if not first:
+        return None
+    values = sorted(first)
+    if len(values) > 1:
+        listed = ", ".join(f"{v} ({first[v]})" for v in values[:LISTED])
+        findings.infra(f"{side} events mix {key}s: {listed}")
+    if experiment is not None:
+        outside = [v for v in values if v != experiment]
         if outside:
-            findings.infra(
-                f"agent logger events name {key}(s) outside the test-mod experiment ({values[0]}): {', '.join(outside[:LISTED])}"
-            )
+            listed = ", ".join(f"{v} ({first[v]})" for v in outside[:LISTED])
+            findings.infra(f"{side} events name {key}(s) outside the test-mod experiment ({experiment}): {listed}")
+        return experiment
+    return values[0] if len(values) == 1 else None
 
 
 def check_files(

@@ -12,9 +12,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity
+from pytest_coldstart.audit import correlation, fixture, integrity, visibility
 from pytest_coldstart.audit.classify import classify
+from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.content import ContentMatcher
+from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
 from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
 from pytest_coldstart.audit.flags import Context, compute_flags
@@ -26,6 +28,7 @@ from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
+from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES, FLAGS
 
 
@@ -128,6 +131,7 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
     reviews = load_reviews(evidence, run_id, findings)
+    model = provenance.for_evidence(evidence.declarations, Workspace(root, manifest))
     scanner = Scanner(
         rundir,
         findings,
@@ -138,16 +142,19 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
         last_capture=latest(captures),
         activation=earliest(e for e in evidence.stream(TESTMOD) if e.name == "input_processed"),
         named=named_calls(reviews),
+        provenance=model,
     )
     # The trajectory is read once: by validate, with the scanner fed each line it reads.
     # Never through a symlink (the scanner's own scan reports it instead).
     validation = integrity.validate(root, None if rundir.trajectory.is_symlink() else scanner, digests)
     trajectory = scanner.trajectory if scanner.finished else scanner.scan()
     check_live(trajectory.live_marks, findings)
-    correlation.check_scope(evidence, findings)
+    _independence(rundir, evidence, model, trajectory, findings, digests)
+    correlation.check_scope(evidence, findings, trajectory.scopes)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)
     fixture.check_fixture(evidence, findings)
+    visibility.check_clean_context(rundir, evidence, findings)
     index = RefIndex(
         call_lines=trajectory.call_lines,
         stream_seqs=evidence.seq_index,
@@ -176,6 +183,33 @@ def _audit(root: Path, answer, oracle) -> dict[str, Any]:
         events=evidence.stream(TESTMOD) + evidence.stream(LOGGER),
         unordered=ctx.unordered,
     )
+
+
+def _independence(
+    rundir: RunDir,
+    evidence: Evidence,
+    model: provenance.Provenance,
+    trajectory: Trajectory,
+    findings: Findings,
+    digests: dict[Path, tuple[str, int]],
+) -> None:
+    """The provenance rules: INFRA/FIXTURE classes become findings, AGENT_FAIL the flags'."""
+
+    def hash_file(relative: str) -> str | None:
+        try:
+            path = resolve_inside(rundir.root, relative, what="agent-written file")
+        except ColdstartError:
+            return None
+        return integrity.file_hash(path, digests)[0] if path.is_file() else None
+
+    # Without a readable trajectory (already an infra error) nothing is known of the writers.
+    armed = trajectory.lines == 0 or any(call.arm and call.status == "ok" for call in trajectory.calls)
+    for violation in model.judge(evidence.hashes, hash_file, armed):
+        if violation.klass == "INFRA_ERROR":
+            findings.infra(violation.text)
+        elif violation.klass == "FIXTURE_INVALID":
+            findings.fixture(violation.text)
+    evidence.provenance = model
 
 
 def _files(evidence: Evidence) -> dict[str, str]:

@@ -25,7 +25,10 @@ def register(groups) -> None:
     p.add_argument("--answer", help="use this answer file (inside the run) instead of the declared one")
     p.add_argument("--oracle", help="use this oracle file (inside the run) instead of the declared one")
     p.set_defaults(handler=cmd_run)
-    p = sub.add_parser("explain", help="show the run's declared evidence and whether each file is present and intact")
+    p = sub.add_parser(
+        "explain",
+        help="show the run's declared evidence: whether each file is present and intact, and its provenance",
+    )
     p.add_argument("--run-dir", required=True)
     p.set_defaults(handler=cmd_explain)
 
@@ -143,6 +146,28 @@ def cmd_explain(args) -> int:
         lines.append(f"  {name:<13} {safe(relative)} [present sha256={short(actual)} {size} bytes; {verdict}]")
         if decl.get("normalized") is not None:
             lines.append(f"  {'':<13} normalized view {safe(decl.get('normalized'))}")
+    lines += _provenance(rundir.root)
     lines.append("the audit also runs every check of `coldstart trace validate` (any finding is an INFRA_ERROR)")
     sys.stdout.write("\n".join(lines) + "\n")
     return 0
+
+
+def _provenance(root: Path) -> list[str]:
+    """Per declared file: where it is known, who writes it, the independence verdict."""
+    from pytest_coldstart.audit.explain import explain_provenance
+    from pytest_coldstart.run.errors import ColdstartError
+
+    try:
+        workspace, entries = explain_provenance(root)
+    except ColdstartError as exc:
+        return [f"provenance: not available ({safe(exc.one_line())})"]
+    lines = ["provenance (who could have written each declared file):", f"  {safe(workspace)}"]
+    for entry in entries:
+        lines.append(f"  {entry.name:<13} known as {', '.join(safe(p) for p in entry.places) or '(no usable path)'}")
+        writers = entry.writers or ["no call of the trajectory writes it"]
+        for writer in writers[:SHOWN]:
+            lines.append(f"  {'':<13} written by {safe(writer)}")
+        if len(writers) > SHOWN:
+            lines.append(f"  {'':<13} ... {len(writers) - SHOWN} more writer(s)")
+        lines.append(f"  {'':<13} {safe(entry.verdict)}")
+    return lines

@@ -46,6 +46,10 @@ def register(groups) -> None:
     p.add_argument("--note", action="append", default=[])
     p.add_argument("--created-at", help="explicit creation time (recorded as explicit)")
     p.add_argument("--experiment-id")
+    p.add_argument(
+        "--agent-cwd",
+        help="the agent's working directory (recorded with the run directory's absolute path as run.json agent)",
+    )
     p.add_argument("--payload-mode", choices=("full", "preview"), default=None)
     p.add_argument("--redact-key", action="append", default=[], help="extra key to redact (repeatable)")
     p.add_argument("--compression", choices=("none", "gzip"), default=None, help="compression of stored payloads")
@@ -263,6 +267,9 @@ def cmd_init(args) -> int:
         created_at=args.created_at,
         experiment_id=args.experiment_id,
         logging=logging,
+        agent=None
+        if args.agent_cwd is None
+        else {"cwd": str(Path(args.agent_cwd).absolute()), "run_dir": str(Path(args.run_dir).absolute())},
     )
     manifest = recorder.manifest
     sys.stdout.write(

@@ -118,6 +118,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "session_ended_at": session.ended_at,
             "phase": phase,
             "complete": False,
+            **({"cwd": session.metadata["cwd"]} if isinstance(session.metadata.get("cwd"), str) else {}),
         }
         del session
         copying.publish(staged)

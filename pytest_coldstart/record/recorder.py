@@ -56,8 +56,11 @@ def init_run(
     machine: dict[str, Any] | None = None,
     repo: dict[str, Any] | None = None,
     tool: dict[str, Any] | None = None,
+    agent: dict[str, Any] | None = None,
 ) -> Recorder:
-    """Create a new run directory. Refuses an existing run (nothing is overwritten)."""
+    """Create a new run directory. Refuses an existing run (nothing is overwritten).
+    ``agent``: how the agent will see the run ({cwd, run_dir, case_insensitive}), recorded as
+    run.json ``agent`` so the audit resolves the paths its calls name."""
     from pytest_coldstart.record import visibility
     from pytest_coldstart.run import environment  # init only: appends never pay for them
 
@@ -125,6 +128,8 @@ def init_run(
         "duration_ms": None,
         "seal": None,
     }
+    if agent is not None:
+        manifest["agent"] = dict(agent)
     jsonio.write_json_atomic(rundir.run_json, manifest)
     recorder = Recorder(rundir.root, clock=clock)
     recorder.appender.append_many(

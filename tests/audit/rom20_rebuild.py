@@ -10,6 +10,9 @@ What the package lacks, and how the rebuild handles it:
 - the fixture snapshot and the preflight report: not declared (the run stays PENDING);
 - the imported pi session and the 11 artifacts: their run.json entries are dropped, because a
   listed file that is absent is (rightly) an INFRA_ERROR;
+- the agent's working directory and the logger's path during the run: run.json ``agent``
+  (the repository root of run.json ``repo.root``, and the run root the package's notes name)
+  and the logger declaration's ``original_path`` (the path the agent's reads name);
 - visibility.json: the snapshot of the four visible files (TASK.md, ENV.md, SKILL.md,
   toolkit-operations.md) is not published, hashes included: the rebuilt run records an
   empty version-1 snapshot and run.json's ``visibility.file_count`` says 0 accordingly.
@@ -35,6 +38,12 @@ def rebuild(shared: Path, target: Path, *, reviews: bool) -> Path:
     manifest = json.loads((base / "trajectory" / "run.json").read_text(encoding="utf-8"))
     manifest["imports"], manifest["artifacts"] = [], []
     manifest["visibility"]["file_count"] = 0
+    # how the agent saw the run: the session ran in the repository root (run.json repo.root),
+    # the run directory is the one the package's notes name ("run root: ...")
+    manifest["agent"] = {
+        "cwd": manifest["repo"]["root"],
+        "run_dir": manifest["repo"]["root"] + "\\labs\\rom20-20260926T063100Z",
+    }
     manifest["notes"] = list(manifest.get("notes", [])) + [
         "rebuilt by pytest-coldstart tests: imports/artifacts bytes are not published"
     ]
@@ -68,6 +77,9 @@ def rebuild(shared: Path, target: Path, *, reviews: bool) -> Path:
             "sha256": original["agent_logger"]["normalized_sha256"],
             "raw": "agent-logger-raw/romlog.jsonl",
             "raw_sha256": original["agent_logger"]["sha256"],
+            # where the logger wrote while the agent worked (the package's evidence map and the
+            # agent's own reads name it): identity is this path, never the file name romlog.jsonl
+            "original_path": "F:/mc-agent-worktrees/rom13/coldstart/labs/rom20-exp/audit/romlogger/romlog.jsonl",
         },
         "answer": {"path": "result/answer.json", "sha256": original["answer"]["sha256"]},
         "oracle": {"path": "result/oracle.json", "sha256": original["oracle"]["sha256"]},

@@ -149,11 +149,16 @@ def test_06_review_entries_are_checked_strictly(tmp_path):
 
 
 def test_07_fixture_and_restore_need_an_explicit_ok(tmp_path):
+    """R7 (revised): a report that says invalid/failed is FIXTURE_INVALID; any other state
+    that is not an explicit ok keeps the oracle PENDING (never a PASS, never a false blame)."""
     report = audit(builder(tmp_path, "a").passing().mutate_fixture(lambda f: {"status": "broken"}))
     assert report["failure_class"] == "FIXTURE_INVALID"
     report = audit(builder(tmp_path, "b").passing().mutate_restore(lambda r: {}))
-    assert report["failure_class"] == "FIXTURE_INVALID"
+    assert (report["overall"], report["failure_class"]) == ("PENDING", None)
+    assert statuses(report)["answer_correct"] == "PENDING"
     report = audit(builder(tmp_path, "c").passing().mutate_fixture(lambda f: f.update(ready=False)))
+    assert (report["overall"], report["failure_class"]) == ("PENDING", None)
+    report = audit(builder(tmp_path, "d").passing().mutate_restore(lambda r: r.update(status="error")))
     assert report["failure_class"] == "FIXTURE_INVALID"
 
 

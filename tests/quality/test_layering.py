@@ -41,7 +41,6 @@ OVER_LIMIT = {
     "pytest_coldstart.record.recorder",
     "pytest_coldstart.run.schemas.compiled",
     "pytest_coldstart.cli.trace",
-    "pytest_coldstart.audit.evidence.load",
     "pytest_coldstart.demo.research",
 }
 

@@ -111,6 +111,19 @@ def _count_near(text: str, count: int, start: int, end: int, floor: int) -> bool
     return bool(number.search(text, end, end + 48) or number.search(text, max(floor, start - 48), start))
 
 
+_COUNT_AFTER = re.compile(r"[\"'\s,]*(?:x\s*|\*\s*|count[\"'\s]*[:=]\s*|\(\s*)(\d+)")
+_COUNT_BEFORE = re.compile(r"(\d+)\s*[x*]?\s*$")
+
+
+def _written_count(text: str, start: int, end: int) -> int | None:
+    """The count written right next to an item name ("sand x3", "3 sand", "count": 3), if any."""
+    after = _COUNT_AFTER.match(text, end, end + 48)
+    if after is not None:
+        return int(after.group(1))
+    before = _COUNT_BEFORE.search(text, max(0, start - 8), start)
+    return int(before.group(1)) if before is not None else None
+
+
 def items_in_order(items: list[Item], text: str, start: int = 0, stop: int | None = None) -> bool:
     """Every item name (lowercased text), in order, each with its count nearby when known."""
     stop = len(text) if stop is None else stop
@@ -120,6 +133,7 @@ def items_in_order(items: list[Item], text: str, start: int = 0, stop: int | Non
         if match is None:
             return False
         if item.count is not None and not _count_near(text, item.count, match.start(), match.end(), position):
-            return False
+            if item.count != 1 or _written_count(text, match.start(), match.end()) is not None:
+                return False  # a count of 1 may go unwritten ("sand"); another written count never matches
         position = match.end()
     return True

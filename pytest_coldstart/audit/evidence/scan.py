@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import content
+from pytest_coldstart.audit.evidence.provenance import TEST_SIDE, Provenance
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio
@@ -46,6 +47,7 @@ class Trajectory:
     excluded: dict[str, int] = field(default_factory=dict)  # why claimed agent calls did not count
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
     live_marks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, mark) of live capture
+    scopes: list[tuple[str, str, str]] = field(default_factory=list)  # (field, value, where): phase records' scope
 
 
 LIVE_MARKS = (HUMAN_PROMPT_MARK, LIVE_CROSSCHECK_MARK)
@@ -66,6 +68,7 @@ class Scanner:
         last_capture: Event | None = None,
         activation: Event | None = None,
         named: set[str] | frozenset[str] = frozenset(),
+        provenance: Provenance | None = None,
     ):
         self.rundir = rundir
         self.findings = findings
@@ -82,6 +85,7 @@ class Scanner:
         self.last_capture = last_capture
         self.activation = activation  # the first input_processed event
         self.named = named  # call ids the reviews cite
+        self.provenance = provenance  # evidence identity by resolved path, and who writes what
         self._name_bytes = [n.encode("utf-8", "replace") for n in logger_names | testmod_names]
         self._start()
 
@@ -140,6 +144,10 @@ class Scanner:
             out.live_marks.append((line.number, record))
         elif kind == "phase" and isinstance(record.get("phase"), str):
             self._lifecycle = record["phase"]
+            for key, aliases in (("instance", ("instance", "instance_id")), ("dimension", ("dimension", "dim"))):
+                value = next((_text(record.get(a)) for a in aliases if _text(record.get(a)) is not None), None)
+                if value is not None and len(out.scopes) < RECENT:
+                    out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
 
     def finish(self) -> None:
@@ -181,6 +189,15 @@ class Scanner:
         out.call_lines.setdefault(call_id, (number, offset))
         if call_id in self.named:
             self._pin(offset, record)
+        tool = get("tool") if isinstance(get("tool"), str) else ""
+        provenance, named = self.provenance, None
+        lowered = raw.lower()
+        if provenance is not None and (
+            provenance.may_matter(lowered, tool) or isinstance(get("arguments_payload"), dict)
+        ):
+            arguments = self._value(record, "arguments")
+            provenance.feed(call_id, tool, arguments, get("actor") == "agent")
+            named = provenance.names(arguments)
         if get("actor") != "agent":
             return None
         if get("phase") != "agent":
@@ -190,7 +207,6 @@ class Scanner:
             out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
             return None
         tick, seq, at_text = get("tick"), get("seq"), get("at")
-        tool = get("tool") if isinstance(get("tool"), str) else ""
         call = Call(
             call_id=call_id,
             tool=tool,
@@ -206,7 +222,16 @@ class Scanner:
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
         )
-        if self._may_name(raw.lower()) or isinstance(get("arguments_payload"), dict):
+        if provenance is not None:
+            if named:  # identity is the path the call names, resolved in the run (never a file name)
+                call.names_logger = "agent_logger" in named
+                call.names_testmod = bool(named & set(TEST_SIDE))
+            if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
+                text = content.text_of(self._value(record, "arguments"))
+                call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())
+                if call.arm and provenance.armed_by is None:
+                    provenance.armed_by = call_id
+        elif self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
             text = content.text_of(self._value(record, "arguments"))
             call.names_logger = content.names(text, self.logger_names)
             call.names_testmod = content.names(text, self.testmod_names - self.logger_names)

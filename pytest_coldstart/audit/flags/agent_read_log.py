@@ -6,6 +6,7 @@ test mod's own file is test-side observation and never counts. A tool name alone
 
 from __future__ import annotations
 
+from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags import Context, logger_missing, require
 from pytest_coldstart.audit.model import LOGGER, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
@@ -14,6 +15,8 @@ from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, lat
 def evaluate(ctx: Context) -> FlagResult:
     flag = FlagResult("agent_read_log")
     if logger_missing(ctx, flag, "cart_observed"):
+        return flag
+    if refuse(flag, ctx.evidence, "agent_logger", "logger:agent-written"):
         return flag
     captures = ctx.events(LOGGER, "cart_observed")
     if not captures:
@@ -31,7 +34,7 @@ def evaluate(ctx: Context) -> FlagResult:
         order = compare(call, last)
         if order == BEFORE:
             continue
-        if call.names_logger and call.content == "items" and order == AFTER:
+        if call.names_logger and call.content == "items" and order == AFTER and not call.names_testmod:
             strong = strong or call
             continue
         if order == UNKNOWN:
@@ -63,6 +66,8 @@ def evaluate(ctx: Context) -> FlagResult:
 def _reason(call, order: str) -> str:
     if order == UNKNOWN:
         return "its order against the last capture is unknown"
+    if call.names_testmod:
+        return "it reads test-side evidence as well as the logger, so the content it returns may be test-side"
     if not call.names_logger:
         return "it returns captured content without naming the logger file"
     if call.content == "uuid":

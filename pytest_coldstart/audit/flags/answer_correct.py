@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.audit.evidence.inventory import ItemError, components_unchecked, normalize_items, same_item
+from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags import Context, require
 from pytest_coldstart.audit.model import FlagResult
 from pytest_coldstart.run.jsonio import type_name
@@ -33,6 +34,9 @@ def evaluate(ctx: Context) -> FlagResult:
     oracle = ctx.document("oracle")
     if oracle is None:
         return flag.pending("the declared oracle is unusable (see infra_errors)", ["oracle"])
+    refused = refuse(flag, ctx.evidence, "oracle", "oracle:independent")
+    if refused is not None:
+        return refused
     status = oracle.get("status")
     if not isinstance(status, str) or status.strip().lower() != "verified":
         return flag.pending(
@@ -57,6 +61,12 @@ def evaluate(ctx: Context) -> FlagResult:
             "the oracle has no independent game-side evidence ref (agent-side refs never count)",
             ["oracle:independent-ref"],
             ["oracle"],
+        )
+    unverified = [name for name in ("fixture", "restore") if ctx.evidence.states.get(name) == "pending"]
+    if unverified and all(ctx.evidence.declared(name) for name in unverified):
+        return flag.pending(
+            f"the {' and '.join(unverified)} report is new or unverified: the oracle stays pending and correctness is not claimed early",
+            [f"{name}:verified" for name in unverified],
         )
     oracle_carts = _oracle_carts(ctx, oracle)
     if oracle_carts is None:
@@ -140,7 +150,9 @@ def _compare(
             mismatches.append(f"{uuid}: {exc}")
             continue
         expected = oracle[uuid]
-        if len(items) != len(expected) or not all(same_item(a, b) for a, b in zip(items, expected, strict=False)):
+        if len(items) != len(expected) or not all(
+            same_item(a, b) and not (b.components and not a.components) for a, b in zip(items, expected, strict=False)
+        ):
             mismatches.append(
                 f"{uuid}: answered [{', '.join(i.label() for i in items)}], oracle [{', '.join(i.label() for i in expected)}]"
             )

@@ -4,6 +4,7 @@ logger being written, built or started before it was armed."""
 
 from __future__ import annotations
 
+from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
@@ -50,6 +51,8 @@ def evaluate(ctx: Context) -> FlagResult:
             ["trajectory:logger-arm-call"],
             refs + [arm_calls[0].ref],
         )
+    if refuse(flag, ctx.evidence, "agent_logger", "logger:agent-written"):
+        return flag
     witness = before[-1] if before else unknown[-1]
     how = _how(first_armed, first_processed, order)
     flag.ok(

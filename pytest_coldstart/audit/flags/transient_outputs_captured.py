@@ -3,6 +3,7 @@ before its removal (same instance/dimension), each carrying an items list."""
 
 from __future__ import annotations
 
+from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
@@ -27,6 +28,8 @@ def evaluate(ctx: Context) -> FlagResult:
     if not ejected:
         return flag.fail("the test mod recorded no cart_ejected event: nothing to capture", ["testmod:cart_ejected"])
     if logger_missing(ctx, flag, "cart_observed"):
+        return flag
+    if refuse(flag, ctx.evidence, "agent_logger", "logger:agent-written"):
         return flag
     captures = by_uuid(ctx.events(LOGGER, "cart_observed"))
     if not captures:

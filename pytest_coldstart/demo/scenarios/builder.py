@@ -73,6 +73,7 @@ MANIFEST_KEYS = (
     "machine",
     "repo",
     "tool",
+    "agent",
 )
 
 

@@ -24,6 +24,7 @@ class Scenario:
     failure_class: str | None
     flags: dict[str, str]  # flag -> expected status
     because: str = ""  # a phrase the report must contain (a flag summary or a finding): the reason
+    follows: str = ""  # the protocol sentence (seed 000) the expected verdict follows from
 
     @property
     def run_id(self) -> str:

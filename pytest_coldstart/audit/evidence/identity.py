@@ -1,0 +1,189 @@
+"""Evidence identity: which file inside the run a call actually names.
+
+A call names a file by a path, never by a file name: every path-like token of its arguments
+is resolved against the agent's working directory recorded in the run (``run.json``
+``agent.cwd``, else the ``cwd`` an importer took from the harness session, else the run
+directory itself), with a ``cd DIR`` earlier in the same command line honoured. ``./``,
+``..``, doubled slashes and backslashes are normalised; a path inside the run is followed
+through the run's own symlinks to the real file; on a case-insensitive host (run.json
+``agent.case_insensitive``, a Windows/macOS ``environment.os``, or a drive-letter path) case
+is folded. Two names denote the same evidence only when they resolve to the same key.
+
+Declared evidence is known by the keys of its run-relative ``path``/``normalized``/``raw``
+and by ``original_path``: where the file was while the agent worked (an absolute host path,
+or one relative to the agent's working directory), for evidence the operator copied into the
+run afterwards.
+
+Nothing here reads a file: symlinks are resolved with ``os.path.realpath`` only, and a path
+that resolves outside the run is a key outside it (it never equals a run file's key).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+RUN = "<run>"  # the key prefix of the run directory when the host path it had is unknown
+_DRIVE = re.compile(r"^[a-zA-Z]:/")
+_QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
+_TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
+_SEGMENT = re.compile(r"&&|\|\||[;\n|]")
+_CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def normalize(path: str) -> str:
+    """Slashes unified, doubled slashes, ``.`` and ``..`` collapsed (a leading ``..`` stays)."""
+    text = path.strip().replace("\\", "/")
+    if _DRIVE.match(text):
+        drive, rest = text[:2], text[2:]
+        return drive.upper() + posixpath.normpath(rest)
+    if text.startswith("~"):
+        return text
+    return posixpath.normpath(text) if text else text
+
+
+def is_absolute(path: str) -> bool:
+    return path.startswith("/") or bool(_DRIVE.match(path))
+
+
+class Workspace:
+    """How the agent saw the run: its working directory and the run directory's host path."""
+
+    def __init__(self, root: Path, manifest: dict[str, Any] | None):
+        manifest = manifest if isinstance(manifest, dict) else {}
+        agent: dict[str, Any] = manifest["agent"] if isinstance(manifest.get("agent"), dict) else {}
+        self.root = Path(root)
+        self.real_root = os.path.realpath(self.root)
+        run_dir = _text(agent.get("run_dir"))
+        cwd = _text(agent.get("cwd"))
+        self.cwd_source = "run.json agent.cwd" if cwd else None
+        if cwd is None:
+            for entry in manifest.get("imports") or []:
+                if isinstance(entry, dict) and _text(entry.get("cwd")):
+                    cwd, self.cwd_source = entry["cwd"], f"the imported session {entry.get('path')!r}"
+                    break
+        self.run_base = normalize(run_dir) if run_dir and is_absolute(normalize(run_dir)) else RUN
+        self.cwd = normalize(cwd) if cwd and is_absolute(normalize(cwd)) else None
+        if self.cwd is None:
+            self.cwd = self.run_base if cwd is None else posixpath.normpath(f"{self.run_base}/{normalize(cwd)}")
+        flagged = agent.get("case_insensitive")
+        environment: dict[str, Any] = manifest["environment"] if isinstance(manifest.get("environment"), dict) else {}
+        host = f"{environment.get('os', '')} {environment.get('platform', '')}".lower()
+        self.case_insensitive = (
+            flagged if isinstance(flagged, bool) else any(word in host for word in _CASE_INSENSITIVE_OS)
+        )
+        self.symlinks = self._symlinks()
+
+    def describe(self) -> str:
+        if self.cwd_source is None:
+            where = "the run directory (none is recorded)"
+        else:
+            where = f"{self.cwd if self.cwd != RUN else 'the run directory'} (from {self.cwd_source})"
+        run = self.run_base if self.run_base != RUN else "not recorded"
+        return f"agent working directory: {where}; the run directory's path on the agent's host: {run}"
+
+    def _symlinks(self) -> set[str]:
+        """Lowercased names of the symlinks inside the run (a call may name a file through one)."""
+        names: set[str] = set()
+        stack = [str(self.root)]
+        while stack:
+            try:
+                entries = list(os.scandir(stack.pop()))
+            except OSError:
+                continue
+            for entry in entries:
+                try:
+                    if entry.is_symlink():
+                        names.add(entry.name.lower())
+                    elif entry.is_dir(follow_symlinks=False) and entry.name != ".coldstart":
+                        stack.append(entry.path)
+                except OSError:
+                    continue
+        return names
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def fold(self, key: str) -> str:
+        return key.lower() if self.case_insensitive or _DRIVE.match(key) else key
+
+    def run_key(self, relative: str) -> str | None:
+        """The key of a run-relative path (the file the run holds, symlinks followed)."""
+        rel = normalize(relative)
+        if "\x00" in rel:
+            return None  # a path no file system holds names nothing
+        try:
+            real = os.path.realpath(os.path.join(self.root, rel))
+        except (OSError, ValueError):
+            return None
+        if real == self.real_root or real.startswith(self.real_root + os.sep):
+            rel = Path(os.path.relpath(real, self.real_root)).as_posix()
+        return self.fold(f"{self.run_base}/{rel}" if rel != "." else self.run_base)
+
+    def key(self, token: str, cwd: str | None = None) -> str | None:
+        """The key of a path a call names (relative to ``cwd``, default the agent's)."""
+        text = normalize(token)
+        if not text or "\x00" in text or text.startswith("~") or "$" in text or "*" in text:
+            return None
+        full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
+        inside = self.inside(full)
+        return self.run_key(inside) if inside is not None else self.fold(full)
+
+    def inside(self, key: str) -> str | None:
+        """The run-relative path of a resolved host path, or None when it is outside the run."""
+        base = self.fold(self.run_base)
+        folded = self.fold(key)
+        if folded == base:
+            return "."
+        if folded.startswith(base + "/"):
+            return key[len(self.run_base) + 1 :]
+        return None
+
+    def relative_of(self, key: str) -> str | None:
+        """The run-relative path of a key (for reports), or None outside the run."""
+        return self.inside(key)
+
+    # -- tokens of a call ------------------------------------------------------------------
+
+    def named_paths(self, value: Any) -> Iterator[tuple[str, str | None]]:
+        """(token, the cwd it is relative to) for every path-like token in ``value``."""
+        for text in strings(value):
+            yield from self.tokens(text)
+
+    def tokens(self, text: str) -> Iterator[tuple[str, str | None]]:
+        cwd: str | None = None
+        for segment in _SEGMENT.split(text):
+            words = segment.split()
+            if len(words) >= 2 and words[0] in ("cd", "pushd", "Set-Location", "chdir"):
+                target = words[1].strip("\"'")
+                resolved = normalize(target) if is_absolute(normalize(target)) else None
+                cwd = resolved or normalize(f"{cwd or self.cwd}/{target}")
+            for match in _QUOTED.finditer(segment):
+                inner = match.group(1) or match.group(2)
+                if " " in inner and ("/" in inner or "\\" in inner):
+                    yield inner, cwd
+            for match in _TOKEN.finditer(segment):
+                yield match.group(0), cwd
+
+
+def strings(value: Any) -> Iterator[str]:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def last_component(token: str) -> str:
+    return token.replace("\\", "/").rstrip("/").rpartition("/")[2].lower()

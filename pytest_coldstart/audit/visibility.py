@@ -1,0 +1,102 @@
+"""The clean-context rule (seed §3): nothing the agent could see carries the answer.
+
+The visibility snapshot (visibility.json, its copies under visibility/files/) and the task
+itself are what the agent was given. A visible file that is a byte copy of the answer or the
+oracle document (by the sha256 the snapshot recorded), or whose text holds a cart's uuid
+followed by that cart's ordered items (the oracle's carts, and the answer's), means the
+session was handed a standard answer: the run is not a cold start. Class INFRA_ERROR - the
+environment contract was broken by the set-up, not by the agent, and no flag can mask it
+(docs/protocol.md "Clean context").
+
+Linear in the bytes read: every uuid-shaped token of a file is looked up in a dict of cart
+uuids, and only a hit is followed by the ordered item match in a bounded window.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_order, normalize_items
+from pytest_coldstart.audit.evidence.load import Evidence
+from pytest_coldstart.audit.model import Findings
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.layout import TASK_MD, VISIBILITY_JSON, RunDir
+from pytest_coldstart.run.paths import resolve_inside
+
+_TOKEN = re.compile(r"[0-9a-z][0-9a-z_-]{7,}")
+WINDOW = 4000
+MAX_BYTES = 8 * 1024 * 1024  # a copy is at most 5 MiB (larger files are listed without a copy)
+LISTED = 10
+
+
+def _carts(evidence: Evidence) -> dict[str, list[Item]]:
+    out: dict[str, list[Item]] = {}
+    for name in ("oracle", "answer"):
+        document = evidence.documents.get(name)
+        carts = document.get("carts", document.get("ordered_items_by_cart")) if isinstance(document, dict) else None
+        for cart in carts if isinstance(carts, list) else ():
+            uuid = cart.get("uuid") if isinstance(cart, dict) else None
+            if not isinstance(uuid, str) or not uuid.strip():
+                continue
+            try:
+                items = normalize_items(cart.get("items"))
+            except ItemError:
+                continue
+            if items:
+                out.setdefault(uuid.strip().lower(), items)
+    return out
+
+
+def carried_cart(text: str, carts: dict[str, list[Item]]) -> str | None:
+    """The uuid of a cart whose uuid and ordered items ``text`` (lowercased) carries."""
+    for match in _TOKEN.finditer(text):
+        items = carts.get(match.group(0))
+        if items is not None and items_in_order(items, text, match.end(), min(len(text), match.end() + WINDOW)):
+            return match.group(0)
+    return None
+
+
+def check_clean_context(rundir: RunDir, evidence: Evidence, findings: Findings) -> None:
+    try:
+        snapshot = jsonio.read_json(rundir.root / VISIBILITY_JSON)
+    except (ColdstartError, OSError, ValueError):
+        return  # validate reports an unusable snapshot
+    entries = snapshot.get("files") if isinstance(snapshot, dict) else None
+    entries = entries if isinstance(entries, list) else []
+    copies = {evidence.hashes[name]: name for name in ("answer", "oracle") if name in evidence.hashes}
+    carts = _carts(evidence)
+    shown = 0
+    files: list[tuple[str, str]] = [(TASK_MD, "the task")]
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        path = str(entry.get("path"))
+        if entry.get("sha256") in copies and shown < LISTED:
+            findings.infra(
+                f"clean context broken: the visible file {path!r} is a byte copy of the {copies[entry['sha256']]} document"
+            )
+            shown += 1
+        if isinstance(entry.get("copy"), str):
+            files.append((entry["copy"], f"the visible file {path!r}"))
+    if not carts:
+        return
+    for relative, what in files:
+        if shown >= LISTED:
+            break
+        try:
+            target = resolve_inside(rundir.root, relative, what="visible file copy")
+            with jsonio.open_regular(target) as handle:
+                data = handle.read(MAX_BYTES)
+        except (ColdstartError, OSError):
+            continue  # validate reports a missing or unsafe copy
+        uuid = carried_cart(data.decode("utf-8", "replace").lower(), carts)
+        if uuid is not None:
+            findings.infra(
+                f"clean context broken: {what} carries the answer (cart {uuid} with its ordered items); "
+                "the session was given the answer, so the run is not a cold start"
+            )
+            shown += 1
+
+
+__all__ = ["carried_cart", "check_clean_context"]

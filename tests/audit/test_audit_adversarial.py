@@ -1,0 +1,75 @@
+"""The adversarial catalogue: every run that tries to satisfy a PASS requirement falsely gets
+the verdict the seed sentence it names demands (overall, failure class, every flag status)
+and the report says why."""
+
+from __future__ import annotations
+
+import pytest
+from audit_helpers import statuses
+
+from pytest_coldstart.audit import audit_run
+from pytest_coldstart.demo.scenarios import ADVERSARIAL, SCENARIOS, SHOWCASE, RunBuilder
+
+CLASSES = {
+    "identity": ("read", "path", "symlink", "case", "cwd", "collision", "outside"),
+    "provenance": ("oracle_", "testmod_", "fixture_written", "fixture_bytes", "restore_sed", "logger_"),
+    "scope": ("instance", "dim_alias"),
+    "states": (
+        "fixture_unverified",
+        "fixture_new",
+        "restore_running",
+        "fixture_failed",
+        "fixture_result",
+        "restore_mismatch",
+    ),
+    "clean context": ("visible_", "task_carries"),
+    "components": ("enchantment",),
+    "reviews": ("review_cites",),
+}
+
+
+def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
+    assert len(ADVERSARIAL) >= 40
+    for scenario in ADVERSARIAL.values():
+        assert scenario.follows and scenario.description and scenario.because
+        assert scenario.name not in SCENARIOS or scenario.name in SHOWCASE
+    for kind, markers in CLASSES.items():
+        hits = [n for n in ADVERSARIAL if any(m in n for m in markers)]
+        assert len(hits) >= 3, (kind, hits)
+
+
+HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
+    "dotted_path_read",
+    "backslash_path_read",
+    "absolute_path_read",
+    "cwd_relative_read",
+    "cd_in_command_read",
+    "symlink_to_logger_read",
+    "case_alias_case_insensitive_host",
+    "read_items_without_uuid",
+    "read_items_implicit_count_one",
+    "oracle_written_by_operator",
+    "visible_uuid_only",
+    "answer_same_enchantment",
+}
+
+
+def test_no_false_pass_among_the_attacks():
+    """Only the honest controls pass; every attack is refused (FAIL or PENDING)."""
+    assert {n for n, s in ADVERSARIAL.items() if s.overall == "PASS"} == HONEST
+
+
+@pytest.mark.parametrize("name", sorted(ADVERSARIAL))
+def test_adversarial_outcome(tmp_path, name):
+    scenario = ADVERSARIAL[name]
+    run = scenario.configure(RunBuilder(tmp_path / "run", run_id=scenario.run_id)).build()
+    report = audit_run(run, write=False)
+    texts = (
+        [f["summary"] for f in report["flags"]]
+        + report["infra_errors"]
+        + report["fixture_errors"]
+        + report["pending_reasons"]
+    )
+    assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), texts
+    assert statuses(report) == scenario.flags, texts
+    assert any(scenario.because in text for text in texts), (scenario.because, texts)
