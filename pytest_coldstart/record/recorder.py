@@ -389,6 +389,7 @@ class Recorder:
         moment = parse_at(at) if at is not None else self.clock.now()
         if moment is None:
             raise UsageError(f"review time {at!r} is not a timestamp")
+        note = self.redactor.scrub(note) if isinstance(note, str) else note  # notes are free text: secrets go
         entry = {
             "schemaVersion": CURRENT,
             "seq": 0,
