@@ -228,13 +228,11 @@ def test_bad_key_files_are_usage_errors(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="cannot read"):
         signing.load_private_key(tmp_path / "absent.pem")
     rsa = tmp_path / "rsa.pem"
-    import subprocess
+    from cryptography.hazmat.primitives import serialization as s
+    from cryptography.hazmat.primitives.asymmetric import rsa as rsa_keys
 
-    subprocess.run(
-        ["openssl", "genpkey", "-algorithm", "rsa", "-pkeyopt", "rsa_keygen_bits:1024", "-out", str(rsa)],
-        check=True,
-        capture_output=True,
-    )
+    key = rsa_keys.generate_private_key(public_exponent=65537, key_size=1024)
+    rsa.write_bytes(key.private_bytes(s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))
     with pytest.raises(UsageError, match="not an Ed25519 private key"):
         signing.load_private_key(rsa)
     with pytest.raises(UsageError, match="give --anchor or --ledger"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -28,15 +29,35 @@ def reopen_and_cut(run: Path, cut: int = 3) -> None:
 
 
 def openssl_keys(folder: Path, name: str = "lab") -> tuple[Path, Path]:
-    """An Ed25519 key pair as `openssl genpkey` writes it (PEM PKCS#8 / SubjectPublicKeyInfo)."""
+    """An Ed25519 key pair as `openssl genpkey` writes it (PEM PKCS#8 / SubjectPublicKeyInfo);
+    written by cryptography in the same formats where the openssl tool is absent."""
     private, public = folder / f"{name}.pem", folder / f"{name}.pub.pem"
-    subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(private)], check=True)
-    subprocess.run(["openssl", "pkey", "-in", str(private), "-pubout", "-out", str(public)], check=True)
+    if shutil.which("openssl"):
+        subprocess.run(["openssl", "genpkey", "-algorithm", "ed25519", "-out", str(private)], check=True)
+        subprocess.run(["openssl", "pkey", "-in", str(private), "-pubout", "-out", str(public)], check=True)
+    else:
+        _write_pair(private, public, "PEM")
     return private, public
 
 
 def ssh_keys(folder: Path, name: str = "lab_ssh") -> tuple[Path, Path]:
     """An Ed25519 key pair as `ssh-keygen -t ed25519` writes it (OpenSSH formats)."""
-    private = folder / name
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(private)], check=True)
-    return private, folder / f"{name}.pub"
+    private, public = folder / name, folder / f"{name}.pub"
+    if shutil.which("ssh-keygen"):
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(private)], check=True)
+    else:
+        _write_pair(private, public, "OpenSSH")
+    return private, public
+
+
+def _write_pair(private: Path, public: Path, form: str) -> None:
+    from cryptography.hazmat.primitives import serialization as s
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    key = Ed25519PrivateKey.generate()
+    if form == "PEM":
+        private.write_bytes(key.private_bytes(s.Encoding.PEM, s.PrivateFormat.PKCS8, s.NoEncryption()))
+        public.write_bytes(key.public_key().public_bytes(s.Encoding.PEM, s.PublicFormat.SubjectPublicKeyInfo))
+    else:
+        private.write_bytes(key.private_bytes(s.Encoding.PEM, s.PrivateFormat.OpenSSH, s.NoEncryption()))
+        public.write_bytes(key.public_key().public_bytes(s.Encoding.OpenSSH, s.PublicFormat.OpenSSH) + b"\n")
