@@ -156,6 +156,18 @@ SCRIPTS: dict[str, Script] = {
             Figure("-n 2 speedup", rf"^-n 2 speedup: (?P<value>{NUMBER} ?x)", "> 1x (scales)"),
         ),
     ),
+    "redaction": Script(
+        ("--calls", "2000", "--repeat", "2"),
+        ("--calls", "20000", "--repeat", "5"),
+        (
+            Figure(
+                "import, new / old rules,",
+                rf"^import (?P<name>\S+)\s*: .*; ratio (?P<value>{NUMBER})",
+                "close to 1",
+            ),
+            Figure("scrub, new / old rules", rf"^scrub .*; ratio (?P<value>{NUMBER})", "close to 1"),
+        ),
+    ),
 }
 
 

@@ -24,6 +24,12 @@ def register(groups) -> None:
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--answer", help="use this answer file (inside the run) instead of the declared one")
     p.add_argument("--oracle", help="use this oracle file (inside the run) instead of the declared one")
+    anchored = p.add_mutually_exclusive_group()
+    anchored.add_argument(
+        "--anchor", metavar="A", help="require this anchor (the JSON line `trace seal` printed, or a file holding it)"
+    )
+    anchored.add_argument("--ledger", metavar="FILE", help="require the run's anchor from this ledger")
+    p.add_argument("--public-key", metavar="P", help="require the anchor to be signed by this Ed25519 public key")
     p.set_defaults(handler=cmd_run)
     p = sub.add_parser(
         "explain",
@@ -49,14 +55,18 @@ def _override(value: str | None) -> str | None:
 
 
 def cmd_run(args) -> int:
-    from pytest_coldstart.audit import audit_run
+    from pytest_coldstart.audit import anchoring, audit_run
     from pytest_coldstart.audit.classify import exit_code
     from pytest_coldstart.audit.engine import output_dir
     from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
     out = output_dir(root, args.out)
+    wanted = anchoring.expectation(
+        [args.anchor] if args.anchor else [], [args.ledger] if args.ledger else [], args.public_key
+    )
     report = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
+    report = anchoring.check(report, root, wanted)
     try:
         from pytest_coldstart.audit.report import write_report
 

@@ -6,6 +6,7 @@ import json
 import os
 import sys
 
+from pytest_coldstart.cli import sealing
 from pytest_coldstart.cli.main import parse_json_arg, requested
 
 PHASES = ("prepare", "restore", "agent", "audit")
@@ -181,7 +182,8 @@ def register(groups) -> None:
     )
     p.add_argument("--json", action="store_true", help="also print the summary as JSON")
 
-    command("seal", cmd_seal, "write the file manifest and anchor the hash chain")
+    p = command("seal", cmd_seal, "write the file manifest and print the anchor that pins it from outside the run")
+    sealing.add_arguments(p)
     command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
 
 
@@ -437,13 +439,7 @@ def cmd_summary(args) -> int:
 
 
 def cmd_seal(args) -> int:
-    from pytest_coldstart.record.seal import seal
-
-    sealed = seal(args.run_dir)
-    sys.stdout.write(
-        f"sealed {len(sealed['files'])} files; trajectory {sealed['trajectory']['records']} records, head {sealed['trajectory']['head']}\n"
-    )
-    return 0
+    return sealing.cmd_seal(args)
 
 
 def cmd_migrate(args) -> int:

@@ -23,7 +23,7 @@ from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import BLOCK
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.paths import ensure_folder
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -38,15 +38,12 @@ class Staged:
 
 
 def state_folder(rundir: RunDir) -> Path:
-    folder = resolve_inside(rundir.root, layout.STATE_DIR, what="state folder")
-    folder.mkdir(exist_ok=True)
-    return folder
+    return ensure_folder(rundir.root, layout.STATE_DIR)  # a symlinked .coldstart/ is refused
 
 
 def stage(rundir: RunDir, source: Path) -> Staged:
     """Reserve a name in imports/ and copy ``source`` byte for byte into ``.coldstart/``."""
-    folder = resolve_inside(rundir.root, layout.IMPORTS, what="imports folder")
-    folder.mkdir(exist_ok=True)
+    folder = ensure_folder(rundir.root, layout.IMPORTS)  # a symlinked imports/ is refused
     private = state_folder(rundir)
     name = _UNSAFE.sub("_", source.name).lstrip(".")[-120:] or "session.jsonl"
     stem, suffix = os.path.splitext(name)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.pytest_plugin import collect, markers
+from pytest_coldstart.pytest_plugin import anchor, collect, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
 from pytest_coldstart.pytest_plugin.cache import AuditCache
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
@@ -48,6 +48,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     parser.addini("coldstart_runs", "Run-directory roots collected like --coldstart-runs", type="paths", default=[])
     parser.addini("coldstart_cache_dir", "Audit cache directory (like --coldstart-cache-dir)", default="")
+    anchor.add_options(parser)
 
 
 def _roots(config: pytest.Config) -> list[Path]:
@@ -87,6 +88,7 @@ def pytest_configure(config: pytest.Config) -> None:
         targets = [(config.invocation_params.dir / arg.split("::", 1)[0]).resolve() for arg in config.args]
     norecurse = list(config.getini("norecursedirs") or [])
     config.stash[STASH] = ColdstartSession(_roots(config), targets, AuditCache(_cache_dir(config)), norecurse)
+    anchor.configure(config, config.stash[STASH])
     if config.pluginmanager.hasplugin("html") and config.getoption("htmlpath", None):
         from pytest_coldstart.pytest_plugin.html import HtmlReporting
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,8 @@ class ColdstartSession:
         self.norecurse = norecurse
         self._runs: dict[Path, RunInfo] = {}
         self._keys: dict[Path, str | None] = {}
+        #: applied to every report after the (cached) audit: the seal-anchor check (anchor.py)
+        self.post_audit: Callable[[Path, dict[str, Any]], dict[str, Any]] | None = None
 
     # -- which directories ---------------------------------------------------------------
 
@@ -120,6 +123,8 @@ class ColdstartSession:
                 report = _audit(run_dir)
             else:
                 report = self.cache.get_or_compute("audit", key, lambda: _audit(run_dir))
+            if self.post_audit is not None:
+                report = self.post_audit(run_dir, report)
             info = RunInfo(run_dir, report, None, key)
         except Exception as exc:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)

@@ -27,7 +27,7 @@ from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.paths import ensure_folder, resolve_inside
 from pytest_coldstart.run.versioning import CURRENT, V1_SCHEMAS, version_of
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
@@ -189,7 +189,7 @@ def _stage_bytes(target: Path, data: bytes) -> Path:
 
 
 def _stage_copy(source: Path, target: Path) -> Path:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    ensure_folder(target.parent.parent, target.parent.name)  # originals/: a symlink there is refused
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     with os.fdopen(fd, "wb") as handle, open(source, "rb") as reader:
         shutil.copyfileobj(reader, handle, 1 << 20)

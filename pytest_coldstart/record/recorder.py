@@ -20,7 +20,7 @@ from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.paths import ensure_folder, open_for_write, resolve_inside
 from pytest_coldstart.run.payloads import PayloadStore
 from pytest_coldstart.run.versioning import CURRENT, require_current
 from pytest_coldstart.run.vocabulary import (
@@ -81,14 +81,14 @@ def init_run(
     notes = [Redactor.from_settings(logging).apply(note) for note in notes or []]
     rundir.root.mkdir(parents=True, exist_ok=True)
     for folder in (layout.IMPORTS, layout.ARTIFACTS):
-        (rundir.root / folder).mkdir(exist_ok=True)
+        ensure_folder(rundir.root, folder)
     jsonio.write_bytes_atomic(rundir.path(layout.TASK_MD), task_bytes)
     vis = visibility.snapshot(rundir.root, list(visible_roots or []), list(excludes or []), created)
     vis_bytes = jsonio.dumps_document(vis)
     jsonio.write_bytes_atomic(rundir.path(layout.VISIBILITY_JSON), vis_bytes)
     evidence = {"schemaVersion": CURRENT, **{name: None for name in EVIDENCE_NAMES}}
     jsonio.write_json_atomic(rundir.evidence_json, evidence)
-    rundir.reviews.touch()
+    os.close(open_for_write(rundir.reviews, os.O_WRONLY | os.O_CREAT))
     task_sha = sha256_bytes(task_bytes)
     manifest = {
         "schemaVersion": CURRENT,
@@ -152,6 +152,15 @@ def init_run(
         ]
     )
     return recorder
+
+
+def _copy_into_run(source: Path, target: Path) -> None:
+    """Copy ``source`` to ``target`` in the run; a symlink at ``target`` is refused, not followed."""
+    with (
+        open(source, "rb") as reader,
+        os.fdopen(open_for_write(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as writer,
+    ):
+        shutil.copyfileobj(reader, writer, 1 << 20)
 
 
 class Recorder:
@@ -303,9 +312,8 @@ class Recorder:
             for path in files:
                 number = len(existing) + 1
                 relative = f"{layout.ARTIFACTS}/{number:03d}-{path.name}"
-                target = self.rundir.path(relative)
-                target.parent.mkdir(exist_ok=True)
-                shutil.copyfile(path, target)
+                target = ensure_folder(self.rundir.root, layout.ARTIFACTS) / relative.split("/", 1)[1]
+                _copy_into_run(path, target)
                 digest, size = sha256_file(target)
                 entry = {
                     "label": label or path.name,
@@ -386,6 +394,7 @@ class Recorder:
         moment = parse_at(at) if at is not None else self.clock.now()
         if moment is None:
             raise UsageError(f"review time {at!r} is not a timestamp")
+        note = self.redactor.scrub(note) if isinstance(note, str) else note  # notes are free text: secrets go
         entry = {
             "schemaVersion": CURRENT,
             "seq": 0,
@@ -409,7 +418,7 @@ class Recorder:
                 require_current(previous, "review line", str(self.rundir.reviews))
             seq = previous.get("seq") if isinstance(previous, dict) else None
             entry["seq"] = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
-            with open(self.rundir.reviews, "ab") as handle:
+            with os.fdopen(open_for_write(self.rundir.reviews, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as handle:
                 handle.write(jsonio.dumps_line(entry) + b"\n")
                 handle.flush()
                 os.fsync(handle.fileno())

@@ -22,64 +22,21 @@ import hmac
 import os
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from pytest_coldstart.record.secret_rules import DEFAULT_DENYLIST, DEFAULT_PATTERNS, TRIGGERS
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 
-DEFAULT_DENYLIST = (
-    "api_key",
-    "apikey",
-    "access_key",
-    "secret",
-    "client_secret",
-    "password",
-    "passwd",
-    "passphrase",
-    "token",
-    "access_token",
-    "refresh_token",
-    "auth_token",
-    "authorization",
-    "cookie",
-    "set_cookie",
-    "private_key",
-    "credential",
-    "credentials",
-    "session_key",
-)
-
-#: Well-known credential shapes, redacted inside any string, each with the lowercase literals
-#: one of which must occur (after casefold) for it to match: a cheap pre-check before the regex.
-_DEFAULT_RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----", ("-----begin",)),
-    (r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}", ("sk-",)),
-    (r"\bgh[pousr]_[A-Za-z0-9]{30,}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
-    (r"\bgithub_pat_[A-Za-z0-9_]{30,}", ("github_pat_",)),
-    (r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-")),
-    (r"\bAKIA[0-9A-Z]{16}\b", ("akia",)),
-    (r"\bAIza[0-9A-Za-z_-]{35}", ("aiza",)),
-    (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
-    (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
-    (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
-    (
-        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
-        ("authorization",),
-    ),
-    (
-        r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
-        ("api", "secret", "token", "passw", "credential"),
-    ),
-)
-DEFAULT_PATTERNS = tuple(pattern for pattern, _ in _DEFAULT_RULES)
-TRIGGERS = dict(_DEFAULT_RULES)
+#: the default rules live in ``secret_rules`` (with what each covers); re-exported here
+__all__ = ["DEFAULT_DENYLIST", "DEFAULT_PATTERNS", "TRIGGERS", "Redactor", "marker"]
 
 DIGESTS = ("sha256", "hmac-sha256")
 #: Environment values shorter than this are not treated as secrets (they would match everywhere).
 MIN_SECRET_CHARS = 4
 DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed value"
-SCOPE = "every trajectory record field outside the envelope, run notes; task.md, visible files, artifacts and imported raw sessions are stored verbatim"
+SCOPE = "every trajectory record field outside the envelope, run notes, review notes, imported raw sessions; task.md, visible files and artifacts are stored verbatim"
 
 _SCALARS = (bool, int, float)
 #: short strings found clean are remembered (bounded): records repeat tool names, phases, paths
@@ -159,10 +116,8 @@ class Redactor:
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
         self.literals = tuple(t for rule in self.rules if rule.literal for t in rule.triggers or ())
-        patterns = [rule.triggers for rule in self.rules if not rule.literal]
-        self.fast = (
-            None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
-        )
+        literals = [rule.triggers for rule in self.rules if not rule.literal]
+        self.fast = None if any(t is None for t in literals) else gates(t for ts in literals for t in ts or ())
         self._keys: dict[str, str | None] = {}
         self._clean: set[str] = set()  # short strings no rule changes (tool names, phases, paths repeat)
         self.count = 0
@@ -188,7 +143,8 @@ class Redactor:
         digest = rules.get("digest", "sha256")
         if isinstance(digest, str) and digest.startswith("sha256 of"):
             digest = "sha256"  # the first recorder's wording
-        salt = rules.get("salt") if isinstance(rules.get("salt"), dict) else {}
+        stated = rules.get("salt")
+        salt: dict[str, Any] = stated if isinstance(stated, dict) else {}
         redactor = cls(
             tuple(rules["keys"]) if "keys" in rules else DEFAULT_DENYLIST,
             env=tuple(rules.get("env") or ()),
@@ -224,7 +180,8 @@ class Redactor:
         """JSON pointers of what the last ``apply``/``apply_record`` of this thread removed."""
         if not hasattr(self._local, "paths"):
             self._local.paths = []
-        return self._local.paths
+        paths: list[str] = self._local.paths
+        return paths
 
     @paths.setter
     def paths(self, value: list[str]) -> None:
@@ -290,7 +247,7 @@ class Redactor:
 
     def _removed(self, item: Any, stack: list[str], kind: str) -> str:
         if _is_marker(item):
-            return item  # already redacted upstream: keep its digest
+            return str(item)  # already redacted upstream: keep its digest
         self.count += 1
         self.paths.append(_join(stack))
         return self.marker(item, kind)
@@ -340,17 +297,20 @@ class Redactor:
         return text
 
     def _replace(self, match: re.Match[str]) -> str:
-        if "secret" in match.re.groupindex and match.group("secret") is not None:
-            start, end = match.span("secret")
-            whole_start = match.start()
-            secret = match.group("secret")
-            return match.group(0)[: start - whole_start] + self.marker(secret) + match.group(0)[end - whole_start :]
+        # a group named secret, secret2, secret3 ... limits the replacement to it (the first that matched)
+        for name in match.re.groupindex:
+            if name.startswith("secret") and match.group(name) is not None:
+                start, end = match.span(name)
+                whole_start = match.start()
+                text = match.group(0)
+                return text[: start - whole_start] + self.marker(match.group(name)) + text[end - whole_start :]
         return self.marker(match.group(0))
 
     def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
         """Redact every field of a record except ``skip`` (the envelope); return it and the paths."""
-        self.paths = paths = []
-        out = {}
+        paths: list[str] = []
+        self.paths = paths
+        out: dict[str, Any] = {}
         for key, value in fields.items():
             if value is None or key in skip:
                 out[key] = value
@@ -377,6 +337,17 @@ class Redactor:
             "salt": None if self.salt is None else {"env": self.salt_env, "fingerprint": salt_fingerprint(self.salt)},
             "scope": SCOPE,
         }
+
+
+#: substrings shared by a family of literals: one ``in`` check stands for the family
+GATE_WORDS = ("gh", "xox", "_live_", "_test_")
+
+
+def gates(literals: Iterable[str]) -> tuple[str, ...]:
+    """A small set of substrings such that every literal contains one: a text holding none of
+    them holds no literal (the quick look before any rule runs; fewer ``in`` checks)."""
+    wanted = {next((g for g in GATE_WORDS if g in literal), literal) for literal in literals}
+    return tuple(sorted(w for w in wanted if not any(o != w and o in w for o in wanted)))
 
 
 def _join(stack: list[str]) -> str:

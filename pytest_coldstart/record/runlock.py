@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.paths import open_for_write
 
 try:
     import fcntl
@@ -59,7 +60,7 @@ class RunLock:
         return self
 
     def _flock(self, deadline: float) -> int:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = open_for_write(self.path, os.O_RDWR | os.O_CREAT)  # a (dangling) symlink is refused, never created through
         pause = 0.0005
         while True:
             try:

@@ -2,7 +2,9 @@
 
 ``seal`` writes into run.json every file of the run with size and sha256, the trajectory's
 record count and head hash (the hash of its last line, which anchors the hash chain), the end
-time and the duration. Derived or post-run files are not sealed: run.json itself, the private
+time and the duration. The seal's fingerprint, its *anchor* (``record.anchor``), is what
+pins the run from outside: ``coldstart trace seal`` prints it and can append it to a ledger or
+sign it. Derived or post-run files are not sealed: run.json itself, the private
 ``.coldstart/`` state, ``audit/``, ``summary.json`` and ``reviews.jsonl`` (reviews are appended
 by reviewers after the run and are checked by shape and by resolving their refs instead).
 """
@@ -13,6 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.record.anchor import of_manifest
 from pytest_coldstart.record.trajectory import lock_for, read_last_line
 from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.clock import format_at
@@ -43,6 +46,13 @@ def sealable_files(rundir: RunDir) -> list[str]:
 
 
 def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
+    """Seal the run; returns the seal written into run.json."""
+    return seal_with_anchor(run_dir, recorder=recorder)[0]
+
+
+def seal_with_anchor(run_dir: str | Path, *, recorder=None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Seal the run; returns (the seal, its anchor: see ``record.anchor``). The anchor's
+    manifest digest is of the exact bytes written as run.json."""
     from pytest_coldstart.record.recorder import Recorder
 
     recorder = recorder or Recorder(run_dir)
@@ -70,6 +80,9 @@ def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
             "trajectory": {"records": count, "head": sha256_bytes(head or b"")},
             "files": files,
         }
-        jsonio.write_json_atomic(rundir.run_json, manifest)
+        data = jsonio.dumps_document(manifest)
+        jsonio.write_bytes_atomic(rundir.run_json, data)
     recorder.manifest = manifest
-    return manifest["seal"]
+    anchor = of_manifest(data)
+    assert anchor is not None  # just sealed
+    return manifest["seal"], anchor

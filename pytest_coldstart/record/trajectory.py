@@ -22,17 +22,28 @@ from typing import Any
 from pytest_coldstart.record.runlock import RunLock
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
-from pytest_coldstart.run.errors import ColdstartError, TornLineError
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError, TornLineError
 from pytest_coldstart.run.hashing import sha256_bytes
-from pytest_coldstart.run.layout import TRAJECTORY, RunDir
+from pytest_coldstart.run.layout import STATE_DIR, TRAJECTORY, RunDir
+from pytest_coldstart.run.paths import WRITE_REFUSED, ensure_folder, open_for_write
 from pytest_coldstart.run.versioning import CURRENT, require_current
 
 ENVELOPE = ("schemaVersion", "run_id", "seq", "at", "monotonic_ms", "record", "call_id", "parent_id", "prev")
 LOCK_TIMEOUT_S = 120
 
 
+#: the SQLite files of the call index (the database and the journals SQLite may create)
+INDEX_FILES = ("index.sqlite", "index.sqlite-wal", "index.sqlite-shm", "index.sqlite-journal")
+
+
+def state_folder(rundir: RunDir) -> Path:
+    """``.coldstart/``, created if absent; refused (ContainmentError) when it is a symlink or
+    not a directory: the lock and the index are never written through a link."""
+    return ensure_folder(rundir.root, STATE_DIR)
+
+
 def lock_for(rundir: RunDir) -> RunLock:
-    rundir.state_dir.mkdir(exist_ok=True)
+    state_folder(rundir)
     return RunLock(rundir.lock_path, timeout=LOCK_TIMEOUT_S)
 
 
@@ -82,8 +93,14 @@ class CallIndex:
 
     def __init__(self, rundir: RunDir):
         self.rundir = rundir
-        rundir.state_dir.mkdir(exist_ok=True)
-        self.db = sqlite3.connect(str(rundir.state_dir / "index.sqlite"), isolation_level=None)
+        folder = state_folder(rundir)
+        for name in INDEX_FILES:  # SQLite would create a dangling link's target: refuse links first
+            if (folder / name).is_symlink():
+                raise ContainmentError(WRITE_REFUSED, folder / name)
+        # nofollow=1: SQLite itself refuses a database path that is a symlink (a link planted
+        # between the check above and the open)
+        uri = "file:" + _uri_path(folder / INDEX_FILES[0]) + "?nofollow=1"
+        self.db = sqlite3.connect(uri, isolation_level=None, uri=True)
         self.db.execute("PRAGMA journal_mode=WAL")
         # Derived data: never fsynced (a crash leaves it stale, which catch_up repairs, or
         # broken, which open_index rebuilds). fsyncing it tripled the cost of every append.
@@ -145,6 +162,11 @@ class CallIndex:
         self.db.execute("COMMIT")
 
 
+def _uri_path(path: Path) -> str:
+    """A path as the path part of an SQLite ``file:`` URI (without urllib: its import costs)."""
+    return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
 def open_index(rundir: RunDir) -> CallIndex:
     """The call index, caught up with the trajectory; rebuilt from scratch if it is unreadable."""
     index = None
@@ -155,8 +177,8 @@ def open_index(rundir: RunDir) -> CallIndex:
     except sqlite3.DatabaseError:
         if index is not None:
             index.close()
-        for suffix in ("", "-wal", "-shm"):
-            (rundir.state_dir / f"index.sqlite{suffix}").unlink(missing_ok=True)
+        for name in INDEX_FILES:
+            (rundir.state_dir / name).unlink(missing_ok=True)  # unlink removes a link, never its target
     index = CallIndex(rundir)
     index.catch_up()
     return index
@@ -286,7 +308,7 @@ class Appender:
                     prev_at = max(prev_at, moment) if prev_at is not None else moment
                     prev_mono = mono
                 data = b"".join(lines)
-                fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+                fd = open_for_write(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
                 try:
                     view = memoryview(data)
                     while view:

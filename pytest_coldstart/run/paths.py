@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from pytest_coldstart.run.errors import ContainmentError
@@ -48,3 +50,42 @@ def resolve_inside(root: str | Path, relative: object, *, what: str = "path") ->
 
 def relative_posix(root: str | Path, path: str | Path) -> str:
     return Path(os.path.relpath(path, root)).as_posix()
+
+
+WRITE_REFUSED = "is a symlink; writers never follow a symlink inside a run"
+
+
+def ensure_folder(root: str | Path, relative: str) -> Path:
+    """The run's folder ``relative`` (e.g. ``.coldstart``, ``payloads``, ``originals/x``),
+    created if absent; ContainmentError when it, or any component on the way, is a symlink
+    or not a directory. Checked with lstat (nothing followed) after creating, so a symlink
+    planted before or between the calls is refused, never written through."""
+    current = Path(root)
+    for part in PurePosixPath(relative).parts:
+        current = current / part
+        try:
+            os.mkdir(current, 0o755)
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise ContainmentError(f"cannot create the folder ({exc.strerror or exc})", current) from None
+        try:
+            mode = os.lstat(current).st_mode
+        except OSError as exc:
+            raise ContainmentError(f"cannot use the folder ({exc.strerror or exc})", current) from None
+        if stat.S_ISLNK(mode):
+            raise ContainmentError(WRITE_REFUSED, current)
+        if not stat.S_ISDIR(mode):
+            raise ContainmentError("is not a directory", current)
+    return current
+
+
+def open_for_write(path: str | Path, flags: int, mode: int = 0o644) -> int:
+    """``os.open`` with O_NOFOLLOW (and O_CLOEXEC): a symlink at ``path`` (dangling or not)
+    is refused with a ContainmentError, never followed nor created through."""
+    try:
+        return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0), mode)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.EMLINK) or os.path.islink(path):
+            raise ContainmentError(WRITE_REFUSED, path) from None
+        raise

@@ -26,7 +26,7 @@ from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import is_sha256, sha256_bytes
 from pytest_coldstart.run.layout import PAYLOADS, RunDir
-from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.paths import ensure_folder, resolve_inside
 
 PAYLOAD_MODES = ("full", "preview")
 COMPRESSIONS = ("none", "gzip")
@@ -150,8 +150,7 @@ class PayloadStore:
         return ref
 
     def _write(self, name: str, blob: bytes) -> None:
-        directory = self.rundir.root / PAYLOADS
-        directory.mkdir(exist_ok=True)
+        directory = ensure_folder(self.rundir.root, PAYLOADS)  # a symlinked payloads/ is refused
         target = directory / name
         if not target.exists():  # content-addressed: the same bytes are already there
             jsonio.write_bytes_atomic(target, blob)

@@ -1,0 +1,150 @@
+"""The default redaction rules: the key denylist and the credential shapes found inside strings.
+
+Each string rule is a regular expression with the lowercase literals one of which must occur
+(after casefold) for it to match: ``Redactor`` and the importer's prefilter look for those
+first, so a string without any of them costs one pass of ``in`` checks. A named group
+``secret`` (or ``secret2``, ``secret3`` …) limits the replacement to that part of the match.
+
+Covered (docs/security.md lists them with examples):
+
+- assignments ``NAME=value``, ``NAME: value``, ``"name": "value"``, ``--name=value`` (also
+  ``:=``, ``=>``; quoted values up to the closing quote) where NAME has a component
+  SECRET, TOKEN, PASSWORD, PASSWD, PWD, PASSPHRASE, CREDENTIAL(S), APIKEY, or KEY in an
+  upper-case name or after a qualifier (``api_key``, ``secretKey``, ``AWS_SECRET_ACCESS_KEY``),
+  unless its last component says it is metadata (``TOKEN_COUNT``, ``password_length``,
+  ``secret_name``…) or the value is a reference (``$VAR``, ``${…}``, ``os.environ…``, null);
+- URLs with credentials (``scheme://user:pass@host``), ``curl -u user:pass``;
+- ``Authorization:`` headers (Basic, Bearer, Token, Digest …) and any ``Bearer <token>``;
+- private key blocks (``-----BEGIN … PRIVATE KEY[ BLOCK]-----`` to END, or to the end of the
+  text when it was cut);
+- provider key shapes: AWS access key ids (AKIA long-term, ASIA temporary), OpenAI/Anthropic ``sk-``,
+  GitHub ``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``, GitLab ``glpat-``, Slack ``xox?-`` and
+  webhooks, Google ``AIza`` and ``ya29.``, Stripe ``sk_live_ rk_live_ sk_test_``, Hugging Face
+  ``hf_``, npm ``npm_``, PyPI ``pypi-``, SendGrid ``SG.``, DigitalOcean ``dop_v1_``, JSON Web
+  Tokens (``eyJ….eyJ….…``).
+"""
+
+from __future__ import annotations
+
+DEFAULT_DENYLIST = (
+    "api_key",
+    "apikey",
+    "access_key",
+    "secret",
+    "client_secret",
+    "password",
+    "passwd",
+    "passphrase",
+    "token",
+    "access_token",
+    "refresh_token",
+    "auth_token",
+    "authorization",
+    "cookie",
+    "set_cookie",
+    "private_key",
+    "credential",
+    "credentials",
+    "session_key",
+)
+
+#: Speed: every branch of the name starts with a plain letter and then the rest of its word (a
+#: lookahead), so the engine passes over, in C, every position that cannot start one; the
+#: component boundary (and the qualifier before ``key``) is checked only where the word is.
+#: not at a component start: a letter after a letter or digit, unless camelCase (``apiToken``)
+_START = r"(?<![A-Za-z0-9][a-z]|[A-Z][A-Z])"
+
+
+def _word(first: str, rest: str) -> str:
+    return rf"[{first}{first.upper()}](?=(?i:{rest})){_START}(?i:{rest})"
+
+
+#: a component that makes an assignment's value a secret (any case)
+_SENSITIVE = "|".join(
+    (_word("s", "ecret"), _word("t", "oken"), _word("p", "assw(?:or)?d|wd|assphrase"), _word("c", "redentials?"))
+)
+#: ``key`` counts in an upper-case name (``SECRET_KEY``, ``STRIPE_KEY``) or right after a qualifier
+_QUALIFIERS = (
+    "api", "access", "secret", "private", "signing", "encryption", "master", "client", "license", "account",
+    "service", "app", "consumer", "session", "auth", "admin", "root", "deploy", "openai", "anthropic", "stripe",
+    "aws", "gcp", "azure", "ssh", "gpg", "pgp",
+)  # fmt: skip
+
+
+def _after_qualifier() -> str:
+    """One fixed-width lookbehind per qualifier length, with and without a separator."""
+    by_length: dict[int, list[str]] = {}
+    for qualifier in _QUALIFIERS:
+        by_length.setdefault(len(qualifier), []).append(qualifier)
+    looks = []
+    for _, group in sorted(by_length.items()):
+        looks += [f"(?<=(?:{'|'.join(group)})k)", f"(?<=(?:{'|'.join(group)})[_.-]k)"]
+    return "|".join(looks)
+
+
+_KEY = rf"K(?=EY)(?<![A-Za-z0-9]K)EY|[kK](?=[eE][yY])(?<=[A-Za-z_.-][kK])(?i:{_after_qualifier()})(?i:ey)"
+#: last components that make the name a fact about a secret, not the secret
+_METADATA = (
+    r"(?i:count|len|length|size|name|names|type|id|ids|path|file|url|uri|endpoint|expiry|expires|ttl|header"
+    r"|prefix|field|env|var|min|max|hint|policy|format|dir|kind|limit|mode|enabled|required|rotation|usage)"
+)
+_NAME = rf"(?:{_SENSITIVE}|{_KEY})(?:[_.-](?!{_METADATA}(?![A-Za-z0-9]))[A-Za-z0-9]+)*"
+#: values that are references or placeholders, not secrets
+_NOT_A_VALUE = (
+    r"(?!(?:None|null|nil|true|false|undefined|True|False)(?![A-Za-z0-9_]))"
+    r"(?!os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$|%\(|\{\{|<redacted |<hashed )"
+)
+ASSIGNMENT = (
+    rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:)[ \t]*{_NOT_A_VALUE}"
+    r"(?:\"(?P<secret>[^\"\n]{4,})\"|'(?P<secret2>[^'\n]{4,})'|(?P<secret3>[^\s\"',;<>]{4,}))"
+)
+
+#: (pattern, trigger literals) in the order they are applied
+RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+        ("-----begin",),
+    ),
+    (r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}", ("sk-",)),
+    (r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", ("sk_live_", "rk_live_", "sk_test_", "rk_test_")),
+    (r"\bgh[pousr]_[A-Za-z0-9]{30,}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
+    (r"\bgithub_pat_[A-Za-z0-9_]{30,}", ("github_pat_",)),
+    (r"\bglpat-[A-Za-z0-9_-]{20,}", ("glpat-",)),
+    (r"\bxox[abprs]-[A-Za-z0-9-]{10,}", ("xoxa-", "xoxb-", "xoxp-", "xoxr-", "xoxs-")),
+    (r"https://hooks\.slack\.com/services/[A-Za-z0-9/_-]{20,}", ("hooks.slack.com",)),
+    (r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b", ("akia", "asia")),  # access key ids (AIDA, AROA … name users, roles)
+    (r"\bAIza[0-9A-Za-z_-]{35}", ("aiza",)),
+    (r"\bya29\.[0-9A-Za-z_-]{20,}", ("ya29.",)),
+    (r"\bhf_[A-Za-z0-9]{30,}", ("hf_",)),
+    (r"\bnpm_[A-Za-z0-9]{36}\b", ("npm_",)),
+    (r"\bpypi-[A-Za-z0-9_-]{50,}", ("pypi-",)),
+    (r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ("sg.",)),
+    (r"\bdop_v1_[a-f0-9]{64}\b", ("dop_v1_",)),
+    (r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", ("eyj",)),
+    (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
+    (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
+    (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
+    (
+        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate)\s+)?"
+        r"(?!(?:basic|bearer|token|digest|negotiate)\s)(?P<secret>[^\s\"',;<>]{4,})",
+        ("authorization",),
+    ),
+    (ASSIGNMENT, ("secret", "token", "passw", "pwd", "passphrase", "credential", "key")),
+)
+DEFAULT_PATTERNS = tuple(pattern for pattern, _ in RULES)
+
+#: the default rules of earlier versions, still recorded in runs opened with them: their
+#: literals keep those runs on the fast path
+EARLIER: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----", ("-----begin",)),
+    (r"\bAKIA[0-9A-Z]{16}\b", ("akia",)),
+    (
+        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token)\s+)?(?P<secret>[^\s\"',;<>]{4,})",
+        ("authorization",),
+    ),
+    (
+        r"(?i)(?:api[_-]?key|secret|token|passw(?:or)?d|credentials?)[\"']?\s*[:=]\s*[\"']?(?P<secret>[^\s\"',;<>]{4,})",
+        ("api", "secret", "token", "passw", "credential"),
+    ),
+)
+TRIGGERS = {**dict(EARLIER), **dict(RULES)}
