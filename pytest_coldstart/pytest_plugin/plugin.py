@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin import collect, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
-from pytest_coldstart.pytest_plugin.cache import AuditCache
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
 from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
 from pytest_coldstart.run.layout import RUN_JSON

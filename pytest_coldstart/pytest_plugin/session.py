@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
+from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RUN_JSON
@@ -47,12 +47,6 @@ def _audit(run_dir: Path) -> dict[str, Any]:
     if not isinstance(report, dict):
         raise TypeError(f"audit_run returned {type(report).__name__}, not a report")
     return report
-
-
-def _digest(run_dir: Path) -> str:
-    from pytest_coldstart.audit import audit_inputs_digest
-
-    return str(audit_inputs_digest(run_dir))
 
 
 def _failure(exc: BaseException) -> str:
@@ -104,7 +98,7 @@ class ColdstartSession:
     def _key(self, run_dir: Path) -> str | None:
         if run_dir not in self._keys:
             try:
-                self._keys[run_dir] = entry_key(run_dir, _digest(run_dir))
+                self._keys[run_dir] = self.cache.key(run_dir)
             except Exception:
                 self._keys[run_dir] = None
         return self._keys[run_dir]
