@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.capture_index import ItemListIndex, required_tokens, trie_pattern
+from pytest_coldstart.audit.evidence.capture_index import ItemListIndex, UuidFinder, required_tokens, trie_pattern
 from pytest_coldstart.audit.evidence.content import UUID_WINDOW, ContentMatcher
 from pytest_coldstart.audit.evidence.inventory import items_in_order, normalize_items
 
@@ -97,3 +97,34 @@ def test_equal_item_lists_are_judged_once_as_the_first_capture() -> None:
 
 def test_required_tokens_are_the_runs_of_the_last_id_part() -> None:
     assert required_tokens(normalize_items(["mod:gear-box", "minecraft:iron_ingot"])) == {"gear", "box", "iron_ingot"}
+
+
+def _canonical(bits: str) -> str:
+    hexes = "".join("a0"[int(b)] for b in bits)
+    return f"{hexes[:8]}-{hexes[8:12]}-{hexes[12:16]}-{hexes[16:20]}-{hexes[20:32]}"
+
+
+canonical_uuid = st.text(alphabet="01", min_size=32, max_size=32).map(_canonical)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(canonical_uuid, min_size=1, max_size=5),
+    st.lists(st.one_of(canonical_uuid, st.sampled_from(["a", "0", "-", "a0a0a0a0-", " ", "x"])), max_size=8),
+    st.data(),
+)
+def test_canonical_uuids_are_found_as_the_sorted_alternation_finds_them(
+    uuids: list[str], noise: list[str], data: st.DataObject
+) -> None:
+    pieces = noise + [data.draw(st.sampled_from(uuids)) for _ in range(data.draw(st.integers(0, 3)))]
+    pieces = data.draw(st.permutations(pieces))
+    text = "".join(
+        p[data.draw(st.integers(0, 10)) :] if len(p) > 30 and data.draw(st.booleans()) else p for p in pieces
+    )
+    finder = UuidFinder(uuids)
+    plain = re.compile("|".join(re.escape(u) for u in sorted(set(uuids))))
+    assert finder.spots(text) == [(m.start(), m.group(0)) for m in plain.finditer(text)]
+    assert UuidFinder([*uuids, "not-canonical"]).spots(text) == [
+        (m.start(), m.group(0))
+        for m in re.compile("|".join(re.escape(u) for u in sorted({*uuids, "not-canonical"}))).finditer(text)
+    ]

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_coldstart.audit.evidence.capture_index import ItemListIndex, trie_pattern
+from pytest_coldstart.audit.evidence.capture_index import ItemListIndex, UuidFinder
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_order, normalize_items
 from pytest_coldstart.audit.model import Event
 
@@ -101,7 +101,7 @@ class ContentMatcher:
             self.captures.append(Capture(uuid.lower() if isinstance(uuid, str) else None, items))
         self.uuids = sorted({c.uuid for c in self.captures if c.uuid})
         # Indexed once (see capture_index): each read costs time linear in its own text.
-        self._uuid_re = trie_pattern(self.uuids)
+        self._uuid_spots = UuidFinder(self.uuids)
         self._by_uuid: dict[str, list[Capture]] = {}
         for capture in self.captures:
             if capture.uuid:
@@ -111,8 +111,8 @@ class ContentMatcher:
     def judge(self, text: str) -> tuple[str | None, str | None]:
         """("items", uuid) for captured content, ("uuid", uuid) for a uuid alone, else (None, None)."""
         found_uuid = None
-        if self._uuid_re is not None:
-            spots = [(m.start(), m.group(0)) for m in self._uuid_re.finditer(text)]
+        if self._uuid_spots:
+            spots = self._uuid_spots.spots(text)
             for index, (start, uuid) in enumerate(spots):
                 stop = spots[index + 1][0] if index + 1 < len(spots) else min(len(text), start + UUID_WINDOW)
                 for capture in self._by_uuid.get(uuid, ()):
