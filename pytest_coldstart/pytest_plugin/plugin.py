@@ -6,6 +6,7 @@ Hooks here stay thin; the work lives in session (which runs, cached audits), col
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -46,6 +47,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Keep audit results in memory only (xdist workers then audit every run themselves)",
     )
+    group.addoption(
+        "--coldstart-jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Audit the collected runs in N processes before collection (0: all cores; default 1)",
+    )
+    parser.addini("coldstart_jobs", "Audit processes, like --coldstart-jobs", default="")
     parser.addini("coldstart_runs", "Run-directory roots collected like --coldstart-runs", type="paths", default=[])
     parser.addini("coldstart_cache_dir", "Audit cache directory (like --coldstart-cache-dir)", default="")
 
@@ -133,15 +142,33 @@ def pytest_collection(session: pytest.Session) -> None:
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(root) for root in state.roots]
     workerinput = getattr(config, "workerinput", None)
-    if not workerinput:
-        return
+    jobs = _jobs(config)
+    if not workerinput and (jobs == 1 or config.getoption("numprocesses", None)):
+        return  # serial: audits happen at collection; under xdist the workers share them out
     paths = [(config.invocation_params.dir / arg.split("::", 1)[0]) for arg in config.args]
     runs = state.discover(paths)
     lastfailed = _last_failed_runs(config)
     if lastfailed is not None:
         runs = [run for run in runs if run in lastfailed]
+    if not workerinput:
+        state.audit_in_pool(runs, jobs)
+        return
     worker = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
     state.share_out(runs, worker, int(workerinput.get("workercount", 1)))
+
+
+def _jobs(config: pytest.Config) -> int:
+    """--coldstart-jobs (or the ini key): 0 means every core; a bad value is a usage error."""
+    value = config.getoption("coldstart_jobs")
+    if value is None:
+        text = str(config.getini("coldstart_jobs") or "1").strip()
+        try:
+            value = int(text)
+        except ValueError:
+            raise pytest.UsageError(f"coldstart_jobs = {text!r}: expected a whole number") from None
+    if value < 0:
+        raise pytest.UsageError("--coldstart-jobs must be 0 (all cores) or more")
+    return value or (os.cpu_count() or 1)
 
 
 def _last_failed_runs(config: pytest.Config) -> set[Path] | None:

@@ -120,6 +120,21 @@ class ColdstartSession:
         self._runs[run_dir] = info
         return info
 
+    def audit_in_pool(self, runs: list[Path], jobs: int) -> int:
+        """--coldstart-jobs: audit the cache misses in ``jobs`` processes (``audit.batch``),
+        so collection then reads every report from the cache; the number audited."""
+        if jobs < 2 or len(runs) < 2 or self.cache.directory is None:
+            return 0
+        from concurrent.futures import ProcessPoolExecutor
+
+        from pytest_coldstart.audit.batch import run_batch, warm
+
+        with ProcessPoolExecutor(min(jobs, len(runs)), initializer=warm) as pool:
+            outcomes = run_batch(
+                [r.resolve() for r in runs], pool, cache_dir=self.cache.directory, targets=lambda r: None
+            )
+            return sum(not outcome.cached for outcome in outcomes)
+
     def share_out(self, runs: list[Path], worker: int, workers: int) -> int:
         """xdist: audit the cache misses this worker can lock, starting at its own offset."""
         if not runs or workers < 2:
