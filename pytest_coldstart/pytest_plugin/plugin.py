@@ -18,6 +18,7 @@ from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin import collect, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
+from pytest_coldstart.pytest_plugin.parallel import OUTCOMES, xdist_note
 from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
 from pytest_coldstart.run.layout import RUN_JSON
 
@@ -192,3 +193,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     """pytest_terminal_summary: one row per run (controller only)."""
     if not hasattr(config, "workerinput"):
         summary.write(terminalreporter)
+        _xdist_note(terminalreporter, config)
+
+
+def _xdist_note(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Under -n N over runs too small for xdist to pay, say so with the figures."""
+    state = config.stash.get(STASH, None)
+    workers = config.getoption("numprocesses", None)
+    if state is None or not state.roots or not isinstance(workers, int):
+        return
+    items = sum(len(terminalreporter.stats.get(kind, [])) for kind in OUTCOMES)
+    note = xdist_note(state.discover(state.roots), items, workers)
+    if note:
+        terminalreporter.write_line(note)

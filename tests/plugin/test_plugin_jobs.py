@@ -42,3 +42,23 @@ def test_jobs_without_a_disk_cache_audit_at_collection(pytester: pytest.Pytester
     lab()
     result = pytester.runpytest("--coldstart-runs=runs", "--coldstart-no-cache", "--coldstart-jobs=2", "-rA")
     assert outcomes(result) == outcomes(pytester.runpytest("--coldstart-runs=runs", "--coldstart-no-cache", "-rA"))
+
+
+def test_xdist_over_small_runs_says_it_cannot_pay_with_the_figures(pytester: pytest.Pytester, lab) -> None:
+    lab()
+    result = pytester.runpytest("--coldstart-runs=runs", "-n", "2", "-p", "no:cacheprovider")
+    result.stdout.fnmatch_lines(["coldstart: -n 2 cannot pay for itself here: about * ms of audit per run*"])
+    assert "--coldstart-jobs 2 instead" in result.stdout.str()
+    serial = pytester.runpytest("--coldstart-runs=runs", "-p", "no:cacheprovider")
+    assert "cannot pay" not in serial.stdout.str()
+
+
+def test_the_note_stays_silent_when_the_audit_dominates(tmp_path: Path) -> None:
+    from pytest_coldstart.pytest_plugin.parallel import xdist_note
+
+    big = tmp_path / "big"
+    big.mkdir()
+    (big / "trajectory.jsonl").write_bytes(b"x" * 5_000_000)
+    assert xdist_note([big], items=7, workers=2) is None
+    note = xdist_note([tmp_path / "missing"], items=7, workers=2)
+    assert note is not None and "7.0 items x 1.6 ms" in note
