@@ -27,7 +27,9 @@ class Connection:
         self.client, self.cluster = client, cluster
 
     def get_executor(self) -> Any:
-        return self.client.get_executor()
+        # pure=False: Dask would otherwise hand a repeated (run, cache, target) task the result
+        # it still holds from an earlier batch instead of asking the cache again.
+        return self.client.get_executor(pure=False)
 
     def close(self) -> None:
         self.client.close()
