@@ -142,6 +142,28 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "shapes": Script(
+        ("--quick", "--repeat", "1"),
+        (),
+        (
+            Figure(
+                "audit / floor, format point carts calls:",
+                rf"^\s*(?P<name>[12] \S.*?\d+\s+\d+)\s+{NUMBER}\s+{NUMBER}\s+{NUMBER}\s+(?P<value>{NUMBER}x)",
+                "<= 2x",
+            ),
+        ),
+    ),
+    "batch": Script(
+        ("--runs", "3", "--mb", "0.5", "--small", "20"),
+        ("--dask",),
+        (
+            Figure(
+                "speed-up,",
+                rf"^(?:met   |MISSED) (?P<name>[^:]+): (?P<value>{NUMBER}x)",
+                "batch/--coldstart-jobs >= 1.8x, -n big >= 1.7x",
+            ),
+        ),
+    ),
     "pytest": Script(
         ("--runs", "100"),
         ("--runs", "2000"),

@@ -1,38 +1,161 @@
-"""``audit_inputs_digest``: a cheap key that changes whenever any file the audit may read
-changes (for the pytest plugin's shared xdist cache).
+"""What an audit result depends on, as digests: the code, and the run's inputs.
 
-Instead of hashing every byte it digests, for every file and symlink of the run (except the
-derived ``audit/`` output and the private ``.coldstart/`` state), its path, size, inode,
-mtime_ns and ctime_ns (ctime cannot be set back by a user), plus the audit code's own files,
-so a code change also invalidates cached reports.
+* ``code_fingerprint()``: sha256 over the source of every module in the audit engine's import
+  closure (found by reading the imports of ``pytest_coldstart.audit.engine`` and following
+  them through the package, lazy imports inside functions included) and the data files of
+  those modules' folders (the JSON Schemas validate applies). A change to any rule the audit
+  runs changes it; a change to the CLI, the importers or the pytest plugin does not. No folder
+  list to keep in step: a new module the audit imports is covered by being imported.
+* ``audit_inputs_digest(run)``: a cheap key that changes whenever any file the audit may read
+  changes: for every file and symlink of the run (except the derived ``audit/`` output and the
+  private ``.coldstart/`` state) its path, size, inode, mtime_ns and ctime_ns (ctime cannot be
+  set back by a user), plus the code fingerprint. Stat only: no byte is read.
+* ``audit_content_digest(run)``: the same listing with the sha256 of each file's bytes (or a
+  symlink's target) instead of its stat: equal for equal content wherever the run lies - the
+  key of the shared audit cache (``audit.cache``), which therefore survives copying runs to
+  shared storage or another machine.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
-from functools import lru_cache
+from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_coldstart._version import __version__
 from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
+PACKAGE = Path(__file__).resolve().parents[1]
+ROOT_MODULE = "pytest_coldstart.audit.engine"
+BLOCK = 1 << 20
 
 
-@lru_cache(maxsize=1)
-def _code_digest() -> str:
-    digest = hashlib.sha256(__version__.encode())
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(package)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+def _module_file(name: str) -> Path | None:
+    parts = name.split(".")[1:]
+    base = PACKAGE.joinpath(*parts)
+    for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _imports(path: Path, module: str) -> Iterator[str]:
+    """The pytest_coldstart modules ``path`` imports (anywhere in it, relative ones resolved)."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in _runtime_nodes(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")
+                anchor = anchor[: len(anchor) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            yield base
+            yield from (f"{base}.{alias.name}" for alias in node.names)  # "from pkg import module"
+
+
+def _runtime_nodes(tree: ast.AST) -> Iterator[ast.AST]:
+    """Every node except those under ``if TYPE_CHECKING:`` (never run)."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        yield node
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+
+
+def import_closure(root: str = ROOT_MODULE) -> list[Path]:
+    """Source files of ``root`` and every package module it imports, directly or not (with
+    the ``__init__`` of each package on the way, which Python runs too)."""
+    seen: dict[str, Path] = {}
+    todo = [root]
+    while todo:
+        name = todo.pop()
+        if name in seen or not (name == "pytest_coldstart" or name.startswith("pytest_coldstart.")):
+            continue
+        path = _module_file(name)
+        if path is None:
+            continue
+        seen[name] = path
+        todo.extend(_imports(path, name))
+        parent = name.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+    return sorted(set(seen.values()))
+
+
+_MEMO: dict[str, str] = {}
+
+
+def package_state() -> str:
+    """sha256 over the path, size and mtime of every file of the package (stat only, ~1 ms):
+    equal states have equal fingerprints, so the fingerprint can be remembered under it."""
+    digest = hashlib.sha256(f"{__version__}\n".encode())
+    for current, dirs, files in os.walk(PACKAGE):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            stat = os.stat(os.path.join(current, name))
+            digest.update(f"{current}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()
 
 
-def audit_inputs_digest(run_dir: str | Path) -> str:
-    root = Path(run_dir)
-    digest = hashlib.sha256(_code_digest().encode())
+def code_fingerprint(memo_dir: Path | None = None) -> str:
+    """The one fingerprint of the audit's code (see the module docstring). Computed once per
+    process; with ``memo_dir`` (the audit cache) remembered there under ``package_state()``,
+    so later processes (pool workers, pytest sessions) pay a stat walk, not a parse."""
+    if "code" in _MEMO:
+        return _MEMO["code"]
+    memo = memo_dir / "code" / package_state() if memo_dir is not None else None
+    if memo is not None:
+        try:
+            known = memo.read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            known = ""
+        if len(known) == 64 and all(c in "0123456789abcdef" for c in known):
+            _MEMO["code"] = known
+            return known
+    _MEMO["code"] = fingerprint = _fingerprint()
+    if memo is not None:
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            temporary = memo.with_name(f".{memo.name}.{os.getpid()}.tmp")
+            temporary.write_text(fingerprint + "\n", encoding="ascii")
+            os.replace(temporary, memo)
+        except OSError:
+            pass  # an unwritable memo costs time, never correctness
+    return fingerprint
+
+
+def _fingerprint() -> str:
+    digest = hashlib.sha256(f"pytest-coldstart {__version__}\n".encode())
+    sources = import_closure()
+    data = [path for folder in sorted({source.parent for source in sources}) for path in _data_files(folder)]
+    for path in sorted([*sources, *data]):
+        content = path.read_bytes()
+        digest.update(f"{path.relative_to(PACKAGE).as_posix()}\0{len(content)}\0".encode())
+        digest.update(content)
+    return digest.hexdigest()
+
+
+def _data_files(folder: Path) -> Iterator[Path]:
+    """The files of a package folder that are not Python, with those of its data-only
+    subfolders (``schemas/records``), not those of its subpackages."""
+    for path in sorted(folder.iterdir()):
+        if path.is_dir() and path.name != "__pycache__" and not (path / "__init__.py").exists():
+            yield from (p for p in sorted(path.rglob("*")) if p.is_file() and "__pycache__" not in p.parts)
+        elif path.is_file() and path.suffix not in (".py", ".pyc"):
+            yield path
+
+
+def _inputs(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
+    """(relative path, path, lstat) of every file and symlink the audit may read, in order."""
     for current, dirs, files in os.walk(root):
         relative = Path(current).relative_to(root)
         if relative == Path("."):
@@ -44,10 +167,41 @@ def audit_inputs_digest(run_dir: str | Path) -> str:
                 stat = path.lstat()
             except OSError:
                 continue
-            target = os.readlink(path) if path.is_symlink() else ""
-            digest.update(
-                f"{(relative / name).as_posix()}\0{stat.st_size}\0{stat.st_ino}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{target}\n".encode(
-                    "utf-8", "surrogateescape"
-                )
+            yield (relative / name).as_posix(), path, stat
+
+
+def audit_inputs_digest(run_dir: str | Path) -> str:
+    digest = hashlib.sha256(code_fingerprint().encode())
+    for relative, path, stat in _inputs(Path(run_dir)):
+        target = os.readlink(path) if path.is_symlink() else ""
+        digest.update(
+            f"{relative}\0{stat.st_size}\0{stat.st_ino}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{target}\n".encode(
+                "utf-8", "surrogateescape"
             )
+        )
+    return digest.hexdigest()
+
+
+def file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(BLOCK):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def audit_content_digest(run_dir: str | Path) -> str:
+    """sha256 over (path, kind, content hash) of every input (no stat field, no location)."""
+    digest = hashlib.sha256(b"coldstart run content 1\n")
+    for relative, path, stat in _inputs(Path(run_dir)):
+        if path.is_symlink():
+            entry = f"link\0{os.readlink(path)}"
+        elif path.is_file():
+            try:
+                entry = f"file\0{file_sha256(path)}"
+            except OSError as exc:
+                entry = f"unreadable\0{exc.errno}"
+        else:
+            entry = f"other\0{stat.st_mode:o}"  # a FIFO, a socket: never opened
+        digest.update(f"{relative}\0{entry}\n".encode("utf-8", "surrogateescape"))
     return digest.hexdigest()

@@ -7,6 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+from pytest_coldstart.cli import batch
+from pytest_coldstart.cli.text import safe
+
 SHOWN = 5
 
 
@@ -37,12 +40,7 @@ def register(groups) -> None:
     )
     p.add_argument("--run-dir", required=True)
     p.set_defaults(handler=cmd_explain)
-
-
-def safe(value: object) -> str:
-    """Printable text: control characters (ANSI escapes included) are shown escaped."""
-    text = str(value)
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    batch.register(sub)
 
 
 def _override(value: str | None) -> str | None:

@@ -13,7 +13,7 @@ import sys
 EXIT_USAGE = 64
 EXIT_INTERNAL = 70
 
-GROUPS = ("trace", "audit", "preflight", "demo", "compare", "hook", "review", "report", "export")
+GROUPS = ("trace", "audit", "preflight", "demo", "compare", "hook", "review", "report", "export", "cache")
 
 
 #: The command words of this invocation (set by build_parser; groups may build only what is asked).

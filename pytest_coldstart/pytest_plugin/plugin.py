@@ -6,6 +6,7 @@ Hooks here stay thin; the work lives in session (which runs, cached audits), col
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -13,10 +14,11 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin import anchor, collect, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
-from pytest_coldstart.pytest_plugin.cache import AuditCache
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
+from pytest_coldstart.pytest_plugin.parallel import OUTCOMES, xdist_note
 from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
 from pytest_coldstart.run.layout import RUN_JSON
 
@@ -46,6 +48,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         default=False,
         help="Keep audit results in memory only (xdist workers then audit every run themselves)",
     )
+    group.addoption(
+        "--coldstart-jobs",
+        type=int,
+        default=None,
+        metavar="N",
+        help="Audit the collected runs in N processes before collection (0: all cores; default 1)",
+    )
+    parser.addini("coldstart_jobs", "Audit processes, like --coldstart-jobs", default="")
     parser.addini("coldstart_runs", "Run-directory roots collected like --coldstart-runs", type="paths", default=[])
     parser.addini("coldstart_cache_dir", "Audit cache directory (like --coldstart-cache-dir)", default="")
     anchor.add_options(parser)
@@ -135,15 +145,33 @@ def pytest_collection(session: pytest.Session) -> None:
     if config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(root) for root in state.roots]
     workerinput = getattr(config, "workerinput", None)
-    if not workerinput:
-        return
+    jobs = _jobs(config)
+    if not workerinput and (jobs == 1 or config.getoption("numprocesses", None)):
+        return  # serial: audits happen at collection; under xdist the workers share them out
     paths = [(config.invocation_params.dir / arg.split("::", 1)[0]) for arg in config.args]
     runs = state.discover(paths)
     lastfailed = _last_failed_runs(config)
     if lastfailed is not None:
         runs = [run for run in runs if run in lastfailed]
+    if not workerinput:
+        state.audit_in_pool(runs, jobs)
+        return
     worker = int(str(workerinput.get("workerid", "gw0")).lstrip("gw") or 0)
     state.share_out(runs, worker, int(workerinput.get("workercount", 1)))
+
+
+def _jobs(config: pytest.Config) -> int:
+    """--coldstart-jobs (or the ini key): 0 means every core; a bad value is a usage error."""
+    value = config.getoption("coldstart_jobs")
+    if value is None:
+        text = str(config.getini("coldstart_jobs") or "1").strip()
+        try:
+            value = int(text)
+        except ValueError:
+            raise pytest.UsageError(f"coldstart_jobs = {text!r}: expected a whole number") from None
+    if value < 0:
+        raise pytest.UsageError("--coldstart-jobs must be 0 (all cores) or more")
+    return value or (os.cpu_count() or 1)
 
 
 def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
@@ -167,3 +195,16 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter, config: p
     """pytest_terminal_summary: one row per run (controller only)."""
     if not hasattr(config, "workerinput"):
         summary.write(terminalreporter)
+        _xdist_note(terminalreporter, config)
+
+
+def _xdist_note(terminalreporter: pytest.TerminalReporter, config: pytest.Config) -> None:
+    """Under -n N over runs too small for xdist to pay, say so with the figures."""
+    state = config.stash.get(STASH, None)
+    workers = config.getoption("numprocesses", None)
+    if state is None or not state.roots or not isinstance(workers, int):
+        return
+    items = sum(len(terminalreporter.stats.get(kind, [])) for kind in OUTCOMES)
+    note = xdist_note(state.discover(state.roots), items, workers)
+    if note:
+        terminalreporter.write_line(note)

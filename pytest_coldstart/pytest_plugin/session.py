@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
+from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RUN_JSON
@@ -48,12 +48,6 @@ def _audit(run_dir: Path) -> dict[str, Any]:
     if not isinstance(report, dict):
         raise TypeError(f"audit_run returned {type(report).__name__}, not a report")
     return report
-
-
-def _digest(run_dir: Path) -> str:
-    from pytest_coldstart.audit import audit_inputs_digest
-
-    return str(audit_inputs_digest(run_dir))
 
 
 def _failure(exc: BaseException) -> str:
@@ -107,7 +101,7 @@ class ColdstartSession:
     def _key(self, run_dir: Path) -> str | None:
         if run_dir not in self._keys:
             try:
-                self._keys[run_dir] = entry_key(run_dir, _digest(run_dir))
+                self._keys[run_dir] = self.cache.key(run_dir)
             except Exception:
                 self._keys[run_dir] = None
         return self._keys[run_dir]
@@ -130,6 +124,21 @@ class ColdstartSession:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
         self._runs[run_dir] = info
         return info
+
+    def audit_in_pool(self, runs: list[Path], jobs: int) -> int:
+        """--coldstart-jobs: audit the cache misses in ``jobs`` processes (``audit.batch``),
+        so collection then reads every report from the cache; the number audited."""
+        if jobs < 2 or len(runs) < 2 or self.cache.directory is None:
+            return 0
+        from concurrent.futures import ProcessPoolExecutor
+
+        from pytest_coldstart.audit.batch import run_batch, warm
+
+        with ProcessPoolExecutor(min(jobs, len(runs)), initializer=warm) as pool:
+            outcomes = run_batch(
+                [r.resolve() for r in runs], pool, cache_dir=self.cache.directory, targets=lambda r: None
+            )
+            return sum(not outcome.cached for outcome in outcomes)
 
     def share_out(self, runs: list[Path], worker: int, workers: int) -> int:
         """xdist: audit the cache misses this worker can lock, starting at its own offset."""

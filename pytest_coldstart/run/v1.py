@@ -2,6 +2,10 @@
 
 Each function takes a parsed v1 document or record and returns a new object in the current
 in-memory shape; nothing is reinterpreted in place. Unknown v1 keys are kept (they are data).
+Documents (run.json, evidence.json, visibility.json: one each) are copied deeply. Records and
+review lines, translated one by one on the audit's single read of a file that may hold
+millions of them, are not: the new record's values are the parsed line's own, and callers
+hand over a line they parsed for the translation and no longer change.
 """
 
 from __future__ import annotations
@@ -69,13 +73,12 @@ def trajectory_record_to_current(record: dict[str, Any]) -> dict[str, Any]:
         "prev": None,
     }
     for key, value in record.items():
-        if key in ("schema",) or key in out:
-            continue
-        out[key] = copy.deepcopy(value)
+        if key != "schema" and key not in out:
+            out[key] = value
     return out
 
 
 def review_to_current(entry: dict[str, Any]) -> dict[str, Any]:
     out = {"schemaVersion": CURRENT, "translated_from": 1}
-    out.update({k: copy.deepcopy(v) for k, v in entry.items() if k != "schema"})
+    out.update((k, v) for k, v in entry.items() if k != "schema")
     return out

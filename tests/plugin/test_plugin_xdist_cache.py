@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from plugin_helpers import LAB, outcomes
 
-from pytest_coldstart.pytest_plugin.cache import AuditCache, entry_key
+from pytest_coldstart.audit.cache import AuditCache, entry_key
 from pytest_coldstart.run import schemas
 
 COUNTING_CONFTEST = """

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_coldstart.audit.evidence.capture_index import ItemListIndex, UuidFinder
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_order, normalize_items
 from pytest_coldstart.audit.model import Event
 
@@ -106,24 +107,27 @@ class ContentMatcher:
                 items = None
             self.captures.append(Capture(uuid.lower() if isinstance(uuid, str) else None, items))
         self.uuids = sorted({c.uuid for c in self.captures if c.uuid})
-        self._uuid_re = re.compile("|".join(re.escape(u) for u in self.uuids)) if self.uuids else None
+        # Indexed once (see capture_index): each read costs time linear in its own text.
+        self._uuid_spots = UuidFinder(self.uuids)
+        self._by_uuid: dict[str, list[Capture]] = {}
+        for capture in self.captures:
+            if capture.uuid:
+                self._by_uuid.setdefault(capture.uuid, []).append(capture)
+        self._item_lists = ItemListIndex([(c.uuid, c.items) for c in self.captures], minimum=2)
 
     def judge(self, text: str) -> tuple[str | None, str | None]:
         """("items", uuid) for captured content, ("uuid", uuid) for a uuid alone, else (None, None)."""
         found_uuid = None
-        if self._uuid_re is not None:
-            spots = [(m.start(), m.group(0)) for m in self._uuid_re.finditer(text)]
+        if self._uuid_spots:
+            spots = self._uuid_spots.spots(text)
             for index, (start, uuid) in enumerate(spots):
                 stop = spots[index + 1][0] if index + 1 < len(spots) else min(len(text), start + UUID_WINDOW)
-                for capture in self.captures:
-                    if (
-                        capture.uuid == uuid
-                        and capture.may_appear_in(text)
-                        and items_in_order(capture.items, text, start, stop)
-                    ):
+                for capture in self._by_uuid.get(uuid, ()):
+                    if capture.may_appear_in(text) and items_in_order(capture.items, text, start, stop):
                         return "items", uuid
                 found_uuid = found_uuid or uuid
-        for capture in self.captures:
+        for group in self._item_lists.candidates(text):  # captures with >= 2 items that may appear
+            capture = Capture(group.uuid, list(group.items))
             if _full_list(capture) and capture.may_appear_in(text) and items_in_order(capture.items, text):
                 return "items", capture.uuid
         return ("uuid", found_uuid) if found_uuid else (None, None)

@@ -1,0 +1,121 @@
+"""Parallel audits: ``coldstart audit batch`` and pytest, 1 vs 2 (or --jobs) processes, cold cache.
+
+Generates ``--runs`` runs of about ``--mb`` MB each (audit-dominated), then times, each with
+an empty cache:
+  batch --jobs 1 / --jobs N              (the process pool)
+  batch --scheduler local                (a Dask LocalCluster of N workers, with --dask)
+  pytest --coldstart-jobs 1 / N          (the plugin's pool)
+  pytest serial / -n N                   (xdist, workers sharing the cache)
+and the same pytest pair over ``--small`` tiny runs, where xdist's cost per item is larger
+than the audit it spreads. Prints each speed-up with its goal (met/missed) and the machine's
+load (the ratios need N idle cores).
+
+    python benchmarks/bench_batch.py [--runs 8 --mb 3.5 --small 300 --jobs 2 --dask]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def generate(root: Path, runs: int, megabytes: float, small: int) -> None:
+    from pytest_coldstart.demo.scenarios import RunBuilder, build_run
+
+    calls = max(1, int(megabytes * 1024 * 1024 / 2800))
+    for number in range(runs):
+        RunBuilder(root / "big" / f"run-{number:03}", run_id=f"big-{number}").passing().filler(calls, 2048).build()
+    for number in range(small):
+        build_run(root / "small" / f"run-{number:04}", "passing" if number % 3 else "pending_reviews")
+
+
+def timed(command: list[str], cwd: Path) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True)
+    if done.returncode not in (0, 1, 2):
+        sys.stderr.write(done.stdout[-2000:] + done.stderr[-2000:])
+        raise SystemExit(f"{' '.join(command)}: exit {done.returncode}")
+    return time.perf_counter() - started
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=8, help="audit-dominated runs (default 8)")
+    parser.add_argument("--mb", type=float, default=3.5, help="size of each of them in MB (default 3.5)")
+    parser.add_argument("--small", type=int, default=300, help="tiny runs for the xdist comparison (default 300)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes to compare with 1 (default 2)")
+    parser.add_argument("--dask", action="store_true", help="also time --scheduler local (extra [dask])")
+    args = parser.parse_args()
+    base = Path(tempfile.mkdtemp(prefix="bench-batch-"))
+    n = str(args.jobs)
+    coldstart = [sys.executable, "-m", "pytest_coldstart"]
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
+    try:
+        generate(base, args.runs, args.mb, args.small)
+        (base / "pytest.ini").write_text("[pytest]\n")
+        caches = iter(range(1000))
+
+        def cache() -> str:
+            return str(base / f"cache-{next(caches)}")
+
+        figures: list[tuple[str, float, float, float]] = []
+
+        def compare(label: str, one: list[str], many: list[str], goal: float) -> None:
+            first, second = timed(one, base), timed(many, base)
+            figures.append((label, first, second, goal))
+            print(f"{label:<44} {first:7.2f}s  {second:7.2f}s  {first / second:5.2f}x  (goal >= {goal}x)", flush=True)
+
+        print(
+            f"{args.runs} runs of ~{args.mb} MB, {args.small} tiny runs, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+        )
+        print(f"{'what':<44} {'1':>8}  {n:>8}  ratio")
+        big, small = str(base / "big"), str(base / "small")
+        compare(
+            f"audit batch --jobs 1 vs {n}",
+            [*coldstart, "audit", "batch", big, "--jobs", "1", "--cache-dir", cache()],
+            [*coldstart, "audit", "batch", big, "--jobs", n, "--cache-dir", cache()],
+            1.8,
+        )
+        if args.dask:
+            compare(
+                f"audit batch --jobs 1 vs --scheduler local ({n})",
+                [*coldstart, "audit", "batch", big, "--jobs", "1", "--cache-dir", cache()],
+                [*coldstart, "audit", "batch", big, "--scheduler", "local", "--jobs", n, "--cache-dir", cache()],
+                1.0,
+            )
+        compare(
+            f"pytest --coldstart-jobs 1 vs {n} (big runs)",
+            [*pytest, f"--coldstart-runs={big}", f"--coldstart-cache-dir={cache()}"],
+            [*pytest, f"--coldstart-runs={big}", f"--coldstart-cache-dir={cache()}", f"--coldstart-jobs={n}"],
+            1.8,
+        )
+        compare(
+            f"pytest serial vs -n {n} (big runs)",
+            [*pytest, f"--coldstart-runs={big}", f"--coldstart-cache-dir={cache()}"],
+            [*pytest, f"--coldstart-runs={big}", f"--coldstart-cache-dir={cache()}", "-n", n],
+            1.7,
+        )
+        compare(
+            f"pytest serial vs -n {n} ({args.small} tiny runs)",
+            [*pytest, f"--coldstart-runs={small}", f"--coldstart-cache-dir={cache()}"],
+            [*pytest, f"--coldstart-runs={small}", f"--coldstart-cache-dir={cache()}", "-n", n],
+            1.0,
+        )
+        for label, first, second, goal in figures:
+            print(
+                f"{'met   ' if first / second >= goal else 'MISSED'} {label}: {first / second:.2f}x (goal >= {goal}x)"
+            )
+        print(f"load at the end {os.getloadavg()[0]:.1f} (ratios need {n} idle cores)")
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,250 @@
+"""The content-addressed audit cache, shared by the CLI (``coldstart audit batch``), pytest
+(serial or xdist workers), pool and Dask workers, and later sessions.
+
+An entry's key is the sha256 of the one code fingerprint (``digest.code_fingerprint``) and
+the content digest of the run's inputs (``digest.audit_content_digest``): equal content gives
+the same entry wherever the run lies (copied to shared storage, another machine), and one
+changed byte of a run, or of the audit's code, gives another key, so a stale verdict is never
+served. Finding the content digest reads every byte once; it is remembered under the run's
+stat digest (``inputs/``), so asking again about an unchanged run costs a stat walk.
+
+Writers take a per-key file lock and write atomically (a temporary file renamed into
+place); a reader that finds a broken, foreign or future entry recomputes instead of trusting
+it. Layout under the cache directory: ``audit/<key[:2]>/<key>.json`` (schema
+audit-cache-entry), ``inputs/<stat[:2]>/<stat>`` (a content digest), ``code/<state>`` (the
+fingerprint of a package state). Derived data: deleting the directory is always safe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from pytest_coldstart.audit.digest import audit_content_digest, audit_inputs_digest, code_fingerprint
+from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.versioning import CURRENT
+
+Compute = Callable[[], dict[str, Any]]
+_HEX = frozenset("0123456789abcdef")
+
+
+def default_directory() -> Path:
+    """``$COLDSTART_CACHE_DIR``, else ``$XDG_CACHE_HOME/pytest-coldstart`` (``~/.cache/...``)."""
+    explicit = os.environ.get("COLDSTART_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "pytest-coldstart"
+
+
+def _hex64(text: str) -> bool:
+    return len(text) == 64 and set(text) <= _HEX
+
+
+def _current_report(value: dict[str, Any]) -> bool:
+    """Serve only reports of the version this audit writes (fail closed on any other)."""
+    from pytest_coldstart.audit.report import SCHEMA_VERSION
+
+    version = value.get("schemaVersion")
+    return isinstance(version, int) and not isinstance(version, bool) and version == SCHEMA_VERSION
+
+
+def entry_key(run_dir: Path, inputs_digest: str) -> str:
+    """The entry of a run whose inputs have ``inputs_digest`` (no location in it: relocatable;
+    ``run_dir`` is kept for callers of the old signature)."""
+    material = "\0".join(("coldstart audit entry 2", code_fingerprint(), inputs_digest))
+    return hashlib.sha256(material.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class AuditCache:
+    """get/compute of JSON values per (kind, key); ``directory=None`` keeps them in memory only."""
+
+    def __init__(self, directory: Path | None):
+        self.directory = directory
+        self._memory: dict[tuple[str, str], dict[str, Any]] = {}
+        self.hits = 0
+        self.computed = 0
+        if directory is not None:
+            code_fingerprint(directory)  # remembered there for the next process
+
+    def key(self, run_dir: Path) -> str:
+        """The entry key of ``run_dir`` as it is now (content-addressed; see the module doc).
+        A memory-only cache (no directory: one session) keeps one entry per run directory."""
+        if self.directory is None:
+            return entry_key(run_dir, f"{audit_content_digest(run_dir)}\0{run_dir.resolve()}")
+        return entry_key(run_dir, self.content_digest(run_dir))
+
+    def content_digest(self, run_dir: Path) -> str:
+        """``audit_content_digest(run_dir)``, remembered under the run's stat digest."""
+        if self.directory is None:
+            return audit_content_digest(run_dir)
+        stat = audit_inputs_digest(run_dir)
+        memo = self.directory / "inputs" / stat[:2] / stat
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            known = memo.read_text(encoding="ascii").strip()
+            if _hex64(known):
+                return known
+        content = audit_content_digest(run_dir)
+        if audit_inputs_digest(run_dir) == stat:  # nothing changed while it was read
+            _write_atomically(memo, (content + "\n").encode("ascii"))
+        return content
+
+    def _paths(self, kind: str, key: str) -> tuple[Path, Path]:
+        assert self.directory is not None
+        folder = self.directory / kind / key[:2]
+        return folder / f"{key}.json", folder / f"{key}.lock"
+
+    def _read(self, kind: str, key: str) -> dict[str, Any] | None:
+        if (kind, key) in self._memory:
+            return self._memory[(kind, key)]
+        if self.directory is None:
+            return None
+        entry_path, _ = self._paths(kind, key)
+        try:
+            entry = jsonio.read_json_object(entry_path)
+        except ColdstartError:
+            return None
+        if entry.get("schemaVersion") != CURRENT or entry.get("kind") != kind or entry.get("key") != key:
+            return None
+        value = entry.get("value")
+        if not isinstance(value, dict) or not _current_report(value):
+            return None
+        self._memory[(kind, key)] = value
+        return value
+
+    def _store(self, kind: str, key: str, value: dict[str, Any]) -> None:
+        self._memory[(kind, key)] = value
+        if self.directory is None:
+            return
+        entry_path, _ = self._paths(kind, key)
+        try:
+            entry = {"schemaVersion": CURRENT, "kind": kind, "key": key, "code": code_fingerprint(), "value": value}
+            data = jsonio.dumps_line(entry)
+        except ValueError:
+            return
+        _write_atomically(entry_path, data)
+
+    def get_or_compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
+        """The cached value, or compute it once under the key's lock (other workers wait)."""
+        value = self._read(kind, key)
+        if value is not None:
+            self.hits += 1
+            return value
+        if self.directory is None:
+            return self._compute(kind, key, compute)
+        _, lock_path = self._paths(kind, key)
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        with FileLock(os.fspath(lock_path)):
+            value = self._read(kind, key)
+            if value is not None:
+                self.hits += 1
+                return value
+            return self._compute(kind, key, compute)
+
+    def compute_if_free(self, kind: str, key: str, compute: Compute) -> bool:
+        """Compute unless cached or another process holds the key: the xdist share-out step."""
+        if self._read(kind, key) is not None or self.directory is None:
+            return False
+        _, lock_path = self._paths(kind, key)
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(os.fspath(lock_path))
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            return False
+        try:
+            if self._read(kind, key) is not None:
+                return False
+            self._compute(kind, key, compute)
+            return True
+        finally:
+            lock.release()
+
+    def _compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
+        value = compute()
+        self.computed += 1
+        self._store(kind, key, value)
+        return value
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Atomic (readers never see half a file) but not fsynced: the cache is derived data, a lost
+    entry is recomputed, and an fsync per run dominated cold xdist runs. Failures are ignored:
+    an unwritable cache costs time, never correctness."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name[:16]}.", suffix=".tmp", dir=path.parent)
+    except OSError:
+        return
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(temp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+
+
+@dataclass
+class CacheInfo:
+    directory: Path
+    entries: int = 0  # audit reports
+    current: int = 0  # ... written by the audit code running now
+    entry_bytes: int = 0
+    memos: int = 0  # inputs/ and code/ memo files
+    stale: list[Path] = field(default_factory=list)  # entries of other code, broken entries
+
+
+def _entries(directory: Path) -> Iterator[Path]:
+    audit = directory / "audit"
+    if audit.is_dir():
+        yield from sorted(audit.glob("??/*.json"))
+
+
+def inspect(directory: Path) -> CacheInfo:
+    """Counts and sizes; an entry is stale when another code fingerprint (or none) wrote it."""
+    info = CacheInfo(directory)
+    current = code_fingerprint(directory)
+    for path in _entries(directory):
+        info.entries += 1
+        with contextlib.suppress(OSError):
+            info.entry_bytes += path.stat().st_size
+        try:
+            code = jsonio.read_json_object(path).get("code")
+        except ColdstartError:
+            code = None
+        if code == current:
+            info.current += 1
+        else:
+            info.stale.append(path)
+    for folder in ("inputs", "code"):
+        if (directory / folder).is_dir():
+            info.memos += sum(1 for p in (directory / folder).rglob("*") if p.is_file())
+    return info
+
+
+def prune(directory: Path, *, everything: bool = False) -> int:
+    """Remove stale entries (all entries and memos with ``everything``); the count removed."""
+    info = inspect(directory)
+    doomed = list(_entries(directory)) if everything else info.stale
+    if everything:
+        for folder in ("inputs", "code"):
+            if (directory / folder).is_dir():
+                doomed += [p for p in (directory / folder).rglob("*") if p.is_file()]
+    removed = 0
+    for path in doomed:
+        with contextlib.suppress(OSError):
+            path.unlink()
+            removed += 1
+        with contextlib.suppress(OSError):
+            path.with_suffix(".lock").unlink()
+    return removed

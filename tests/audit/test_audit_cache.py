@@ -1,0 +1,76 @@
+"""The one code fingerprint and the content-addressed audit cache (audit/digest.py, audit/cache.py)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+from pytest_coldstart.audit import cache as cache_module
+from pytest_coldstart.audit import digest
+from pytest_coldstart.audit.cache import AuditCache, inspect, prune
+from pytest_coldstart.demo.scenarios import build_run
+from pytest_coldstart.run import schemas
+
+PACKAGE = digest.PACKAGE
+
+
+def test_the_fingerprint_covers_the_audit_import_closure_and_nothing_outside_it() -> None:
+    closure = {p.relative_to(PACKAGE).as_posix() for p in digest.import_closure()}
+    assert {"audit/engine.py", "audit/evidence/content.py", "audit/flags/answer_correct.py"} <= closure
+    assert {"validate/trajectory.py", "run/v1.py", "run/schemas/compiled.py"} <= closure  # followed, not listed
+    assert not any(p.split("/")[0] in ("cli", "pytest_plugin", "importers", "demo", "analysis") for p in closure)
+    data = {
+        p.relative_to(PACKAGE).as_posix()
+        for f in {s.parent for s in digest.import_closure()}
+        for p in digest._data_files(f)
+    }
+    assert "run/schemas/trajectory-record.schema.json" in data and "run/schemas/records/note.schema.json" in data
+
+
+def test_the_fingerprint_is_remembered_under_the_package_state(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(digest, "_MEMO", {})
+    first = digest.code_fingerprint(tmp_path)
+    assert (tmp_path / "code" / digest.package_state()).read_text().strip() == first
+    monkeypatch.setattr(digest, "_MEMO", {})
+    monkeypatch.setattr(digest, "_fingerprint", lambda: (_ for _ in ()).throw(AssertionError("recomputed")))
+    assert digest.code_fingerprint(tmp_path) == first
+
+
+def test_equal_content_anywhere_is_one_entry_and_a_changed_byte_another(tmp_path: Path) -> None:
+    run = build_run(tmp_path / "a" / "run", "passing")
+    copy = tmp_path / "b" / "elsewhere"
+    shutil.copytree(run, copy)
+    cache = AuditCache(tmp_path / "cache")
+    assert cache.key(run) == cache.key(copy)
+    assert digest.audit_inputs_digest(run) != digest.audit_inputs_digest(copy)  # stat differs, content does not
+    with open(copy / "reviews.jsonl", "ab") as handle:
+        handle.write(b"\n")
+    assert cache.key(copy) != cache.key(run)
+    memos = list((tmp_path / "cache" / "inputs").rglob("*"))
+    assert any(p.is_file() for p in memos)
+
+
+def test_entries_name_their_code_and_prune_removes_other_code(tmp_path: Path) -> None:
+    run = build_run(tmp_path / "run", "passing")
+    cache = AuditCache(tmp_path / "cache")
+    report: dict[str, Any] = {"schemaVersion": 2, "overall": "PASS", "flags": []}
+    cache.get_or_compute("audit", cache.key(run), lambda: report)
+    (entry,) = (tmp_path / "cache" / "audit").rglob("*.json")
+    document = json.loads(entry.read_text())
+    assert document["code"] == digest.code_fingerprint() and schemas.errors("audit-cache-entry", document) == []
+    old = entry.with_name("0" * 64 + ".json")
+    old.write_text(json.dumps({**document, "key": "0" * 64, "code": "f" * 64}))
+    info = inspect(tmp_path / "cache")
+    assert (info.entries, info.current, info.stale) == (2, 1, [old])
+    assert prune(tmp_path / "cache") == 1 and entry.exists() and not old.exists()
+    assert prune(tmp_path / "cache", everything=True) >= 1 and not entry.exists()
+
+
+def test_default_directory_follows_the_environment(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("COLDSTART_CACHE_DIR", str(tmp_path / "x"))
+    assert cache_module.default_directory() == tmp_path / "x"
+    monkeypatch.delenv("COLDSTART_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_module.default_directory() == tmp_path / "xdg" / "pytest-coldstart"
