@@ -149,10 +149,8 @@ def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
     plugin = config.pluginmanager.get_plugin("lfplugin")
     if plugin is None or not config.getoption("lf", False) or not getattr(plugin, "lastfailed", None):
         return None
-    paths = getattr(plugin, "_last_failed_paths", None)  # previously failed paths and parents
-    if not isinstance(paths, set):
-        return None
-    return {path.parent.resolve() for path in paths if path.name == RUN_JSON}
+    files = {config.rootpath / str(nodeid).split("::", 1)[0] for nodeid in plugin.lastfailed}
+    return {path.parent.resolve() for path in files if path.name == RUN_JSON}
 
 
 @pytest.hookimpl(tryfirst=True)
