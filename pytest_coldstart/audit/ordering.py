@@ -10,19 +10,32 @@ PASS and never a FAIL.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import datetime
 from typing import Protocol, TypeVar
 
 BEFORE, AFTER, UNKNOWN = "before", "after", "unknown"
 
 
 class Ordered(Protocol):
+    """A record the audit can order: an external-stream ``Event`` or a trajectory ``Call``."""
+
     @property
     def stream(self) -> str: ...
 
-    at: object
-    tick: int | None
-    seq: int | None
-    line: int
+    @property
+    def at(self) -> datetime | None: ...
+
+    @property
+    def tick(self) -> int | None: ...
+
+    @property
+    def seq(self) -> int | None: ...
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def ref(self) -> str: ...
 
 
 T = TypeVar("T", bound=Ordered)

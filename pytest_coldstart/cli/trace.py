@@ -7,9 +7,7 @@ import os
 import sys
 
 from pytest_coldstart.cli.main import parse_json_arg, requested
-
-PHASES = ("prepare", "restore", "agent", "audit")
-ACTORS = ("operator", "test", "agent", "restore", "harness", "reviewer")
+from pytest_coldstart.run.vocabulary import ACTORS, PHASES
 
 
 def register(groups) -> None:

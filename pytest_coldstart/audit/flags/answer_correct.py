@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.audit.evidence.inventory import ItemError, components_unchecked, normalize_items, same_item
-from pytest_coldstart.audit.flags import Context, require
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require
 from pytest_coldstart.audit.model import FlagResult
 from pytest_coldstart.run.jsonio import type_name
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 SHOWN = 6
 
@@ -18,8 +19,11 @@ def carts_of(document: dict[str, Any]) -> Any:
     return document.get("carts", document.get("ordered_items_by_cart"))
 
 
+NAME = FlagName.ANSWER_CORRECT
+
+
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("answer_correct")
+    flag = FlagResult(NAME)
     if not ctx.evidence.declared("answer"):
         return flag.fail("no answer is declared: the agent produced no answer", ["answer"])
     answer = ctx.document("answer")
@@ -70,7 +74,7 @@ def evaluate(ctx: Context) -> FlagResult:
     flag.ok(
         f"the answer equals the verified oracle for {len(oracle_carts)} cart(s) and covers every oracle cart", evidence
     )
-    require(flag, "answer_correct.oracle_independence")
+    require(flag, ReviewId.ANSWER_CORRECT_ORACLE_INDEPENDENCE)
     return flag
 
 
@@ -157,3 +161,6 @@ def _compare(
             f"answer_correct: item components (NBT) present on one side only were not compared for: {', '.join(unchecked[:SHOWN])}"
         )
     return None
+
+
+FLAG = FlagDefinition(NAME, evaluate)

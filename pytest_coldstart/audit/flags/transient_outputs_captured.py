@@ -3,9 +3,10 @@ before its removal (same instance/dimension), each carrying an items list."""
 
 from __future__ import annotations
 
-from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 EVIDENCE_PAIRS = 16
 
@@ -19,8 +20,11 @@ def by_uuid(events: list[Event]) -> dict[str, list[Event]]:
     return groups
 
 
+NAME = FlagName.TRANSIENT_OUTPUTS_CAPTURED
+
+
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("transient_outputs_captured")
+    flag = FlagResult(NAME)
     if testmod_missing(ctx, flag, "cart_ejected"):
         return flag
     ejected = ctx.events(TESTMOD, "cart_ejected")
@@ -98,7 +102,10 @@ def evaluate(ctx: Context) -> FlagResult:
         evidence[: 2 * EVIDENCE_PAIRS],
     )
     if window:
-        require(flag, "transient_outputs_captured.window", ", ".join(dict.fromkeys(window)))
+        require(flag, ReviewId.TRANSIENT_OUTPUTS_WINDOW, ", ".join(dict.fromkeys(window)))
     if inventory:
-        require(flag, "transient_outputs_captured.inventory", ", ".join(inventory))
+        require(flag, ReviewId.TRANSIENT_OUTPUTS_INVENTORY, ", ".join(inventory))
     return flag
+
+
+FLAG = FlagDefinition(NAME, evaluate)
