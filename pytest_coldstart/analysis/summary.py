@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
+from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
 from pytest_coldstart.run import jsonio, layout, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
@@ -342,18 +343,21 @@ def outcome(rundir: RunDir) -> dict[str, Any]:
     try:
         document = jsonio.read_json_object(path, what=AUDIT_JSON)
         version_of(document, "audit", AUDIT_JSON)
+        report = AuditReport.from_json(document)
+    except ReportFormatError as exc:
+        return {
+            "overall": None,
+            "failure_class": None,
+            "source": None,
+            "missing_reason": f"{AUDIT_JSON}: {exc.problem}",
+        }
     except ColdstartError as exc:
         return {"overall": None, "failure_class": None, "source": None, "missing_reason": exc.one_line()}
     digest, _ = sha256_file(path)
-    overall = document.get("overall") if document.get("overall") in ("PASS", "FAIL", "PENDING") else None
-    flags = {}
-    for flag in document.get("flags") or []:
-        if isinstance(flag, dict) and isinstance(flag.get("flag"), str):
-            flags[flag["flag"]] = flag.get("status")
     return {
-        "overall": overall,
-        "failure_class": document.get("failure_class"),
-        "flags": flags,
+        "overall": report.overall.value,
+        "failure_class": None if report.failure_class is None else report.failure_class.value,
+        "flags": {flag.flag.value: flag.status.value for flag in report.flags},
         "source": {"path": AUDIT_JSON, "sha256": digest},
     }
 

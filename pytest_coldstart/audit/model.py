@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pytest_coldstart.run.vocabulary import Status
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.audit_report import ReviewResolution
 
 #: Streams, as used in refs and in the ordering tie-break (seq only within one stream).
 TESTMOD, LOGGER, TRAJECTORY = "testmod", "logger", "trajectory"
@@ -65,46 +70,34 @@ class Call:
 @dataclass
 class FlagResult:
     flag: str
-    status: str = "FAIL"
+    status: Status = Status.FAIL
     summary: str = ""
     evidence: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     required_review: list[dict[str, str]] = field(default_factory=list)
-    review_resolutions: list[dict[str, Any]] = field(default_factory=list)
-    mechanical_status: str | None = None
+    review_resolutions: list[ReviewResolution] = field(default_factory=list)
+    mechanical_status: Status | None = None
     mechanical_summary: str | None = None
 
     def fail(self, summary: str, missing: list[str] | None = None, evidence: list[str] | None = None) -> FlagResult:
-        self.status, self.summary = "FAIL", summary
+        self.status, self.summary = Status.FAIL, summary
         self.missing = list(missing or [])
         if evidence:
             self.evidence = list(evidence)
         return self
 
     def pending(self, summary: str, missing: list[str] | None = None) -> FlagResult:
-        self.status, self.summary = "PENDING", summary
+        self.status, self.summary = Status.PENDING, summary
         self.missing = list(missing or [])
         return self
 
     def ok(self, summary: str, evidence: list[str]) -> FlagResult:
-        self.status, self.summary, self.evidence = "PASS", summary, list(evidence)
+        self.status, self.summary, self.evidence = Status.PASS, summary, list(evidence)
         return self
 
     def require(self, review_id: str, question: str) -> None:
         if all(item["id"] != review_id for item in self.required_review):
             self.required_review.append({"id": review_id, "question": question})
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "flag": self.flag,
-            "status": self.status,
-            "summary": self.summary,
-            "evidence": list(dict.fromkeys(self.evidence)),
-            "missing": list(dict.fromkeys(self.missing)),
-            "required_review": self.required_review,
-            "review_resolutions": self.review_resolutions,
-            "mechanical_status": self.mechanical_status,
-        }
 
 
 class Findings:
@@ -120,15 +113,22 @@ class Findings:
         self.review_problems: list[str] = []
         self.information: list[str] = []
         self.covered: set[tuple[Any, ...]] = set()
+        #: review id -> the infra errors about its unusable reviews-file lines / the review
+        #: problems that keep its resolution from counting (the report carries both per review)
+        self.malformed_reviews: dict[str, list[str]] = {}
+        self.review_issues: dict[str, list[str]] = {}
 
     @staticmethod
     def _add(target: list[str], text: str) -> None:
         if text not in target:
             target.append(text)
 
-    def infra(self, text: str, *about: tuple[Any, ...]) -> None:
+    def infra(self, text: str, *about: tuple[Any, ...], review: str | None = None) -> None:
+        """An infra error; ``review``: the review id an unusable reviews-file line names."""
         self._add(self.infra_errors, text)
         self.covered.update(about)
+        if review is not None:
+            self._add(self.malformed_reviews.setdefault(review, []), text)
 
     def fixture(self, text: str) -> None:
         self._add(self.fixture_errors, text)
@@ -136,8 +136,11 @@ class Findings:
     def pending(self, text: str) -> None:
         self._add(self.pending_reasons, text)
 
-    def review(self, text: str) -> None:
+    def review(self, text: str, review: str | None = None) -> None:
+        """A review problem; ``review``: the required review it keeps from counting."""
         self._add(self.review_problems, text)
+        if review is not None:
+            self._add(self.review_issues.setdefault(review, []), text)
 
     def info(self, text: str) -> None:
         self._add(self.information, text)

@@ -3,9 +3,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_coldstart.run.vocabulary import ReviewState
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.audit_report import AuditReport
 
 SHOWN = 5
 
@@ -45,15 +52,14 @@ def _override(value: str | None) -> str | None:
     return value
 
 
-def cmd_run(args) -> int:
-    from pytest_coldstart.audit import audit_run
+def cmd_run(args: argparse.Namespace) -> int:
     from pytest_coldstart.audit.classify import exit_code
-    from pytest_coldstart.audit.engine import output_dir
+    from pytest_coldstart.audit.engine import audit_report, output_dir
     from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
     out = output_dir(root, args.out)
-    report = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
+    report = audit_report(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
     try:
         from pytest_coldstart.audit.report import write_report
 
@@ -63,31 +69,30 @@ def cmd_run(args) -> int:
             f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"
         ) from None
     if args.json:
-        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
         _summary(report, out)
-    return exit_code(report["overall"])
+    return exit_code(report.overall)
 
 
-def _summary(report: dict, out: Path) -> None:
-    klass = f" ({report['failure_class']})" if report["failure_class"] else ""
-    lines = [f"overall: {report['overall']}{klass}  run {safe(report['run_id'])}"]
-    for flag in report["flags"]:
-        lines.append(f"  {flag['status']:<7} {flag['flag']}: {safe(flag['summary'])}")
-    for title, key in (
-        ("infra error", "infra_errors"),
-        ("fixture error", "fixture_errors"),
-        ("pending", "pending_reasons"),
-        ("review problem", "review_problems"),
+def _summary(report: AuditReport, out: Path) -> None:
+    klass = f" ({report.failure_class})" if report.failure_class else ""
+    lines = [f"overall: {report.overall}{klass}  run {safe(report.run_id)}"]
+    for flag in report.flags:
+        lines.append(f"  {flag.status:<7} {flag.flag}: {safe(flag.summary)}")
+    for title, items in (
+        ("infra error", report.infra_errors),
+        ("fixture error", report.fixture_errors),
+        ("pending", report.pending_reasons),
+        ("review problem", report.review_problems),
     ):
-        items = report[key]
         for text in items[:SHOWN]:
             lines.append(f"  {title}: {safe(text)}")
         if len(items) > SHOWN:
             lines.append(f"  ... {len(items) - SHOWN} more {title}(s) in audit.json")
-    for item in report["required_reviews"]:
-        if item["status"] != "resolved":
-            lines.append(f"  review {item['id']}: {item['status']}")
+    for item in report.required_reviews:
+        if item.status is not ReviewState.RESOLVED:
+            lines.append(f"  review {item.id}: {item.status}")
     lines.append(f"wrote {out / 'audit.json'} and audit.md")
     sys.stdout.write("\n".join(lines) + "\n")
 

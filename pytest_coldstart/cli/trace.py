@@ -7,7 +7,7 @@ import os
 import sys
 
 from pytest_coldstart.cli.main import parse_json_arg, requested
-from pytest_coldstart.run.vocabulary import ACTORS, PHASES
+from pytest_coldstart.run.vocabulary import ACTORS, PHASES, REVIEW_STATUSES
 
 
 def register(groups) -> None:
@@ -135,7 +135,7 @@ def register(groups) -> None:
 
     p = command("review", cmd_review, "append an explicit review resolution")
     p.add_argument("--id", required=True)
-    p.add_argument("--status", choices=("resolved", "rejected", "pending"), required=True)
+    p.add_argument("--status", choices=REVIEW_STATUSES, required=True)
     p.add_argument("--by", required=True)
     p.add_argument("--note", default="")
     p.add_argument("--evidence", action="append", default=[])

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-CLASS_MARKERS = {"AGENT_FAIL": "agent_fail", "FIXTURE_INVALID": "fixture_invalid", "INFRA_ERROR": "infra_error"}
+from pytest_coldstart.run.vocabulary import FailureClass
+
+CLASS_MARKERS = {
+    FailureClass.AGENT_FAIL: "agent_fail",
+    FailureClass.FIXTURE_INVALID: "fixture_invalid",
+    FailureClass.INFRA_ERROR: "infra_error",
+}
 
 MARKERS = {
     "coldstart": "coldstart(run_id, kind, check, status): an item generated from a cold-start run directory",

@@ -30,6 +30,7 @@ from pytest_coldstart.run.vocabulary import (
     RECORD_TYPES,
     RESULT_STATUSES,
     REVIEW_STATUSES,
+    ReviewStatus,
 )
 
 TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part of the run"
@@ -376,7 +377,7 @@ class Recorder:
         if not isinstance(by, str) or not by.strip():
             raise UsageError("a review needs a non-blank reviewer (--by)")
         refs = [ref for ref in evidence if isinstance(ref, str) and ref.strip()]
-        if status == "resolved" and (not refs or len(refs) != len(evidence)):
+        if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
             raise UsageError("a resolved review needs at least one non-blank --evidence ref")
         moment = parse_at(at) if at is not None else self.clock.now()
         if moment is None:

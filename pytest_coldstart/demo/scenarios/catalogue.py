@@ -10,9 +10,9 @@ from pathlib import Path
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.run.clock import Clock
-from pytest_coldstart.run.vocabulary import FLAGS
+from pytest_coldstart.run.vocabulary import FLAGS, FailureClass, ReviewStatus, Status
 
-P, F, W = "PASS", "FAIL", "PENDING"
+P, F, W = Status.PASS, Status.FAIL, Status.PENDING
 
 
 @dataclass(frozen=True)
@@ -20,8 +20,8 @@ class Scenario:
     name: str
     description: str
     configure: Callable[[RunBuilder], RunBuilder]
-    overall: str
-    failure_class: str | None
+    overall: Status
+    failure_class: FailureClass | None
     flags: dict[str, str]  # flag -> expected status
     because: str = ""  # a phrase the report must contain (a flag summary or a finding): the reason
 
@@ -110,7 +110,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the test mod saw input attempts but never processed one",
             lambda b: b.passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "input_processed"]),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(mo=F, la=F),
             because="an attempt is never accepted as operation",
         ),
@@ -119,7 +119,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the logger was armed after the machine was actuated",
             _late_logger,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(la=F),
             because="the logger was late",
         ),
@@ -128,7 +128,7 @@ SCENARIOS: dict[str, Scenario] = {
             "one cart was captured only after it was destroyed",
             _capture_after_removal,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(to=F),
             because="captured only after they were removed",
         ),
@@ -137,7 +137,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the agent never read its logger (it only peeked at the test mod's file)",
             _test_side_only,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ar=F),
             because="test-side observation does not count",
         ),
@@ -155,7 +155,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the fixture report marks initialisation invalid",
             lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)),
             F,
-            "FIXTURE_INVALID",
+            FailureClass.FIXTURE_INVALID,
             _flags(),
             because="fixture (fixture/ready.json) is not valid",
         ),
@@ -164,7 +164,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the copy restoration did not verify",
             lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")),
             F,
-            "FIXTURE_INVALID",
+            FailureClass.FIXTURE_INVALID,
             _flags(),
             because="restore verification (restore/verify.json) did not pass",
         ),
@@ -173,7 +173,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the test-mod file changed after it was declared",
             lambda b: b.passing().tamper(story.TESTMOD_PATH, lambda data: data.replace(b'"tick":301', b'"tick":302')),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(mo=F, la=F, to=F, ac=W),
             because="evidence test_mod: sha256 mismatch",
         ),
@@ -182,7 +182,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the answer lists a cart's items in the wrong order",
             lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ac=F),
             because="differ from the oracle",
         ),
@@ -191,7 +191,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the answer leaves out one of the oracle's carts",
             lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ac=F),
             because="the answer omits 1 oracle cart",
         ),
@@ -208,10 +208,13 @@ SCENARIOS: dict[str, Scenario] = {
             "rejected_review",
             "the reviewer rejected the causality evidence",
             lambda b: b.passing().review(
-                "machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"], note="coincidental call"
+                "machine_operated.causality",
+                ReviewStatus.REJECTED,
+                evidence=["trajectory:c-actuate"],
+                note="coincidental call",
             ),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(mo=F),
             because="review(s) rejected: machine_operated.causality",
         ),
@@ -220,7 +223,7 @@ SCENARIOS: dict[str, Scenario] = {
             "run.json carries a future schemaVersion",
             lambda b: b.passing().edit_json("run.json", lambda m: m.update(schemaVersion=3)),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(F, F, F, F, F),
             because="schemaVersion 3",
         ),
@@ -231,7 +234,7 @@ SCENARIOS: dict[str, Scenario] = {
                 "evidence.json", lambda e: e["answer"].update(path="../outside/answer.json")
             ),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(ac=F),
             because="leaves the run directory",
         ),
