@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.record import logsettings, records
+from pytest_coldstart.record.manifest import initial_manifest
 from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.record.trajectory import Appender, lock_for, read_last_line
 from pytest_coldstart.run import jsonio, layout
@@ -32,8 +33,6 @@ from pytest_coldstart.run.vocabulary import (
     REVIEW_STATUSES,
     ReviewStatus,
 )
-
-TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part of the run"
 
 
 def default_logging() -> dict[str, Any]:
@@ -60,7 +59,6 @@ def init_run(
 ) -> Recorder:
     """Create a new run directory. Refuses an existing run (nothing is overwritten)."""
     from pytest_coldstart.record import visibility
-    from pytest_coldstart.run import environment  # init only: appends never pay for them
 
     clock = clock or Clock()
     rundir = RunDir(run_dir)
@@ -88,44 +86,21 @@ def init_run(
     jsonio.write_json_atomic(rundir.evidence_json, evidence)
     rundir.reviews.touch()
     task_sha = sha256_bytes(task_bytes)
-    manifest = {
-        "schemaVersion": CURRENT,
-        "run_id": run_id,
-        "experiment_id": experiment_id,
-        "created_at": created,
-        "created_at_explicit": created_at is not None,
-        "tool": tool if tool is not None else environment.tool(),
-        "environment": machine if machine is not None else environment.machine(),
-        "repo": repo if repo is not None else environment.repo(),
-        "harness": {key: harness.get(key, "") for key in ("name", "version", "model", "provider")},
-        "task": {
-            "path": layout.TASK_MD,
-            "source": task_source,
-            "sha256": task_sha,
-            "size": len(task_bytes),
-            "note": TASK_NOTE,
-        },
-        "visibility": {
-            "path": layout.VISIBILITY_JSON,
-            "sha256": sha256_bytes(vis_bytes),
-            "file_count": vis["file_count"],
-        },
-        "trajectory": {"path": layout.TRAJECTORY},
-        "evidence": {"path": layout.EVIDENCE_JSON},
-        "reviews": {"path": layout.REVIEWS},
-        "clock": {
-            "monotonic_origin_ns": clock.monotonic_ns(),
-            "boot_id": environment.boot_id() if machine is None else None,
-        },
-        "logging": logging,
-        "imports": [],
-        "artifacts": [],
-        "notes": list(notes or []),
-        "status": "open",
-        "ended_at": None,
-        "duration_ms": None,
-        "seal": None,
-    }
+    manifest = initial_manifest(
+        run_id=run_id,
+        experiment_id=experiment_id,
+        created=created,
+        created_explicit=created_at is not None,
+        harness=harness,
+        task={"source": task_source, "sha256": task_sha, "size": len(task_bytes)},
+        visibility={"sha256": sha256_bytes(vis_bytes), "file_count": vis["file_count"]},
+        clock=clock,
+        logging=logging,
+        notes=notes,
+        machine=machine,
+        repo=repo,
+        tool=tool,
+    )
     jsonio.write_json_atomic(rundir.run_json, manifest)
     recorder = Recorder(rundir.root, clock=clock)
     recorder.appender.append_many(
