@@ -8,6 +8,7 @@ Times are differences of the records' ``at`` (imported records keep their sessio
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from pytest_coldstart.run.versioning import CURRENT, V1_SCHEMAS, incompatible, v
 AUDIT_JSON = f"{layout.AUDIT_DIR}/audit.json"
 
 
-def _records(rundir: RunDir, version: int):
+def _records(rundir: RunDir, version: int) -> Iterator[tuple[Any, bytes] | jsonio.LineProblem]:
     """Trajectory records in the current shape (a v1 run through the translator); a record of
     another version fails closed (VersionError), as every reader does."""
     for item in jsonio.iter_jsonl(rundir.trajectory, what=layout.TRAJECTORY, strict=False):

@@ -136,7 +136,8 @@ class Tally:
             return
         tool, called_at = self.calls[call_id]
         entry = self.tools[tool]
-        status = r.get("status") if r.get("status") in ("ok", "error", "open") else "missing"
+        given = r.get("status")
+        status = given if isinstance(given, str) and given in ("ok", "error", "open") else "missing"
         self.answered[call_id] = status
         entry.status[status] += 1
         self.status[status] += 1

@@ -45,8 +45,8 @@ def cut(value: Any, depth: int = 0) -> Any:
     if depth > 8:
         return "..."
     if isinstance(value, list):
-        out = [cut(v, depth + 1) for v in value[:50]]
-        return out + ([f"... [{len(value) - 50} more items]"] if len(value) > 50 else [])
+        kept = [cut(v, depth + 1) for v in value[:50]]
+        return kept + ([f"... [{len(value) - 50} more items]"] if len(value) > 50 else [])
     if isinstance(value, dict):
         items = list(value.items())
         out = {str(k): cut(v, depth + 1) for k, v in items[:100]}

@@ -137,10 +137,11 @@ def apply_reviews(
     for flag in flags:
         rejected, unresolved = [], []
         for item in flag.required_review:
-            entry = latest.get(item["id"])
-            if entry is None or entry["status"] == ReviewStatus.PENDING:
+            found = latest.get(item["id"])
+            if found is None or found["status"] == ReviewStatus.PENDING:
                 unresolved.append(item["id"])
                 continue
+            entry = found
             refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
             problems = [r.problem for r in refs if r.problem]
             flag.review_resolutions.append(resolution_of(entry, refs_resolved=not problems))

@@ -12,12 +12,16 @@ from typing import TYPE_CHECKING
 from pytest_coldstart.run.vocabulary import ReviewState
 
 if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
+
+
+if TYPE_CHECKING:
     from pytest_coldstart.audit.audit_report import AuditReport
 
 SHOWN = 5
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     audit = groups.add_parser("audit", help="judge a run: five flags, required reviews, failure class")
     sub = audit.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
@@ -97,7 +101,7 @@ def _summary(report: AuditReport, out: Path) -> None:
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def cmd_explain(args) -> int:
+def cmd_explain(args: argparse.Namespace) -> int:
     from pytest_coldstart.run.errors import ColdstartError
     from pytest_coldstart.run.hashing import sha256_file, short
     from pytest_coldstart.run.layout import REVIEWS, RunDir
@@ -108,7 +112,8 @@ def cmd_explain(args) -> int:
     rundir.require()
     manifest = rundir.load_manifest()
     evidence = rundir.load_evidence()
-    task = manifest.get("task") if isinstance(manifest.get("task"), dict) else {}
+    declared = manifest.get("task")
+    task = declared if isinstance(declared, dict) else {}
     lines = [
         f"run {safe(manifest.get('run_id'))} (version {1 if manifest.get('translated_from') == 1 else 2}, status {safe(manifest.get('status'))})",
         f"task sha256 {short(str(task.get('sha256')))}",

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pytest_coldstart.cli.main import requested
 from pytest_coldstart.cli.trace_commands import (
@@ -25,8 +28,11 @@ from pytest_coldstart.cli.trace_commands import (
 )
 from pytest_coldstart.run.vocabulary import ACTORS, PHASES, REVIEW_STATUSES
 
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
 
-def register(groups) -> None:
+
+def register(groups: Subparsers) -> None:
     trace = groups.add_parser("trace", help="record a run: init, calls, results, evidence, reviews, validate")
     sub = trace.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
@@ -35,7 +41,9 @@ def register(groups) -> None:
     # ~1 ms per parser in gettext lookups). Unknown words or --help build them all.
     only = requested(1) if requested(0) == "trace" and requested(1) in COMMANDS else None
 
-    def command(name: str, handler, help_text: str, run_dir: bool = True):
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help_text: str, run_dir: bool = True
+    ) -> argparse.ArgumentParser | _Unused:
         if only is not None and name != only:
             return _Unused()
         parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -219,8 +227,8 @@ COMMANDS = (
 class _Unused:
     """Stands in for the parser of a subcommand this process was not asked to run."""
 
-    def add_argument(self, *args, **kwargs) -> None:
+    def add_argument(self, *args: object, **kwargs: object) -> None:
         return None
 
-    def add_mutually_exclusive_group(self, *args, **kwargs) -> _Unused:
+    def add_mutually_exclusive_group(self, *args: object, **kwargs: object) -> _Unused:
         return self

@@ -3,27 +3,32 @@ its arguments into one recorder call and prints what was recorded."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pytest_coldstart.cli.main import parse_json_arg
 
+if TYPE_CHECKING:
+    from pytest_coldstart.record.recorder import Recorder
 
-def _recorder(args):
+
+def _recorder(args: argparse.Namespace) -> Recorder:
     from pytest_coldstart.record.recorder import Recorder
 
     return Recorder(args.run_dir)
 
 
-def _optional(args, *names: str) -> dict:
+def _optional(args: argparse.Namespace, *names: str) -> dict[str, Any]:
     return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
 
 
-def _print(record: dict) -> None:
+def _print(record: dict[str, Any]) -> None:
     sys.stdout.write(f"{record['record']} seq={record['seq']}\n")
 
 
-def cmd_init(args) -> int:
+def cmd_init(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from pytest_coldstart.record import logsettings
@@ -69,7 +74,7 @@ def cmd_init(args) -> int:
     return 0
 
 
-def cmd_call(args) -> int:
+def cmd_call(args: argparse.Namespace) -> int:
     fields = {
         "record": "call",
         "call_id": args.call_id,
@@ -83,7 +88,7 @@ def cmd_call(args) -> int:
     return 0
 
 
-def cmd_result(args) -> int:
+def cmd_result(args: argparse.Namespace) -> int:
     fields = {"record": "result", "call_id": args.call_id, "status": args.status, "actor": args.actor}
     if args.result is not None:
         try:
@@ -95,20 +100,20 @@ def cmd_result(args) -> int:
     return 0
 
 
-def cmd_phase(args) -> int:
+def cmd_phase(args: argparse.Namespace) -> int:
     fields = {"record": "phase", "phase": args.phase, "actor": args.actor, "evidence": args.evidence}
     fields.update(_optional(args, "instance", "note"))
     _print(_recorder(args).append(fields))
     return 0
 
 
-def cmd_mark(args) -> int:
+def cmd_mark(args: argparse.Namespace) -> int:
     data = parse_json_arg(args.data, "--data") if args.data is not None else None
     _print(_recorder(args).append({"record": "mark", "name": args.name, "actor": args.actor, "data": data}))
     return 0
 
 
-def cmd_record(args) -> int:
+def cmd_record(args: argparse.Namespace) -> int:
     recorder = _recorder(args)
     if args.json_text is not None:
         _print(recorder.append(parse_json_arg(args.json_text, "--json-text")))
@@ -120,7 +125,7 @@ def cmd_record(args) -> int:
     )
 
 
-def _record_stream(recorder, stream, label: str) -> int:
+def _record_stream(recorder: Recorder, stream: TextIO, label: str) -> int:
     """Append one record per line; stop at the first bad line (earlier lines stay appended)."""
     from pytest_coldstart.run.errors import ColdstartError, UsageError
 
@@ -138,25 +143,25 @@ def _record_stream(recorder, stream, label: str) -> int:
     return 0
 
 
-def cmd_artifact(args) -> int:
+def cmd_artifact(args: argparse.Namespace) -> int:
     for entry in _recorder(args).artifact(args.path, args.label, phase=args.phase):
         sys.stdout.write(f"artifact {entry['path']} sha256 {entry['sha256']}\n")
     return 0
 
 
-def cmd_evidence(args) -> int:
+def cmd_evidence(args: argparse.Namespace) -> int:
     declaration = _recorder(args).declare_evidence(args.name, args.path, normalized=args.normalized)
     sys.stdout.write(f"evidence {args.name} {declaration['path']} sha256 {declaration['sha256']}\n")
     return 0
 
 
-def cmd_review(args) -> int:
+def cmd_review(args: argparse.Namespace) -> int:
     entry = _recorder(args).review(args.id, args.status, args.by, evidence=args.evidence, note=args.note, at=args.at)
     sys.stdout.write(f"review {entry['id']} {entry['status']} seq={entry['seq']}\n")
     return 0
 
 
-def cmd_decision(args) -> int:
+def cmd_decision(args: argparse.Namespace) -> int:
     from pytest_coldstart.run.errors import UsageError
 
     data = parse_json_arg(args.data, "--data") if args.data is not None else {}
@@ -186,12 +191,12 @@ def cmd_decision(args) -> int:
     return 0
 
 
-def cmd_import_pi(args) -> int:
+def cmd_import_pi(args: argparse.Namespace) -> int:
     args.format = "pi"
     return cmd_import(args)
 
 
-def cmd_import(args) -> int:
+def cmd_import(args: argparse.Namespace) -> int:
     from pytest_coldstart.importers.pipeline import import_session
     from pytest_coldstart.run.errors import UsageError
 
@@ -202,7 +207,7 @@ def cmd_import(args) -> int:
     return 0
 
 
-def cmd_validate(args) -> int:
+def cmd_validate(args: argparse.Namespace) -> int:
     from pytest_coldstart.validate.run import validate_run
 
     report = validate_run(args.run_dir)
@@ -213,7 +218,7 @@ def cmd_validate(args) -> int:
     return 0 if report.valid else 1
 
 
-def cmd_summary(args) -> int:
+def cmd_summary(args: argparse.Namespace) -> int:
     from pytest_coldstart.analysis import summary
 
     document = summary.write(args.run_dir)
@@ -226,7 +231,7 @@ def cmd_summary(args) -> int:
     return 0
 
 
-def cmd_seal(args) -> int:
+def cmd_seal(args: argparse.Namespace) -> int:
     from pytest_coldstart.record.seal import seal
 
     sealed = seal(args.run_dir)
@@ -236,7 +241,7 @@ def cmd_seal(args) -> int:
     return 0
 
 
-def cmd_migrate(args) -> int:
+def cmd_migrate(args: argparse.Namespace) -> int:
     from pytest_coldstart.record.migrate import migrate_run
 
     sys.stdout.write(migrate_run(args.run_dir) + "\n")

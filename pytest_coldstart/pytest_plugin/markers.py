@@ -32,7 +32,11 @@ def register(config: pytest.Config) -> None:
 
 
 def class_marker(failure_class: object) -> pytest.MarkDecorator | None:
-    name = CLASS_MARKERS.get(failure_class) if isinstance(failure_class, str) else None
+    name = (
+        CLASS_MARKERS.get(FailureClass(failure_class))
+        if isinstance(failure_class, str) and failure_class in CLASS_MARKERS
+        else None
+    )
     return getattr(pytest.mark, name) if name else None
 
 

@@ -68,7 +68,7 @@ def _cache_dir(config: pytest.Config) -> Path | None:
         return None
     explicit = config.getoption("coldstart_cache_dir") or config.getini("coldstart_cache_dir")
     if explicit:
-        return (config.invocation_params.dir / explicit).resolve()
+        return (config.invocation_params.dir / str(explicit)).resolve()
     cache = getattr(config, "cache", None)
     if cache is not None:
         return Path(cache.mkdir("coldstart"))

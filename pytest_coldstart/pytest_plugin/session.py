@@ -11,6 +11,7 @@ audits of a cold cache between them instead of waiting on each other in lockstep
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -150,7 +151,7 @@ class ColdstartSession:
             if key is None:
                 continue
             try:
-                done += self.cache.compute_if_free("audit", key, lambda r=run_dir: _audit(r))
+                done += self.cache.compute_if_free("audit", key, functools.partial(_audit, run_dir))
             except Exception:
                 continue
         return done

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -246,7 +247,7 @@ class Recorder:
 
     # -- documents -----------------------------------------------------------------------
 
-    def _update_manifest(self, change) -> dict[str, Any]:
+    def _update_manifest(self, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         with lock_for(self.rundir):
             manifest = self.rundir.load_manifest()
             change(manifest)

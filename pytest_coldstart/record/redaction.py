@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.jsonfields import object_or_empty
 
 DEFAULT_DENYLIST = (
     "api_key",
@@ -159,9 +160,9 @@ class Redactor:
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
         self.literals = tuple(t for rule in self.rules if rule.literal for t in rule.triggers or ())
-        patterns = [rule.triggers for rule in self.rules if not rule.literal]
+        triggers: list[tuple[str, ...] | None] = [rule.triggers for rule in self.rules if not rule.literal]
         self.fast = (
-            None if any(t is None for t in patterns) else tuple(sorted({t for ts in patterns for t in ts or ()}))
+            None if any(t is None for t in triggers) else tuple(sorted({t for ts in triggers for t in ts or ()}))
         )
         self._keys: dict[str, str | None] = {}
         self._clean: set[str] = set()  # short strings no rule changes (tool names, phases, paths repeat)
@@ -188,7 +189,7 @@ class Redactor:
         digest = rules.get("digest", "sha256")
         if isinstance(digest, str) and digest.startswith("sha256 of"):
             digest = "sha256"  # the first recorder's wording
-        salt = rules.get("salt") if isinstance(rules.get("salt"), dict) else {}
+        salt = object_or_empty(rules.get("salt"))
         redactor = cls(
             tuple(rules["keys"]) if "keys" in rules else DEFAULT_DENYLIST,
             env=tuple(rules.get("env") or ()),
@@ -224,7 +225,8 @@ class Redactor:
         """JSON pointers of what the last ``apply``/``apply_record`` of this thread removed."""
         if not hasattr(self._local, "paths"):
             self._local.paths = []
-        return self._local.paths
+        paths: list[str] = self._local.paths
+        return paths
 
     @paths.setter
     def paths(self, value: list[str]) -> None:
@@ -290,7 +292,7 @@ class Redactor:
 
     def _removed(self, item: Any, stack: list[str], kind: str) -> str:
         if _is_marker(item):
-            return item  # already redacted upstream: keep its digest
+            return str(item)  # already redacted upstream: keep its digest
         self.count += 1
         self.paths.append(_join(stack))
         return self.marker(item, kind)
@@ -349,7 +351,8 @@ class Redactor:
 
     def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:
         """Redact every field of a record except ``skip`` (the envelope); return it and the paths."""
-        self.paths = paths = []
+        paths: list[str] = []
+        self.paths = paths
         out = {}
         for key, value in fields.items():
             if value is None or key in skip:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.record.trajectory import lock_for, read_last_line
 from pytest_coldstart.run import jsonio, layout
@@ -19,6 +19,9 @@ from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
+
+if TYPE_CHECKING:
+    from pytest_coldstart.record.recorder import Recorder
 
 UNSEALED_TOP = {layout.RUN_JSON, layout.STATE_DIR, layout.AUDIT_DIR, layout.SUMMARY_JSON, layout.REVIEWS}
 
@@ -42,7 +45,7 @@ def sealable_files(rundir: RunDir) -> list[str]:
     return sorted(found)
 
 
-def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
+def seal(run_dir: str | Path, *, recorder: Recorder | None = None) -> dict[str, Any]:
     from pytest_coldstart.record.recorder import Recorder
 
     recorder = recorder or Recorder(run_dir)
@@ -72,4 +75,5 @@ def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
         }
         jsonio.write_json_atomic(rundir.run_json, manifest)
     recorder.manifest = manifest
-    return manifest["seal"]
+    sealed: dict[str, Any] = manifest["seal"]
+    return sealed

@@ -71,3 +71,13 @@ def member(kind: type[E], value: object, where: str) -> E:
     except ValueError:
         pass
     raise bad(where, "one of " + ", ".join(item.value for item in kind), value) from None
+
+
+def object_or_empty(value: object) -> dict[str, Any]:
+    """``value`` when it is a JSON object, else an empty one (for lenient reads of run files)."""
+    return value if isinstance(value, dict) else {}
+
+
+def list_or_empty(value: object) -> list[Any]:
+    """``value`` when it is a JSON array, else an empty one."""
+    return value if isinstance(value, list) else []

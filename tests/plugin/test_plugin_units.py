@@ -7,7 +7,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -83,7 +83,7 @@ class Capture:
 
     def may_appear_in(self, text: str) -> bool:
         """Cheap necessary condition (substring tests) before the exact regex match."""
-        return bool(self.items) and all(item.name.rpartition(":")[2] in text for item in self.items)
+        return bool(self.items) and all(item.name.rpartition(":")[2] in text for item in self.items or ())
 
 
 class ContentMatcher:
@@ -112,11 +112,15 @@ class ContentMatcher:
                     if (
                         capture.uuid == uuid
                         and capture.may_appear_in(text)
-                        and items_in_order(capture.items, text, start, stop)
+                        and items_in_order(capture.items or [], text, start, stop)
                     ):
                         return "items", uuid
                 found_uuid = found_uuid or uuid
         for capture in self.captures:
-            if len(capture.items or ()) >= 2 and capture.may_appear_in(text) and items_in_order(capture.items, text):
+            if (
+                len(capture.items or ()) >= 2
+                and capture.may_appear_in(text)
+                and items_in_order(capture.items or [], text)
+            ):
                 return "items", capture.uuid
         return ("uuid", found_uuid) if found_uuid else (None, None)

@@ -183,7 +183,8 @@ class Scanner:
             out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
             return None
         tick, seq, at_text = get("tick"), get("seq"), get("at")
-        tool = get("tool") if isinstance(get("tool"), str) else ""
+        named_tool = get("tool")
+        tool = named_tool if isinstance(named_tool, str) else ""
         call = Call(
             call_id=call_id,
             tool=tool,

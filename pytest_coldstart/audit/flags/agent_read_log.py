@@ -7,8 +7,8 @@ test mod's own file is test-side observation and never counts. A tool name alone
 from __future__ import annotations
 
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require
-from pytest_coldstart.audit.model import LOGGER, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
+from pytest_coldstart.audit.model import LOGGER, Call, FlagResult
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, last_of
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 NAME = FlagName.AGENT_READ_LOG
@@ -23,7 +23,7 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(
             "the agent logger has no cart_observed record, so there is nothing to read back", ["logger:cart_observed"]
         )
-    last = latest(captures)
+    last = last_of(captures)
     strong, ambiguous, test_side = None, [], 0
     for call in ctx.calls:
         if call.status != "ok" or not (call.names_logger or call.content):
@@ -63,7 +63,7 @@ def evaluate(ctx: Context) -> FlagResult:
     )
 
 
-def _reason(call, order: str) -> str:
+def _reason(call: Call, order: str) -> str:
     if order == UNKNOWN:
         return "its order against the last capture is unknown"
     if not call.names_logger:

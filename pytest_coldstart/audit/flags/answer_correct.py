@@ -78,12 +78,12 @@ def evaluate(ctx: Context) -> FlagResult:
     return flag
 
 
-def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list] | None:
+def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list[Any]] | None:
     carts = carts_of(oracle)
     if not isinstance(carts, list):
         ctx.findings.infra(f"evidence oracle: carts must be a list, got {type_name(carts)}")
         return None
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}
     for number, cart in enumerate(carts, 1):
         uuid = cart.get("uuid") if isinstance(cart, dict) else None
         if not isinstance(uuid, str) or not uuid.strip():
@@ -102,7 +102,7 @@ def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list] | Non
 
 
 def _compare(
-    ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list], evidence: list[str]
+    ctx: Context, flag: FlagResult, carts: list[Any], oracle: dict[str, list[Any]], evidence: list[str]
 ) -> FlagResult | None:
     answered: dict[str, Any] = {}
     malformed, duplicates = [], []

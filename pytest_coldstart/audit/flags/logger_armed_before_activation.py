@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import (
+    AFTER,
+    BEFORE,
+    UNKNOWN,
+    Ordered,
+    compare,
+    first_of,
+    scope_conflicts,
+)
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 NAME = FlagName.LOGGER_ARMED_BEFORE_ACTIVATION
@@ -24,7 +32,7 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(
             "no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"]
         )
-    first_armed, first_processed = earliest(armed), earliest(processed)
+    first_armed, first_processed = first_of(armed), first_of(processed)
     refs = [first_armed.ref, first_processed.ref]
     conflicts = scope_conflicts(first_armed, first_processed)
     if conflicts:
@@ -69,7 +77,7 @@ def evaluate(ctx: Context) -> FlagResult:
     return flag
 
 
-def _how(armed, processed, order: str) -> str:
+def _how(armed: Ordered, processed: Ordered, order: str) -> str:
     if order != BEFORE:
         return "cannot be ordered mechanically against"
     if armed.at is not None and processed.at is not None and armed.at != processed.at:

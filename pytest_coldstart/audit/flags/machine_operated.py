@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require, testmod_missing
 from pytest_coldstart.audit.model import TESTMOD, FlagResult
-from pytest_coldstart.audit.ordering import BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import BEFORE, UNKNOWN, compare, first_of, scope_conflicts
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 NAME = FlagName.MACHINE_OPERATED
@@ -27,7 +27,7 @@ def evaluate(ctx: Context) -> FlagResult:
             ["testmod:input_processed"],
             [a.ref for a in attempts[:4]],
         )
-    first = earliest(processed)
+    first = first_of(processed)
     if not ctx.calls:
         return flag.fail("no agent call in the agent phase exists", ["trajectory:agent-call"], [first.ref])
     before = [c for c in ctx.calls if compare(c, first) == BEFORE]

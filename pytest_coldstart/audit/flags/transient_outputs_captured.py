@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import (
+    AFTER,
+    BEFORE,
+    UNKNOWN,
+    compare,
+    earliest,
+    first_of,
+    scope_conflicts,
+)
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 EVIDENCE_PAIRS = 16
@@ -42,9 +50,14 @@ def evaluate(ctx: Context) -> FlagResult:
         for e in ejected
         if not isinstance(e.get("uuid"), str) or not e.get("uuid").strip()
     ]
-    unscoped, early, late, window, inventory, evidence = [], [], [], [], [], []
+    unscoped: list[str] = []
+    early: list[str] = []
+    late: list[str] = []
+    window: list[str] = []
+    inventory: list[str] = []
+    evidence: list[str] = []
     for uuid, group in ejections.items():
-        ejection = earliest(group)
+        ejection = first_of(group)
         if len(group) > 1:
             ctx.findings.info(
                 f"cart {uuid}: {len(group)} cart_ejected events; the earliest ({ejection.ref}) opens its window"
@@ -52,7 +65,7 @@ def evaluate(ctx: Context) -> FlagResult:
         if uuid not in captures:
             missing.append(f"logger:cart_observed:{uuid}")
             continue
-        capture = earliest(captures[uuid])
+        capture = first_of(captures[uuid])
         evidence += [ejection.ref, capture.ref]
         if scope_conflicts(capture, ejection):
             unscoped.append(uuid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
@@ -48,34 +49,34 @@ def _capture_after_removal(b: RunBuilder) -> RunBuilder:
 
 def _test_side_only(b: RunBuilder) -> RunBuilder:
     b.passing().drop_call("c-read-log")
-    return b.mutate_trajectory(
-        lambda records: (
-            records.insert(
-                -3,
-                {
-                    "record": "call",
-                    "call_id": "c-peek-testmod",
-                    "tool": "read",
-                    "arguments": {"path": story.TESTMOD_PATH},
-                    "phase": "agent",
-                    "actor": "agent",
-                    "at": story.at(20.0),
-                },
-            )
-            or records.insert(
-                -3,
-                {
-                    "record": "result",
-                    "call_id": "c-peek-testmod",
-                    "status": "ok",
-                    "actor": "agent",
-                    "phase": "agent",
-                    "at": story.at(20.2),
-                    "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)},
-                },
-            )
+
+    def peek(records: list[dict[str, Any]]) -> None:
+        records.insert(
+            -3,
+            {
+                "record": "call",
+                "call_id": "c-peek-testmod",
+                "tool": "read",
+                "arguments": {"path": story.TESTMOD_PATH},
+                "phase": "agent",
+                "actor": "agent",
+                "at": story.at(20.0),
+            },
         )
-    )
+        records.insert(
+            -3,
+            {
+                "record": "result",
+                "call_id": "c-peek-testmod",
+                "status": "ok",
+                "actor": "agent",
+                "phase": "agent",
+                "at": story.at(20.2),
+                "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)},
+            },
+        )
+
+    return b.mutate_trajectory(peek)
 
 
 def _tie(b: RunBuilder) -> RunBuilder:

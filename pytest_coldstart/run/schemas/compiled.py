@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referencing import Resource
 
 from pytest_coldstart.run.schemas.keywords import (
     ANNOTATIONS,
@@ -53,7 +56,8 @@ class Compiler:
     def compile(self, schema: Any, resolver: Any) -> Check:
         name = self.function(schema, resolver)
         exec(compile("\n".join(self.source), "<compiled schema>", "exec"), self.namespace)
-        return self.namespace[name]
+        check: Check = self.namespace[name]
+        return check
 
     def function(self, schema: Any, resolver: Any) -> str:
         """The name of a generated ``def f(v) -> bool`` for ``schema`` (generated once)."""
@@ -312,7 +316,7 @@ class Compiler:
     def _fallback(self, schema: dict[str, Any], resolver: Any) -> Check:
         from jsonschema import Draft202012Validator
 
-        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)
+        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)  # type: ignore[call-arg]  # jsonschema's private resolver hand-off
         return validator.is_valid
 
 
@@ -320,7 +324,7 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def _resource(schema: dict[str, Any]):
+def _resource(schema: dict[str, Any]) -> Resource[Any]:
     from referencing import Resource
     from referencing.jsonschema import DRAFT202012
 

@@ -105,8 +105,8 @@ def equal(a: Any, b: Any) -> bool:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=False))
     if is_number(a) and is_number(b):
-        return a == b
-    return type(a) is type(b) and a == b
+        return bool(a == b)
+    return type(a) is type(b) and bool(a == b)
 
 
 def one_of(value: Any, options: tuple[Any, ...]) -> bool:
