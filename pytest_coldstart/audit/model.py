@@ -1,5 +1,6 @@
 """The audit's working data: events from the external streams, agent calls from the
-trajectory, per-flag results and the run-level findings."""
+trajectory, per-flag results; run-level findings are ``validate.findings.Findings`` (one
+model for validate and the audit, re-exported here)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.run.vocabulary import Status
+from pytest_coldstart.validate.findings import Findings
 
 if TYPE_CHECKING:
     from pytest_coldstart.audit.audit_report import ReviewResolution
@@ -100,47 +102,4 @@ class FlagResult:
             self.required_review.append({"id": review_id, "question": question})
 
 
-class Findings:
-    """Run-level findings, de-duplicated, in the order found (the report is deterministic).
-
-    ``covered`` holds what the audit's own infra errors are about (``integrity`` keys), so a
-    validate finding about the same thing is not reported a second time."""
-
-    def __init__(self) -> None:
-        self.infra_errors: list[str] = []
-        self.fixture_errors: list[str] = []
-        self.pending_reasons: list[str] = []
-        self.review_problems: list[str] = []
-        self.information: list[str] = []
-        self.covered: set[tuple[Any, ...]] = set()
-        #: review id -> the infra errors about its unusable reviews-file lines / the review
-        #: problems that keep its resolution from counting (the report carries both per review)
-        self.malformed_reviews: dict[str, list[str]] = {}
-        self.review_issues: dict[str, list[str]] = {}
-
-    @staticmethod
-    def _add(target: list[str], text: str) -> None:
-        if text not in target:
-            target.append(text)
-
-    def infra(self, text: str, *about: tuple[Any, ...], review: str | None = None) -> None:
-        """An infra error; ``review``: the review id an unusable reviews-file line names."""
-        self._add(self.infra_errors, text)
-        self.covered.update(about)
-        if review is not None:
-            self._add(self.malformed_reviews.setdefault(review, []), text)
-
-    def fixture(self, text: str) -> None:
-        self._add(self.fixture_errors, text)
-
-    def pending(self, text: str) -> None:
-        self._add(self.pending_reasons, text)
-
-    def review(self, text: str, review: str | None = None) -> None:
-        """A review problem; ``review``: the required review it keeps from counting."""
-        self._add(self.review_problems, text)
-        if review is not None:
-            self._add(self.review_issues.setdefault(review, []), text)
-
-    def info(self, text: str) -> None:
-        self._add(self.information, text)
+__all__ = ["LOGGER", "TESTMOD", "TRAJECTORY", "Call", "Event", "Findings", "FlagResult"]

@@ -94,8 +94,8 @@ def build_report(
                 flag=flag.flag,
                 question=item.question,
                 status=review_state(flag, item.id),
-                malformed=tuple(findings.malformed_reviews.get(item.id, ())),
-                problems=tuple(findings.review_issues.get(item.id, ())),
+                malformed=tuple(findings.about_review("infra", item.id)),
+                problems=tuple(findings.about_review("review", item.id)),
             )
             for flag in flag_reports
             for item in flag.required_review
