@@ -34,7 +34,8 @@ if TYPE_CHECKING:
     from pytest_coldstart.analysis.compare import compare
     from pytest_coldstart.analysis.summary import build as build_summary
     from pytest_coldstart.analysis.summary import write as write_summary
-    from pytest_coldstart.audit.engine import audit_run
+    from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
+    from pytest_coldstart.audit.engine import audit_report, audit_run
     from pytest_coldstart.demo.research import SECRETS as DEMO_SECRETS
     from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder
     from pytest_coldstart.ext.hookspecs import hookimpl
@@ -59,11 +60,20 @@ if TYPE_CHECKING:
     from pytest_coldstart.run.errors import ColdstartError
     from pytest_coldstart.run.layout import RunDir
     from pytest_coldstart.run.payloads import PayloadStore
+    from pytest_coldstart.run.vocabulary import FailureClass, FlagName, ReviewId, ReviewState, Status
     from pytest_coldstart.validate.run import validate_run
 
 #: public name -> module that defines it
 _EXPORTS: dict[str, str] = {
     "audit_run": "pytest_coldstart.audit.engine",
+    "audit_report": "pytest_coldstart.audit.engine",
+    "AuditReport": "pytest_coldstart.audit.audit_report",
+    "ReportFormatError": "pytest_coldstart.audit.audit_report",
+    "Status": "pytest_coldstart.run.vocabulary",
+    "FailureClass": "pytest_coldstart.run.vocabulary",
+    "FlagName": "pytest_coldstart.run.vocabulary",
+    "ReviewId": "pytest_coldstart.run.vocabulary",
+    "ReviewState": "pytest_coldstart.run.vocabulary",
     "validate_run": "pytest_coldstart.validate.run",
     "init_run": "pytest_coldstart.record.recorder",
     "Recorder": "pytest_coldstart.record.recorder",
@@ -107,9 +117,12 @@ _RENAMED = {
 __all__ = [
     "DEMO_SECRETS",
     "SCENARIOS",
+    "AuditReport",
     "Check",
     "CheckResult",
     "ColdstartError",
+    "FailureClass",
+    "FlagName",
     "ImportedCall",
     "ImportedEvent",
     "ImportedResult",
@@ -117,11 +130,16 @@ __all__ = [
     "Importer",
     "PayloadStore",
     "Recorder",
+    "ReportFormatError",
+    "ReviewId",
+    "ReviewState",
     "RunBuilder",
     "RunDir",
     "SessionFormatError",
+    "Status",
     "Where",
     "__version__",
+    "audit_report",
     "audit_run",
     "build_summary",
     "compare",

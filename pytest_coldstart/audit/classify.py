@@ -3,19 +3,24 @@
 from __future__ import annotations
 
 from pytest_coldstart.audit.model import Findings, FlagResult
+from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 
-def classify(flags: list[FlagResult], findings: Findings) -> tuple[str, str | None]:
+def classify(flags: list[FlagResult], findings: Findings) -> tuple[Status, FailureClass | None]:
     if findings.infra_errors:
-        return "FAIL", "INFRA_ERROR"
+        return Status.FAIL, FailureClass.INFRA_ERROR
     if findings.fixture_errors:
-        return "FAIL", "FIXTURE_INVALID"
-    if any(flag.status == "FAIL" for flag in flags):
-        return "FAIL", "AGENT_FAIL"
-    if any(flag.status != "PASS" for flag in flags) or findings.pending_reasons:
-        return "PENDING", None
-    return "PASS", None
+        return Status.FAIL, FailureClass.FIXTURE_INVALID
+    if any(flag.status == Status.FAIL for flag in flags):
+        return Status.FAIL, FailureClass.AGENT_FAIL
+    if any(flag.status != Status.PASS for flag in flags) or findings.pending_reasons:
+        return Status.PENDING, None
+    return Status.PASS, None
+
+
+#: The exit code of ``coldstart audit run`` for each overall status.
+EXIT_CODES: dict[Status, int] = {Status.PASS: 0, Status.FAIL: 1, Status.PENDING: 2}
 
 
 def exit_code(overall: str) -> int:
-    return {"PASS": 0, "FAIL": 1, "PENDING": 2}[overall]
+    return EXIT_CODES[Status(overall)]

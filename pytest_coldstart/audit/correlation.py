@@ -12,6 +12,7 @@ from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
+from pytest_coldstart.run.jsonfields import object_or_empty
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
 
@@ -142,15 +143,15 @@ def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, 
     if overall != "PASS":
         findings.infra(f"preflight: overall is {preflight.get('overall')!r}, not PASS")
         return
-    harness = manifest.get("harness") if isinstance(manifest.get("harness"), dict) else {}
-    declared = preflight.get("harness") if isinstance(preflight.get("harness"), dict) else {}
+    harness = object_or_empty(manifest.get("harness"))
+    declared = object_or_empty(preflight.get("harness"))
     for key in ("name", "model", "provider"):
         if harness.get(key) and declared.get(key) != harness.get(key):
             findings.infra(
                 f"preflight: harness {key} {declared.get(key)!r} does not match the run's {harness.get(key)!r}"
             )
-    repo = manifest.get("repo") if isinstance(manifest.get("repo"), dict) else {}
-    environment = preflight.get("environment") if isinstance(preflight.get("environment"), dict) else {}
+    repo = object_or_empty(manifest.get("repo"))
+    environment = object_or_empty(preflight.get("environment"))
     commit = environment.get("repo")
     if isinstance(commit, dict):
         commit = commit.get("commit")
@@ -167,7 +168,7 @@ def check_preflight(manifest: dict[str, Any], preflight: dict[str, Any] | None, 
             f"preflight: the ports check is {'absent' if ports is None else repr(ports.get('status'))}, not PASS"
         )
     lab = checks.get("lab_management")
-    versions = (lab or {}).get("versions") if isinstance((lab or {}).get("versions"), dict) else {}
+    versions = object_or_empty((lab or {}).get("versions"))
     if lab is None or str(lab.get("status", "")).upper() != "PASS":
         findings.infra(
             f"preflight: lab_management is {'absent' if lab is None else repr(lab.get('status'))}, not a live PASS (SKIP never counts)"

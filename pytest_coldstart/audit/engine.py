@@ -13,13 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import correlation, fixture, integrity, visibility
+from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
 from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
-from pytest_coldstart.audit.flags import Context, compute_flags
+from pytest_coldstart.audit.flags import REGISTRY, Context, compute_flags
 from pytest_coldstart.audit.live import check_live
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings, FlagResult
 from pytest_coldstart.audit.ordering import earliest, latest
@@ -29,7 +30,7 @@ from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_ca
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
 from pytest_coldstart.run.paths import resolve_inside
-from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES, FLAGS
+from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
 
 def audit_run(
@@ -40,7 +41,20 @@ def audit_run(
     write: bool = True,
     out: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Audit one run directory and return the report (also written to ``out``/audit.json)."""
+    """Audit one run directory and return the report as the audit.json document (also
+    written to ``out``/audit.json). ``audit_report`` gives the same report typed."""
+    return audit_report(run_dir, answer=answer, oracle=oracle, write=write, out=out).to_json()
+
+
+def audit_report(
+    run_dir: str | Path,
+    *,
+    answer: str | Path | None = None,
+    oracle: str | Path | None = None,
+    write: bool = False,
+    out: str | Path | None = None,
+) -> AuditReport:
+    """Audit one run directory: the typed report (written to ``out``/audit.json if ``write``)."""
     root = Path(run_dir)
     try:
         report = _audit(root, answer, oracle)
@@ -74,8 +88,8 @@ def output_dir(root: Path, out: str | Path | None) -> Path:
     return target
 
 
-def _empty_report(run_id: str | None, findings: Findings, summary: str) -> dict[str, Any]:
-    flags = [FlagResult(name, summary=summary) for name in FLAGS]
+def _empty_report(run_id: str | None, findings: Findings, summary: str) -> AuditReport:
+    flags = [FlagResult(flag.name, summary=summary) for flag in REGISTRY]
     overall, klass = classify(flags, findings)
     return build_report(
         run_id=run_id,
@@ -94,7 +108,7 @@ def _empty_report(run_id: str | None, findings: Findings, summary: str) -> dict[
     )
 
 
-def _overrides(root: Path, answer, oracle) -> dict[str, str]:
+def _overrides(root: Path, answer: str | Path | None, oracle: str | Path | None) -> dict[str, str]:
     out: dict[str, str] = {}
     for name, value in (("answer", answer), ("oracle", oracle)):
         if value is None:
@@ -109,7 +123,7 @@ def _overrides(root: Path, answer, oracle) -> dict[str, str]:
     return out
 
 
-def _audit(root: Path, answer, oracle) -> dict[str, Any]:
+def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> AuditReport:
     findings = Findings()
     rundir = RunDir(root)
     if not root.is_dir():
@@ -221,8 +235,8 @@ def _files(evidence: Evidence) -> dict[str, str]:
     return files
 
 
-def _inputs(evidence: Evidence, trajectory: Trajectory) -> dict[str, Any]:
-    inputs: dict[str, Any] = {"run": "run.json", "trajectory": f"{TRAJECTORY} ({trajectory.lines} records)"}
+def _inputs(evidence: Evidence, trajectory: Trajectory) -> dict[str, str | None]:
+    inputs: dict[str, str | None] = {"run": "run.json", "trajectory": f"{TRAJECTORY} ({trajectory.lines} records)"}
     for name in EVIDENCE_NAMES:
         decl = evidence.declarations.get(name)
         path = decl.get("path") if isinstance(decl, dict) else None

@@ -3,7 +3,8 @@
 ``validate_run`` (pytest_coldstart.validate.run) checks the task and visibility hashes, the
 trajectory's hash chain and order, one result per call, imports, artifacts, payloads, reviews
 and the sealed anchor. It runs inside the audit's one read of trajectory.jsonl (the audit's
-scanner observes the same lines), and each of its findings becomes an infra error
+scanner observes the same lines). Validate and the audit record findings in one model
+(``validate.findings.Findings``); each validate finding becomes an infra error of the audit's
 ``validate: file:line: problem`` - unless the audit already reported that very problem in its
 own words. What a problem is about is a key, built here for both sides:
 
@@ -22,10 +23,9 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from pytest_coldstart.audit.model import Findings
 from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.run.layout import TRAJECTORY
-from pytest_coldstart.validate.findings import Finding, ValidationReport
+from pytest_coldstart.validate.findings import Finding, Findings, ValidationReport
 
 Key = tuple[Any, ...]
 _PARENT = re.compile(r"(\.[^.\[]*|\[[^\]]*\])$")  # the last step of a JSON path

@@ -1,11 +1,18 @@
 """The audit's working data: events from the external streams, agent calls from the
-trajectory, per-flag results and the run-level findings."""
+trajectory, per-flag results; run-level findings are ``validate.findings.Findings`` (one
+model for validate and the audit, re-exported here)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from pytest_coldstart.run.vocabulary import Status
+from pytest_coldstart.validate.findings import Findings
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.audit_report import ReviewResolution
 
 #: Streams, as used in refs and in the ordering tie-break (seq only within one stream).
 TESTMOD, LOGGER, TRAJECTORY = "testmod", "logger", "trajectory"
@@ -65,79 +72,34 @@ class Call:
 @dataclass
 class FlagResult:
     flag: str
-    status: str = "FAIL"
+    status: Status = Status.FAIL
     summary: str = ""
     evidence: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     required_review: list[dict[str, str]] = field(default_factory=list)
-    review_resolutions: list[dict[str, Any]] = field(default_factory=list)
-    mechanical_status: str | None = None
+    review_resolutions: list[ReviewResolution] = field(default_factory=list)
+    mechanical_status: Status | None = None
     mechanical_summary: str | None = None
 
     def fail(self, summary: str, missing: list[str] | None = None, evidence: list[str] | None = None) -> FlagResult:
-        self.status, self.summary = "FAIL", summary
+        self.status, self.summary = Status.FAIL, summary
         self.missing = list(missing or [])
         if evidence:
             self.evidence = list(evidence)
         return self
 
     def pending(self, summary: str, missing: list[str] | None = None) -> FlagResult:
-        self.status, self.summary = "PENDING", summary
+        self.status, self.summary = Status.PENDING, summary
         self.missing = list(missing or [])
         return self
 
     def ok(self, summary: str, evidence: list[str]) -> FlagResult:
-        self.status, self.summary, self.evidence = "PASS", summary, list(evidence)
+        self.status, self.summary, self.evidence = Status.PASS, summary, list(evidence)
         return self
 
     def require(self, review_id: str, question: str) -> None:
         if all(item["id"] != review_id for item in self.required_review):
             self.required_review.append({"id": review_id, "question": question})
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "flag": self.flag,
-            "status": self.status,
-            "summary": self.summary,
-            "evidence": list(dict.fromkeys(self.evidence)),
-            "missing": list(dict.fromkeys(self.missing)),
-            "required_review": self.required_review,
-            "review_resolutions": self.review_resolutions,
-            "mechanical_status": self.mechanical_status,
-        }
 
-
-class Findings:
-    """Run-level findings, de-duplicated, in the order found (the report is deterministic).
-
-    ``covered`` holds what the audit's own infra errors are about (``integrity`` keys), so a
-    validate finding about the same thing is not reported a second time."""
-
-    def __init__(self) -> None:
-        self.infra_errors: list[str] = []
-        self.fixture_errors: list[str] = []
-        self.pending_reasons: list[str] = []
-        self.review_problems: list[str] = []
-        self.information: list[str] = []
-        self.covered: set[tuple[Any, ...]] = set()
-
-    @staticmethod
-    def _add(target: list[str], text: str) -> None:
-        if text not in target:
-            target.append(text)
-
-    def infra(self, text: str, *about: tuple[Any, ...]) -> None:
-        self._add(self.infra_errors, text)
-        self.covered.update(about)
-
-    def fixture(self, text: str) -> None:
-        self._add(self.fixture_errors, text)
-
-    def pending(self, text: str) -> None:
-        self._add(self.pending_reasons, text)
-
-    def review(self, text: str) -> None:
-        self._add(self.review_problems, text)
-
-    def info(self, text: str) -> None:
-        self._add(self.information, text)
+__all__ = ["LOGGER", "TESTMOD", "TRAJECTORY", "Call", "Event", "Findings", "FlagResult"]

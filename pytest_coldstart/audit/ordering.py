@@ -9,20 +9,33 @@ PASS and never a FAIL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Protocol, TypeVar
 
 BEFORE, AFTER, UNKNOWN = "before", "after", "unknown"
 
 
 class Ordered(Protocol):
+    """A record the audit can order: an external-stream ``Event`` or a trajectory ``Call``."""
+
     @property
     def stream(self) -> str: ...
 
-    at: object
-    tick: int | None
-    seq: int | None
-    line: int
+    @property
+    def at(self) -> datetime | None: ...
+
+    @property
+    def tick(self) -> int | None: ...
+
+    @property
+    def seq(self) -> int | None: ...
+
+    @property
+    def line(self) -> int: ...
+
+    @property
+    def ref(self) -> str: ...
 
 
 T = TypeVar("T", bound=Ordered)
@@ -39,7 +52,7 @@ def compare(a: Ordered, b: Ordered) -> str:
     return UNKNOWN
 
 
-def _key(record: Ordered) -> tuple:
+def _key(record: Ordered) -> tuple[bool, float, bool, int, bool, int, int]:
     # Within one stream only: records without a time or tick sort last; file line breaks ties.
     at = record.at
     return (
@@ -62,6 +75,16 @@ def latest(records: Iterable[T]) -> T | None:
     return max(records, key=_key, default=None)
 
 
+def first_of(records: Sequence[T]) -> T:
+    """``earliest`` of records known to be there (ValueError when there are none)."""
+    return min(records, key=_key)
+
+
+def last_of(records: Sequence[T]) -> T:
+    """``latest`` of records known to be there (ValueError when there are none)."""
+    return max(records, key=_key)
+
+
 def scope_conflicts(a: object, b: object) -> list[str]:
     """Instance/dimension values present on both records that differ."""
     problems = []
@@ -75,5 +98,5 @@ def scope_conflicts(a: object, b: object) -> list[str]:
 def _scope(record: object, key: str) -> object:
     value = getattr(record, key, None)
     if value is None and hasattr(record, "fields"):
-        value = record.fields.get(key)  # type: ignore[attr-defined]
+        value = record.fields.get(key)
     return value

@@ -7,14 +7,25 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
+from pytest_coldstart.audit.audit_report import (
+    SCHEMA_VERSION,
+    AuditReport,
+    FlagReport,
+    RefTarget,
+    RequiredReview,
+    ReviewRequest,
+    TimelineEntry,
+    TimelineStream,
+    Tool,
+)
 from pytest_coldstart.audit.evidence.reader import line_at
-from pytest_coldstart.audit.model import Call, Event, Findings, FlagResult
+from pytest_coldstart.audit.model import TESTMOD, Call, Event, Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.layout import TRAJECTORY
+from pytest_coldstart.run.vocabulary import FailureClass, FlagName, ReviewId, ReviewState, ReviewStatus, Status
 
-SCHEMA_VERSION = 2
 CUT = 300
 TIMELINE_CAP = 400
 IMPORTANT_EVENTS = (
@@ -34,8 +45,8 @@ def cut(value: Any, depth: int = 0) -> Any:
     if depth > 8:
         return "..."
     if isinstance(value, list):
-        out = [cut(v, depth + 1) for v in value[:50]]
-        return out + ([f"... [{len(value) - 50} more items]"] if len(value) > 50 else [])
+        kept = [cut(v, depth + 1) for v in value[:50]]
+        return kept + ([f"... [{len(value) - 50} more items]"] if len(value) > 50 else [])
     if isinstance(value, dict):
         items = list(value.items())
         out = {str(k): cut(v, depth + 1) for k, v in items[:100]}
@@ -48,11 +59,11 @@ def cut(value: Any, depth: int = 0) -> Any:
 def build_report(
     *,
     run_id: str | None,
-    overall: str,
-    failure_class: str | None,
+    overall: Status,
+    failure_class: FailureClass | None,
     flags: list[FlagResult],
     findings: Findings,
-    inputs: dict[str, Any],
+    inputs: dict[str, str | None],
     root: Path | None,
     index: RefIndex | None,
     stream_files: dict[str, str],
@@ -61,53 +72,68 @@ def build_report(
     events: list[Event],
     unordered: list[list[str]],
     records: dict[int, dict[str, Any]] | None = None,
-) -> dict[str, Any]:
+) -> AuditReport:
     """``records``: trajectory call records already read (by offset), quoted without reading again."""
-    flag_dicts = [flag.as_dict() for flag in flags]
+    flag_reports = [_flag_report(flag) for flag in flags]
     cited: list[str] = []
-    for flag in flag_dicts:
-        cited += flag["evidence"]
-        for resolution in flag["review_resolutions"]:
-            cited += [r for r in resolution.get("evidence") or [] if isinstance(r, str)]
+    for flag in flag_reports:
+        cited += flag.evidence
+        for resolution in flag.review_resolutions:
+            cited += list(resolution.evidence or ())
     cited += [ref for pair in unordered for ref in pair]
     cited = list(dict.fromkeys(cited))
     refs = {ref: describe(ref, root, index, stream_files, documents, records or {}) for ref in cited}
-    return {
-        "schemaVersion": SCHEMA_VERSION,
-        "run_id": run_id,
-        "overall": overall,
-        "failure_class": failure_class,
-        "flags": flag_dicts,
-        "required_reviews": [
-            {
-                "id": item["id"],
-                "flag": flag["flag"],
-                "question": item["question"],
-                "status": _review_status(flag, item["id"]),
-            }
-            for flag in flag_dicts
-            for item in flag["required_review"]
-        ],
-        "infra_errors": findings.infra_errors,
-        "fixture_errors": findings.fixture_errors,
-        "pending_reasons": findings.pending_reasons,
-        "review_problems": findings.review_problems,
-        "information": findings.information,
-        "inputs": inputs,
-        "tool": {"name": "pytest-coldstart", "version": __version__},
-        "refs": refs,
-        "timeline": timeline(calls, events, set(cited)),
-        "unknown_orderings": unordered,
-    }
+    return AuditReport(
+        run_id=run_id,
+        overall=overall,
+        failure_class=failure_class,
+        flags=tuple(flag_reports),
+        required_reviews=tuple(
+            RequiredReview(
+                id=item.id,
+                flag=flag.flag,
+                question=item.question,
+                status=review_state(flag, item.id),
+                malformed=tuple(findings.about_review("infra", item.id)),
+                problems=tuple(findings.about_review("review", item.id)),
+            )
+            for flag in flag_reports
+            for item in flag.required_review
+        ),
+        infra_errors=tuple(findings.infra_errors),
+        fixture_errors=tuple(findings.fixture_errors),
+        pending_reasons=tuple(findings.pending_reasons),
+        review_problems=tuple(findings.review_problems),
+        information=tuple(findings.information),
+        inputs=inputs,
+        tool=Tool("pytest-coldstart", __version__),
+        refs=refs,
+        timeline=tuple(timeline(calls, events, set(cited))),
+        unknown_orderings=tuple((a, b) for a, b in unordered),
+    )
 
 
-def _review_status(flag: dict[str, Any], review_id: str) -> str:
-    for resolution in flag["review_resolutions"]:
-        if resolution["id"] == review_id:
-            if resolution["status"] == "resolved" and not resolution.get("refs_resolved"):
-                return "unresolved-refs"
-            return resolution["status"]
-    return "unresolved"
+def _flag_report(flag: FlagResult) -> FlagReport:
+    return FlagReport(
+        flag=FlagName(flag.flag),
+        status=Status(flag.status),
+        summary=flag.summary,
+        evidence=tuple(dict.fromkeys(flag.evidence)),
+        missing=tuple(dict.fromkeys(flag.missing)),
+        required_review=tuple(ReviewRequest(ReviewId(item["id"]), item["question"]) for item in flag.required_review),
+        review_resolutions=tuple(flag.review_resolutions),
+        mechanical_status=None if flag.mechanical_status is None else Status(flag.mechanical_status),
+    )
+
+
+def review_state(flag: FlagReport, review_id: ReviewId) -> ReviewState:
+    """Where a required review stands: the first resolution applied for it decides."""
+    for resolution in flag.review_resolutions:
+        if resolution.id == review_id:
+            if resolution.status is ReviewStatus.RESOLVED and not resolution.refs_resolved:
+                return ReviewState.UNRESOLVED_REFS
+            return ReviewState(resolution.status.value)
+    return ReviewState.UNRESOLVED
 
 
 def describe(
@@ -117,7 +143,7 @@ def describe(
     stream_files: dict[str, str],
     documents: dict[str, Any],
     records: dict[int, dict[str, Any]],
-) -> dict[str, Any]:
+) -> RefTarget:
     prefix, _, suffix = ref.partition(":")
     if prefix == "oracle" and suffix and index is not None and index.locate(suffix):
         return describe(suffix, root, index, stream_files, documents, records)
@@ -128,14 +154,14 @@ def describe(
         record = records.get(offset) if stream == "trajectory" else None
         if record is None and file:
             record = line_at(root / file, offset)
-        return {"stream": stream, "file": file, "line": line, "record": cut(record)}
+        return RefTarget(stream, file, line, cut(record))
     name = prefix if prefix in documents else None
     if name is not None:
-        return {"stream": name, "file": stream_files.get(name), "line": None, "record": cut(documents[name])}
-    return {"stream": prefix or None, "file": None, "line": None, "record": None}
+        return RefTarget(name, stream_files.get(name), None, cut(documents[name]))
+    return RefTarget(prefix or None, None, None, None)
 
 
-def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[dict[str, Any]]:
+def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[TimelineEntry]:
     """At most TIMELINE_CAP entries: cited refs first, then the protocol's key events, then
     logger-related calls, then the rest (evenly thinned), in time order."""
     tiers: list[list[Call | Event]] = [[], [], [], []]
@@ -143,7 +169,7 @@ def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[di
         tiers[0 if call.ref in cited else 2 if (call.arm or call.names_logger or call.content) else 3].append(call)
     for event in events:
         tiers[0 if event.ref in cited else 1 if event.name in IMPORTANT_EVENTS else 3].append(event)
-    kept: list[dict[str, Any]] = []
+    kept: list[TimelineEntry] = []
     for group in tiers:
         room = TIMELINE_CAP - len(kept)
         if room <= 0:
@@ -154,32 +180,34 @@ def timeline(calls: list[Call], events: list[Event], cited: set[str]) -> list[di
         kept += [_entry(item) for item in group]
     kept.sort(
         key=lambda e: (
-            e["at"] is None,
-            e["at"] or "",
-            e["tick"] is None,
-            e["tick"] or 0,
-            e["stream"],
-            e["seq"] or 0,
-            e["ref"],
+            e.at is None,
+            e.at or "",
+            e.tick is None,
+            e.tick or 0,
+            e.stream,
+            e.seq or 0,
+            e.ref,
         )
     )
     return kept
 
 
-def _entry(record: Call | Event) -> dict[str, Any]:
+def _entry(record: Call | Event) -> TimelineEntry:
+    stream: TimelineStream
     if isinstance(record, Call):
         stream, label = "agent", f"{record.tool} {record.call_id}"
     else:
         uuid = record.get("uuid")
-        stream, label = record.stream, record.name + (f" {uuid}" if isinstance(uuid, str) else "")
-    return {
-        "stream": stream,
-        "ref": record.ref,
-        "label": label[:120],
-        "at": format_at(record.at) if record.at is not None else None,
-        "tick": record.tick,
-        "seq": record.seq,
-    }
+        stream = "testmod" if record.stream == TESTMOD else "logger"
+        label = record.name + (f" {uuid}" if isinstance(uuid, str) else "")
+    return TimelineEntry(
+        stream=stream,
+        ref=record.ref,
+        label=label[:120],
+        at=format_at(record.at) if record.at is not None else None,
+        tick=record.tick,
+        seq=record.seq,
+    )
 
 
 # -- audit.md -----------------------------------------------------------------------------
@@ -190,44 +218,43 @@ def _md(text: Any) -> str:
     return value.replace("|", "\\|").replace("`", "'").replace("\r", " ").replace("\n", " ")
 
 
-def render_markdown(report: dict[str, Any]) -> str:
-    lines = [f"# Cold-start audit - {_md(report.get('run_id'))}", ""]
-    klass = f" ({report['failure_class']})" if report.get("failure_class") else ""
-    lines += [f"- schemaVersion: {report['schemaVersion']}", f"- **overall: {report['overall']}{klass}**", ""]
+def render_markdown(report: AuditReport) -> str:
+    lines = [f"# Cold-start audit - {_md(report.run_id)}", ""]
+    klass = f" ({report.failure_class})" if report.failure_class else ""
+    lines += [f"- schemaVersion: {SCHEMA_VERSION}", f"- **overall: {report.overall}{klass}**", ""]
     lines += ["## Flags", "", "| flag | status | summary | evidence |", "| --- | --- | --- | --- |"]
-    for flag in report["flags"]:
-        evidence = "<br>".join(f"`{_md(ref)}`" for ref in flag["evidence"]) or "-"
-        lines.append(f"| {flag['flag']} | {flag['status']} | {_md(flag['summary'])} | {evidence} |")
+    for flag in report.flags:
+        evidence = "<br>".join(f"`{_md(ref)}`" for ref in flag.evidence) or "-"
+        lines.append(f"| {flag.flag} | {flag.status} | {_md(flag.summary)} | {evidence} |")
     lines += ["", "## Required reviews (each must be resolved before PASS)", ""]
-    reviews = report.get("required_reviews") or []
-    if not reviews:
+    if not report.required_reviews:
         lines.append("- none")
-    for item in reviews:
-        lines.append(f"- `{item['id']}` ({item['status']}): {_md(item['question'])}")
-        for flag in report["flags"]:
-            for res in flag["review_resolutions"]:
-                if res["id"] == item["id"]:
-                    lines.append(
-                        f"  - {res['status']} by {_md(res.get('by'))} at {_md(res.get('at'))}: {_md(res.get('note') or '')}"
-                    )
-    for title, key in (
-        ("Infrastructure errors", "infra_errors"),
-        ("Fixture errors", "fixture_errors"),
-        ("Pending reasons", "pending_reasons"),
-        ("Review problems", "review_problems"),
-        ("Information", "information"),
+    for item in report.required_reviews:
+        lines.append(f"- `{item.id}` ({item.status}): {_md(item.question)}")
+        for flag in report.flags:
+            for res in flag.review_resolutions:
+                if res.id == item.id:
+                    lines.append(f"  - {res.status} by {_md(res.by)} at {_md(res.at)}: {_md(res.note or '')}")
+    for title, texts in (
+        ("Infrastructure errors", report.infra_errors),
+        ("Fixture errors", report.fixture_errors),
+        ("Pending reasons", report.pending_reasons),
+        ("Review problems", report.review_problems),
+        ("Information", report.information),
     ):
         lines += ["", f"## {title}", ""]
-        lines += [f"- {_md(text)}" for text in report.get(key) or []] or ["- none"]
-    if report.get("unknown_orderings"):
+        lines += [f"- {_md(text)}" for text in texts] or ["- none"]
+    if report.unknown_orderings:
         lines += ["", "## Orderings the audit could not decide", ""]
-        lines += [f"- `{_md(a)}` vs `{_md(b)}`" for a, b in report["unknown_orderings"]]
+        lines += [f"- `{_md(a)}` vs `{_md(b)}`" for a, b in report.unknown_orderings]
     lines += ["", "## Inputs", ""]
-    lines += [f"- {name}: {_md(value) if value else '(none)'}" for name, value in (report.get("inputs") or {}).items()]
+    lines += [f"- {name}: {_md(value) if value else '(none)'}" for name, value in report.inputs.items()]
     return "\n".join(lines) + "\n"
 
 
-def write_report(report: dict[str, Any], out: Path) -> None:
+def write_report(report: AuditReport | dict[str, Any], out: Path) -> None:
+    """audit.json and audit.md into ``out`` (a report dict is read as an ``AuditReport``)."""
+    typed = report if isinstance(report, AuditReport) else AuditReport.from_json(report)
     out.mkdir(parents=True, exist_ok=True)
-    jsonio.write_json_atomic(out / "audit.json", report)
-    jsonio.write_bytes_atomic(out / "audit.md", render_markdown(report).encode("utf-8"))
+    jsonio.write_json_atomic(out / "audit.json", typed.to_json())
+    jsonio.write_bytes_atomic(out / "audit.md", render_markdown(typed).encode("utf-8"))

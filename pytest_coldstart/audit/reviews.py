@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
+from pytest_coldstart.audit.audit_report import ReviewResolution
 from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run.clock import parse_at
-from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES
+from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewStatus, Status
 
 
 def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[str, dict[str, Any]]:
@@ -40,7 +41,12 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
                 continue
             problem = entry_problem(line.value, run_id)
             if problem:
-                findings.infra(f"{where}: {problem[1]}", integrity.line(relative, line.number, problem[0]))
+                named = line.value.get("id")
+                findings.infra(
+                    f"{where}: {problem[1]}",
+                    integrity.line(relative, line.number, problem[0]),
+                    review=named if isinstance(named, str) and problem[0] != "version" else None,
+                )
                 continue
             entry = dict(line.value, line=line.number)
             latest[entry["id"]] = entry
@@ -54,7 +60,7 @@ def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[st
         ):
             return {}
     for review_id, statuses in history.items():
-        if "rejected" in statuses[:-1] and statuses[-1] != "rejected":
+        if ReviewStatus.REJECTED in statuses[:-1] and statuses[-1] != ReviewStatus.REJECTED:
             findings.info(
                 f"review {review_id}: an earlier rejection was superseded by a later {statuses[-1]} entry (latest entry wins)"
             )
@@ -85,7 +91,7 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
         return "shape", f"review {review_id}: status {status!r} is not one of {', '.join(REVIEW_STATUSES)}"
     if "run_id" in entry and entry["run_id"] != run_id:
         return "run", f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
-    if status in ("resolved", "rejected"):
+    if status in (ReviewStatus.RESOLVED, ReviewStatus.REJECTED):
         by = entry.get("by")
         if not isinstance(by, str) or not by.strip():
             return "shape", f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
@@ -94,7 +100,7 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     evidence = entry.get("evidence", [])
     if not isinstance(evidence, list):
         return "shape", f"review {review_id}: evidence must be a list of refs"
-    if status == "resolved":
+    if status == ReviewStatus.RESOLVED:
         if not evidence:
             return "shape", f"review {review_id}: a resolved entry needs at least one evidence ref"
         if any(not isinstance(ref, str) or not ref.strip() for ref in evidence):
@@ -104,6 +110,21 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     return None
 
 
+def resolution_of(entry: dict[str, Any], *, refs_resolved: bool) -> ReviewResolution:
+    """A well-formed resolved/rejected entry as the report records it."""
+    evidence = entry.get("evidence")
+    return ReviewResolution(
+        id=entry["id"],
+        status=ReviewStatus(entry["status"]),
+        by=entry.get("by"),
+        at=entry.get("at"),
+        note=entry.get("note"),
+        evidence=None if evidence is None else tuple(ref for ref in evidence if isinstance(ref, str)),
+        line=entry["line"],
+        refs_resolved=refs_resolved,
+    )
+
+
 def apply_reviews(
     flags: list[FlagResult], latest: dict[str, dict[str, Any]], index: RefIndex, findings: Findings
 ) -> None:
@@ -111,36 +132,36 @@ def apply_reviews(
     for review_id, entry in sorted(latest.items()):
         if review_id not in REVIEW_IDS:
             findings.review(f"review {review_id}: not a required-review id of this protocol revision (ignored)")
-        elif review_id not in required and entry["status"] != "pending":
+        elif review_id not in required and entry["status"] != ReviewStatus.PENDING:
             findings.info(f"review {review_id}: {entry['status']}, but this audit does not require it")
     for flag in flags:
         rejected, unresolved = [], []
         for item in flag.required_review:
-            entry = latest.get(item["id"])
-            if entry is None or entry["status"] == "pending":
+            found = latest.get(item["id"])
+            if found is None or found["status"] == ReviewStatus.PENDING:
                 unresolved.append(item["id"])
                 continue
+            entry = found
             refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
             problems = [r.problem for r in refs if r.problem]
-            resolution = {key: entry.get(key) for key in ("id", "status", "by", "at", "note", "evidence")}
-            resolution["line"] = entry["line"]
-            resolution["refs_resolved"] = not problems
-            flag.review_resolutions.append(resolution)
-            if entry["status"] == "rejected":
+            flag.review_resolutions.append(resolution_of(entry, refs_resolved=not problems))
+            if entry["status"] == ReviewStatus.REJECTED:
                 rejected.append(item["id"])
             elif problems:
                 unresolved.append(item["id"])
-                findings.review(f"review {item['id']} (line {entry['line']}): " + "; ".join(problems))
+                findings.review(
+                    f"review {item['id']} (line {entry['line']}): " + "; ".join(problems), review=item["id"]
+                )
         if rejected:
-            flag.status = "FAIL"
+            flag.status = Status.FAIL
             flag.summary = f"review(s) rejected: {', '.join(rejected)} (the reviewer judged the evidence insufficient)"
             flag.missing = list(dict.fromkeys(flag.missing + rejected))
         elif unresolved:
             flag.missing = list(dict.fromkeys(flag.missing + unresolved))
-            if flag.status == "PASS":
-                flag.status = "PENDING"
+            if flag.status == Status.PASS:
+                flag.status = Status.PENDING
                 flag.summary = (
                     f"mechanically satisfied but awaiting explicit review: {', '.join(unresolved)} ({flag.summary})"
                 )
-            elif flag.status == "PENDING":
+            elif flag.status == Status.PENDING:
                 flag.summary = f"{flag.summary}; also awaiting review: {', '.join(unresolved)}"

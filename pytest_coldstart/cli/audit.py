@@ -3,9 +3,20 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pytest_coldstart.run.vocabulary import ReviewState
+
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
+
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.audit_report import AuditReport
 
 from pytest_coldstart.cli import batch
 from pytest_coldstart.cli.text import safe
@@ -13,7 +24,7 @@ from pytest_coldstart.cli.text import safe
 SHOWN = 5
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     audit = groups.add_parser("audit", help="judge a run: five flags, required reviews, failure class")
     sub = audit.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
@@ -52,8 +63,9 @@ def _override(value: str | None) -> str | None:
     return value
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     from pytest_coldstart.audit import anchoring, audit_run
+    from pytest_coldstart.audit.audit_report import AuditReport
     from pytest_coldstart.audit.classify import exit_code
     from pytest_coldstart.audit.engine import output_dir
     from pytest_coldstart.run.errors import UsageError
@@ -63,8 +75,8 @@ def cmd_run(args) -> int:
     wanted = anchoring.expectation(
         [args.anchor] if args.anchor else [], [args.ledger] if args.ledger else [], args.public_key
     )
-    report = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
-    report = anchoring.check(report, root, wanted)
+    document = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
+    report = AuditReport.from_json(anchoring.check(document, root, wanted))
     try:
         from pytest_coldstart.audit.report import write_report
 
@@ -74,36 +86,35 @@ def cmd_run(args) -> int:
             f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"
         ) from None
     if args.json:
-        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
         _summary(report, out)
-    return exit_code(report["overall"])
+    return exit_code(report.overall)
 
 
-def _summary(report: dict, out: Path) -> None:
-    klass = f" ({report['failure_class']})" if report["failure_class"] else ""
-    lines = [f"overall: {report['overall']}{klass}  run {safe(report['run_id'])}"]
-    for flag in report["flags"]:
-        lines.append(f"  {flag['status']:<7} {flag['flag']}: {safe(flag['summary'])}")
-    for title, key in (
-        ("infra error", "infra_errors"),
-        ("fixture error", "fixture_errors"),
-        ("pending", "pending_reasons"),
-        ("review problem", "review_problems"),
+def _summary(report: AuditReport, out: Path) -> None:
+    klass = f" ({report.failure_class})" if report.failure_class else ""
+    lines = [f"overall: {report.overall}{klass}  run {safe(report.run_id)}"]
+    for flag in report.flags:
+        lines.append(f"  {flag.status:<7} {flag.flag}: {safe(flag.summary)}")
+    for title, items in (
+        ("infra error", report.infra_errors),
+        ("fixture error", report.fixture_errors),
+        ("pending", report.pending_reasons),
+        ("review problem", report.review_problems),
     ):
-        items = report[key]
         for text in items[:SHOWN]:
             lines.append(f"  {title}: {safe(text)}")
         if len(items) > SHOWN:
             lines.append(f"  ... {len(items) - SHOWN} more {title}(s) in audit.json")
-    for item in report["required_reviews"]:
-        if item["status"] != "resolved":
-            lines.append(f"  review {item['id']}: {item['status']}")
+    for item in report.required_reviews:
+        if item.status is not ReviewState.RESOLVED:
+            lines.append(f"  review {item.id}: {item.status}")
     lines.append(f"wrote {out / 'audit.json'} and audit.md")
     sys.stdout.write("\n".join(lines) + "\n")
 
 
-def cmd_explain(args) -> int:
+def cmd_explain(args: argparse.Namespace) -> int:
     from pytest_coldstart.run.errors import ColdstartError
     from pytest_coldstart.run.hashing import sha256_file, short
     from pytest_coldstart.run.layout import REVIEWS, RunDir
@@ -114,7 +125,8 @@ def cmd_explain(args) -> int:
     rundir.require()
     manifest = rundir.load_manifest()
     evidence = rundir.load_evidence()
-    task = manifest.get("task") if isinstance(manifest.get("task"), dict) else {}
+    declared = manifest.get("task")
+    task = declared if isinstance(declared, dict) else {}
     lines = [
         f"run {safe(manifest.get('run_id'))} (version {1 if manifest.get('translated_from') == 1 else 2}, status {safe(manifest.get('status'))})",
         f"task sha256 {short(str(task.get('sha256')))}",

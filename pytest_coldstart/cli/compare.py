@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     parser = groups.add_parser(
         "compare",
         help="side-by-side table of runs grouped by harness and model",
@@ -20,7 +25,7 @@ def register(groups) -> None:
     parser.set_defaults(handler=cmd_compare)
 
 
-def cmd_compare(args) -> int:
+def cmd_compare(args: argparse.Namespace) -> int:
     from pytest_coldstart.analysis.compare import compare, to_csv, to_table
 
     result = compare(args.paths)

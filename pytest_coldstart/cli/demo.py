@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     parser = groups.add_parser(
         "demo",
         help="write deterministic sample runs (audit scenarios and research-grade bundles)",
@@ -16,7 +21,7 @@ def register(groups) -> None:
     parser.set_defaults(handler=cmd_demo)
 
 
-def cmd_demo(args) -> int:
+def cmd_demo(args: argparse.Namespace) -> int:
     from pytest_coldstart.demo.generate import generate
 
     index = generate(args.out)

@@ -9,6 +9,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeAlias
+
+#: What a command group's ``register`` receives (argparse's subparsers object).
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 EXIT_USAGE = 64
 EXIT_INTERNAL = 70
@@ -32,7 +37,7 @@ class UsageExit(Exception):
 class Parser(argparse.ArgumentParser):
     """argparse with exit 64 on usage errors (2 is reserved for PENDING)."""
 
-    def error(self, message: str) -> None:  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
@@ -61,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser(argv)
     args = parser.parse_args(argv)
-    handler = getattr(args, "handler", None)
+    handler: Callable[[argparse.Namespace], int | None] | None = getattr(args, "handler", None)
     if handler is None:
         parser.error("missing sub-command")
     try:
@@ -83,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-def parse_json_arg(text: str, option: str):
+def parse_json_arg(text: str, option: str) -> Any:
     """Parse a JSON option value or raise UsageError naming the option."""
     from pytest_coldstart.run import jsonio
     from pytest_coldstart.run.errors import UsageError

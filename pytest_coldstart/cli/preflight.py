@@ -6,11 +6,16 @@ Exit codes: 0 overall PASS, 1 FAIL (at least one selected check failed, or none 
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     preflight = groups.add_parser("preflight", help="check a harness environment before a run (and record it)")
     sub = preflight.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
@@ -45,7 +50,7 @@ def register(groups) -> None:
     p.set_defaults(handler=cmd_run)
 
 
-def cmd_list(args) -> int:
+def cmd_list(args: argparse.Namespace) -> int:
     from pytest_coldstart.preflight.registry import all_checks
 
     checks = all_checks()
@@ -58,7 +63,7 @@ def cmd_list(args) -> int:
     return 0
 
 
-def cmd_run(args) -> int:
+def cmd_run(args: argparse.Namespace) -> int:
     from pytest_coldstart.preflight.config import load_config
     from pytest_coldstart.preflight.pipeline import run_preflight
 

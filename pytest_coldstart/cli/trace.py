@@ -2,18 +2,38 @@
 
 from __future__ import annotations
 
-import json
+import argparse
 import os
-import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from pytest_coldstart.cli import sealing
-from pytest_coldstart.cli.main import parse_json_arg, requested
+from pytest_coldstart.cli.main import requested
+from pytest_coldstart.cli.trace_commands import (
+    cmd_artifact,
+    cmd_call,
+    cmd_decision,
+    cmd_evidence,
+    cmd_import,
+    cmd_import_pi,
+    cmd_init,
+    cmd_mark,
+    cmd_migrate,
+    cmd_phase,
+    cmd_record,
+    cmd_result,
+    cmd_review,
+    cmd_seal,
+    cmd_summary,
+    cmd_validate,
+)
+from pytest_coldstart.run.vocabulary import ACTORS, PHASES, REVIEW_STATUSES
 
-PHASES = ("prepare", "restore", "agent", "audit")
-ACTORS = ("operator", "test", "agent", "restore", "harness", "reviewer")
+if TYPE_CHECKING:
+    from pytest_coldstart.cli.main import Subparsers
 
 
-def register(groups) -> None:
+def register(groups: Subparsers) -> None:
     trace = groups.add_parser("trace", help="record a run: init, calls, results, evidence, reviews, validate")
     sub = trace.add_subparsers(dest="command", metavar="SUBCOMMAND")
     sub.required = True
@@ -22,7 +42,9 @@ def register(groups) -> None:
     # ~1 ms per parser in gettext lookups). Unknown words or --help build them all.
     only = requested(1) if requested(0) == "trace" and requested(1) in COMMANDS else None
 
-    def command(name: str, handler, help_text: str, run_dir: bool = True):
+    def command(
+        name: str, handler: Callable[[argparse.Namespace], int], help_text: str, run_dir: bool = True
+    ) -> argparse.ArgumentParser | _Unused:
         if only is not None and name != only:
             return _Unused()
         parser = sub.add_parser(name, help=help_text, description=help_text)
@@ -142,7 +164,7 @@ def register(groups) -> None:
 
     p = command("review", cmd_review, "append an explicit review resolution")
     p.add_argument("--id", required=True)
-    p.add_argument("--status", choices=("resolved", "rejected", "pending"), required=True)
+    p.add_argument("--status", choices=REVIEW_STATUSES, required=True)
     p.add_argument("--by", required=True)
     p.add_argument("--note", default="")
     p.add_argument("--evidence", action="append", default=[])
@@ -211,239 +233,8 @@ COMMANDS = (
 class _Unused:
     """Stands in for the parser of a subcommand this process was not asked to run."""
 
-    def add_argument(self, *args, **kwargs) -> None:
+    def add_argument(self, *args: object, **kwargs: object) -> None:
         return None
 
-    def add_mutually_exclusive_group(self, *args, **kwargs) -> _Unused:
+    def add_mutually_exclusive_group(self, *args: object, **kwargs: object) -> _Unused:
         return self
-
-
-def _recorder(args):
-    from pytest_coldstart.record.recorder import Recorder
-
-    return Recorder(args.run_dir)
-
-
-def _optional(args, *names: str) -> dict:
-    return {name: getattr(args, name) for name in names if getattr(args, name, None) is not None}
-
-
-def _print(record: dict) -> None:
-    sys.stdout.write(f"{record['record']} seq={record['seq']}\n")
-
-
-def cmd_init(args) -> int:
-    from pathlib import Path
-
-    from pytest_coldstart.record import logsettings
-    from pytest_coldstart.record.recorder import init_run
-    from pytest_coldstart.run.errors import ColdstartError
-
-    if args.task_file is not None:
-        try:
-            task_bytes = Path(args.task_file).read_bytes()
-        except OSError as exc:
-            raise ColdstartError(f"task file is unreadable ({exc.strerror or exc})", args.task_file) from None
-        source = Path(args.task_file).name
-    else:
-        task_bytes, source = args.task_text.encode("utf-8"), "inline"
-    logging = logsettings.with_rules(
-        None,
-        payload_mode=args.payload_mode,
-        compression=args.compression,
-        extra_keys=args.redact_key,
-        env=args.redact_env,
-        patterns=args.redact_pattern,
-        hash_keys=args.hash_key,
-        salt_env=args.redaction_salt_env,
-    )
-    recorder = init_run(
-        args.run_dir,
-        run_id=args.run_id,
-        task_bytes=task_bytes,
-        task_source=source,
-        harness={"name": args.harness, "model": args.model, "provider": args.provider, "version": args.harness_version},
-        visible_roots=args.visible_root,
-        excludes=args.exclude,
-        notes=args.note,
-        created_at=args.created_at,
-        experiment_id=args.experiment_id,
-        logging=logging,
-        agent=None
-        if args.agent_cwd is None
-        else {"cwd": str(Path(args.agent_cwd).absolute()), "run_dir": str(Path(args.run_dir).absolute())},
-    )
-    manifest = recorder.manifest
-    sys.stdout.write(
-        f"run {manifest['run_id']} created at {manifest['created_at']}\n"
-        f"task sha256 {manifest['task']['sha256']}\nvisible files {manifest['visibility']['file_count']}\n"
-    )
-    return 0
-
-
-def cmd_call(args) -> int:
-    fields = {
-        "record": "call",
-        "call_id": args.call_id,
-        "tool": args.tool,
-        "arguments": parse_json_arg(args.arguments, "--arguments"),
-        "phase": args.phase,
-        "actor": args.actor,
-    }
-    fields.update(_optional(args, "parent_id", "instance", "dimension", "tick", "at", "note"))
-    _print(_recorder(args).append(fields))
-    return 0
-
-
-def cmd_result(args) -> int:
-    fields = {"record": "result", "call_id": args.call_id, "status": args.status, "actor": args.actor}
-    if args.result is not None:
-        try:
-            fields["result"] = json.loads(args.result)
-        except ValueError:
-            fields["result"] = {"text": args.result}  # protocol: non-JSON text is kept as text
-    fields.update(_optional(args, "error", "duration_ms", "phase", "at"))
-    _print(_recorder(args).append(fields))
-    return 0
-
-
-def cmd_phase(args) -> int:
-    fields = {"record": "phase", "phase": args.phase, "actor": args.actor, "evidence": args.evidence}
-    fields.update(_optional(args, "instance", "note"))
-    _print(_recorder(args).append(fields))
-    return 0
-
-
-def cmd_mark(args) -> int:
-    data = parse_json_arg(args.data, "--data") if args.data is not None else None
-    _print(_recorder(args).append({"record": "mark", "name": args.name, "actor": args.actor, "data": data}))
-    return 0
-
-
-def cmd_record(args) -> int:
-    recorder = _recorder(args)
-    if args.json_text is not None:
-        _print(recorder.append(parse_json_arg(args.json_text, "--json-text")))
-        return 0
-    return _record_stream(
-        recorder,
-        sys.stdin if args.stdin else open(args.json_file, encoding="utf-8"),
-        "<stdin>" if args.stdin else args.json_file,
-    )
-
-
-def _record_stream(recorder, stream, label: str) -> int:
-    """Append one record per line; stop at the first bad line (earlier lines stay appended)."""
-    from pytest_coldstart.run.errors import ColdstartError, UsageError
-
-    with stream:
-        for number, line in enumerate(stream, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = parse_json_arg(line, f"line {number}")
-                written = recorder.append(record)
-            except UsageError as exc:
-                raise ColdstartError(exc.problem, label, number) from None
-            _print(written)
-            sys.stdout.flush()
-    return 0
-
-
-def cmd_artifact(args) -> int:
-    for entry in _recorder(args).artifact(args.path, args.label, phase=args.phase):
-        sys.stdout.write(f"artifact {entry['path']} sha256 {entry['sha256']}\n")
-    return 0
-
-
-def cmd_evidence(args) -> int:
-    declaration = _recorder(args).declare_evidence(args.name, args.path, normalized=args.normalized)
-    sys.stdout.write(f"evidence {args.name} {declaration['path']} sha256 {declaration['sha256']}\n")
-    return 0
-
-
-def cmd_review(args) -> int:
-    entry = _recorder(args).review(args.id, args.status, args.by, evidence=args.evidence, note=args.note, at=args.at)
-    sys.stdout.write(f"review {entry['id']} {entry['status']} seq={entry['seq']}\n")
-    return 0
-
-
-def cmd_decision(args) -> int:
-    from pytest_coldstart.run.errors import UsageError
-
-    data = parse_json_arg(args.data, "--data") if args.data is not None else {}
-    if not isinstance(data, dict):
-        raise UsageError("--data must be a JSON object")
-    fields = {"record": "decision", "actor": "agent", **data, "summary": args.summary}
-    fields["tags"] = (
-        list(data.get("tags") or []) + args.tag if isinstance(data.get("tags") or [], list) else data["tags"]
-    )
-    if args.alternative:
-        fields["alternatives"] = list(data.get("alternatives") or []) + args.alternative
-    options = {
-        "call_id": "related_call_id",
-        "event": "event",
-        "intended_tool": "intended_tool",
-        "target": "target",
-        "confidence": "confidence",
-        "score": "score",
-        "state_hash": "related_state_hash",
-        "action_id": "related_action_id",
-        "rationale": "rationale",
-    }
-    fields.update(
-        {field: getattr(args, option) for option, field in options.items() if getattr(args, option) is not None}
-    )
-    _print(_recorder(args).append(fields))
-    return 0
-
-
-def cmd_import_pi(args) -> int:
-    args.format = "pi"
-    return cmd_import(args)
-
-
-def cmd_import(args) -> int:
-    from pytest_coldstart.importers.pipeline import import_session
-    from pytest_coldstart.run.errors import UsageError
-
-    if not args.session:
-        raise UsageError("--session is required (or set $PI_SESSION_FILE)")
-    summary = import_session(args.run_dir, args.format, args.session, phase=args.phase)
-    sys.stdout.write(summary + "\n")
-    return 0
-
-
-def cmd_validate(args) -> int:
-    from pytest_coldstart.validate.run import validate_run
-
-    report = validate_run(args.run_dir)
-    if args.json:
-        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
-    else:
-        sys.stdout.write(report.to_text())
-    return 0 if report.valid else 1
-
-
-def cmd_summary(args) -> int:
-    from pytest_coldstart.analysis import summary
-
-    document = summary.write(args.run_dir)
-    if args.json:
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-    else:
-        calls = document.get("calls", {})
-        total = calls.get("total") if isinstance(calls, dict) else None
-        sys.stdout.write(f"wrote {args.run_dir}/summary.json ({total if total is not None else '?'} calls)\n")
-    return 0
-
-
-def cmd_seal(args) -> int:
-    return sealing.cmd_seal(args)
-
-
-def cmd_migrate(args) -> int:
-    from pytest_coldstart.record.migrate import migrate_run
-
-    sys.stdout.write(migrate_run(args.run_dir) + "\n")
-    return 0

@@ -64,9 +64,10 @@ def _previous_names(out: Path) -> list[str]:
     if document.get("schemaVersion") != CURRENT or not isinstance(document.get("runs"), list):
         raise ColdstartError(f"{INDEX} is not a version-{CURRENT} demo index; refusing to overwrite", out)
     names = [r.get("name") for r in document["runs"] if isinstance(r, dict)]
-    if not all(isinstance(n, str) and n and "/" not in n and n not in (".", "..") for n in names):
+    valid = [n for n in names if isinstance(n, str) and n and "/" not in n and n not in (".", "..")]
+    if len(valid) != len(names):
         raise ColdstartError(f"{INDEX} lists an invalid run name; refusing to overwrite", out)
-    return names
+    return valid
 
 
 def generate(out: str | Path) -> dict[str, Any]:
@@ -87,7 +88,7 @@ def generate(out: str | Path) -> dict[str, Any]:
                 document = None
                 problem = exc.one_line()
             shutil.rmtree(run_dir / layout.STATE_DIR, ignore_errors=True)
-            entry = {"name": name, "kind": kind, "overall": overall}
+            entry: dict[str, Any] = {"name": name, "kind": kind, "overall": overall}
             if document is not None:
                 entry.update(
                     run_id=document["run_id"],

@@ -17,6 +17,7 @@ so an import holds one line at a time instead of the whole session.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -168,7 +169,7 @@ def _is_number(text: str) -> bool:
     return True
 
 
-def read_lines(path: str | Path):
+def read_lines(path: str | Path) -> Iterator[jsonio.Line]:
     """Stream a session's JSONL strictly: the first malformed or torn line is an error."""
     try:
         yield from jsonio.iter_jsonl(path, strict=True)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_coldstart.ext.hookspecs import hookimpl
+from pytest_coldstart.importers.base import Importer
 from pytest_coldstart.importers.claude_code import ClaudeCodeImporter
 from pytest_coldstart.importers.codex import CodexImporter
 from pytest_coldstart.importers.pi import PiImporter
 
 
 @hookimpl
-def coldstart_register_importers() -> list[Any]:
+def coldstart_register_importers() -> list[Importer]:
     return [PiImporter(), ClaudeCodeImporter(), CodexImporter()]

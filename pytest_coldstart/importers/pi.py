@@ -148,7 +148,7 @@ def _first_line(path: Path, entry_id: str) -> int:
     """The line of the first entry with this id (for the error about a repeated id)."""
     for item in read_lines(path):
         if item.number > 1 and item.value.get("id") == entry_id:
-            return item.number
+            return int(item.number)
     return 0  # pragma: no cover - the caller saw the id
 
 
@@ -207,7 +207,7 @@ class _Walk(Walker):
                 self.where.text(tool, "toolCall name", empty=False)
             if branch is False:
                 branch = self.branch(entry_id)
-            call = ImportedCall("", tool, block.get("arguments", {}), at, line, branch, dict(context))
+            call = ImportedCall("", str(tool), block.get("arguments", {}), at, line, branch, dict(context))
             # A call of an aborted message never ran, unless a result shows up after all.
             if stop in NOT_EXECUTED_STOPS and self.book.count not in self.hindsight.revived:
                 call.fields["executed"] = False

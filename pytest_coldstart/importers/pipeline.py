@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import gc
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +138,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
 
 
-def _preparer(recorder: Recorder, source: Path):
+def _preparer(recorder: Recorder, source: Path) -> Callable[[dict[str, Any]], dict[str, Any]]:
     prepare = recorder.prepare
 
     def run(fields: dict[str, Any]) -> dict[str, Any]:
@@ -155,7 +156,8 @@ def _preparer(recorder: Recorder, source: Path):
 def _first_object(copy: Path, source: Path) -> dict[str, Any]:
     try:
         for line in jsonio.iter_jsonl(copy, strict=True):
-            return line.value
+            first: dict[str, Any] = line.value
+            return first
     except ColdstartError as exc:
         raise _renamed(exc, copy, source) from None
     raise ColdstartError("empty session file", source)
@@ -175,12 +177,10 @@ def _read(importer: Any, copy: Path, source: Path, stream: RecordStream) -> Impo
     try:
         walk = getattr(importer, "walk", None)
         if callable(walk):
-            session = walk(copy, stream)
-            _check_type(importer, session)
+            session = _check_type(importer, walk(copy, stream))
             _session_times(session, source)
             return session
-        session = importer.parse(copy)
-        _check_type(importer, session)
+        session = _check_type(importer, importer.parse(copy))
         _canonical_times(session, source)
         stream.replay(session)
         return session
@@ -192,9 +192,10 @@ def _read(importer: Any, copy: Path, source: Path, stream: RecordStream) -> Impo
         raise ColdstartError("session nests values too deeply (nothing was imported)", source) from None
 
 
-def _check_type(importer: Any, session: Any) -> None:
+def _check_type(importer: Any, session: object) -> ImportedSession:
     if not isinstance(session, ImportedSession):
         raise ColdstartError(f"importer {importer.name!r} returned {type(session).__name__}, not an ImportedSession")
+    return session
 
 
 def _fix_time(value: Any, what: str, source: Path) -> str:

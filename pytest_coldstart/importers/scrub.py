@@ -20,6 +20,7 @@ import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -76,7 +77,7 @@ def scrub_copy(copy: Path, redactor: Redactor, temp_dir: Path) -> Scrubbed | Non
             writer.discard()
 
 
-def _blocks(reader: BinaryIO):
+def _blocks(reader: BinaryIO) -> Iterator[bytes]:
     """The file in blocks of whole lines (the last may lack its LF)."""
     rest = b""
     while data := reader.read(BLOCK):
@@ -89,7 +90,7 @@ def _blocks(reader: BinaryIO):
         yield rest
 
 
-def _lines(block: bytes):
+def _lines(block: bytes) -> Iterator[bytes]:
     """The block's lines with their LF (only LF ends a line: a CR stays in it)."""
     parts = block.split(b"\n")
     last = parts.pop()

@@ -6,13 +6,16 @@ this module: commands that only need importers never pay for them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pytest_coldstart.ext.hookspecs import hookimpl
 
+if TYPE_CHECKING:
+    from pytest_coldstart.preflight.checks.base import Check
+
 
 @hookimpl(tryfirst=True)  # built-ins come first in `preflight list` and in a default run
-def coldstart_register_preflight_checks() -> list[Any]:
+def coldstart_register_preflight_checks() -> list[Check]:
     from pytest_coldstart.preflight.checks.bridge import BridgeCli, BridgeMcp, BridgeSmoke
     from pytest_coldstart.preflight.checks.build import BuildInstall
     from pytest_coldstart.preflight.checks.fetch import SourceFetch

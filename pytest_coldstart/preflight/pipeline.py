@@ -7,7 +7,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.preflight import registry, report
 from pytest_coldstart.preflight.checks.base import Check
@@ -17,6 +17,9 @@ from pytest_coldstart.preflight.probes import PROBES
 from pytest_coldstart.preflight.runner import run_selection, select
 from pytest_coldstart.run.clock import Clock, format_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
+
+if TYPE_CHECKING:
+    from pytest_coldstart.record.recorder import Recorder
 
 #: What a preflight writes into its output directory (and what --force replaces).
 OUTPUTS = (PROBES, "scratch", "build", "pip", report.REPORT_JSON, report.REPORT_MD)
@@ -31,7 +34,7 @@ class PreflightOutcome:
 
     @property
     def overall(self) -> str:
-        return self.document["overall"]
+        return str(self.document["overall"])
 
 
 def prepare_out(out: Path, *, force: bool = False) -> None:
@@ -52,7 +55,7 @@ def prepare_out(out: Path, *, force: bool = False) -> None:
     out.mkdir(parents=True, exist_ok=True)
 
 
-def open_run(run_dir: str | Path):
+def open_run(run_dir: str | Path) -> Recorder:
     """The recorder of the run to mark, checked before any probe runs."""
     from pytest_coldstart.record.recorder import Recorder
 
@@ -101,6 +104,6 @@ def run_preflight(
     path, digest = report.write(out, document)
     mark = None
     if recorder is not None:
-        mark = report.mark_data(document, path, digest, Path(run_dir))
+        mark = report.mark_data(document, path, digest, Path(str(run_dir)))
         recorder.mark(report.MARK_NAME, mark)
     return PreflightOutcome(document, path, digest, mark)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 LOOPBACK = "127.0.0.1"
@@ -45,7 +46,7 @@ def is_listening(host: str, port: int, timeout: float = 0.5) -> bool:
         return False
 
 
-def wait_until(predicate, seconds: float, interval: float = 0.05) -> bool:
+def wait_until(predicate: Callable[[], object], seconds: float, interval: float = 0.05) -> bool:
     """Poll ``predicate`` until it holds or ``seconds`` pass (checked at least once)."""
     deadline = time.monotonic() + seconds
     while True:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pytest_coldstart.pytest_plugin import markers
-from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items, usable
+from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
 from pytest_coldstart.run import jsonio
@@ -69,9 +69,9 @@ class RunFile(pytest.File):
     """``run.json``: audits the run (cached) and yields its items."""
 
     def collect(self) -> list[ColdstartItem]:
-        run = usable(self.config.stash[STASH].load(self.path.parent))
+        run = self.config.stash[STASH].load(self.path.parent)
         try:
-            marker = markers.class_marker(run.report.get("failure_class")) if run.report else pytest.mark.infra_error
+            marker = markers.class_marker(run.report.failure_class) if run.report else pytest.mark.infra_error
             if marker is not None:
                 self.add_marker(marker)
             return run_items(self, run)

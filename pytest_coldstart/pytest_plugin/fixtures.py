@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:  # pragma: no cover
+    from pytest_coldstart.audit.audit_report import AuditReport
     from pytest_coldstart.demo.scenarios import RunBuilder, Scenario
 
 
@@ -55,22 +56,29 @@ def as_run_dir(run: Path | str | RunBuilder) -> Path:
     return run.root
 
 
-def flag_status(report: dict[str, Any], flag: str) -> str | None:
+def flag_status(report: AuditReport | dict[str, Any], flag: str) -> str | None:
     """The status of one flag in an audit report (None when the report lacks it)."""
-    return next((f.get("status") for f in report.get("flags") or [] if f.get("flag") == flag), None)
+    return _typed(report).flag_status(flag)
 
 
-def mismatches(report: dict[str, Any], scenario: Scenario) -> list[str]:
+def mismatches(report: AuditReport | dict[str, Any], scenario: Scenario) -> list[str]:
     """How a report differs from the outcome the catalogue demands for ``scenario``."""
+    typed = _typed(report)
     found = []
-    if report.get("overall") != scenario.overall:
-        found.append(f"overall {report.get('overall')} != {scenario.overall}")
-    if report.get("failure_class") != scenario.failure_class:
-        found.append(f"failure_class {report.get('failure_class')} != {scenario.failure_class}")
+    if typed.overall != scenario.overall:
+        found.append(f"overall {typed.overall} != {scenario.overall}")
+    if typed.failure_class != scenario.failure_class:
+        found.append(f"failure_class {typed.failure_class} != {scenario.failure_class}")
     for flag, expected in scenario.flags.items():
-        if flag_status(report, flag) != expected:
-            found.append(f"{flag} {flag_status(report, flag)} != {expected}")
+        if typed.flag_status(flag) != expected:
+            found.append(f"{flag} {typed.flag_status(flag)} != {expected}")
     return found
+
+
+def _typed(report: AuditReport | dict[str, Any]) -> AuditReport:
+    from pytest_coldstart.audit.audit_report import AuditReport
+
+    return report if isinstance(report, AuditReport) else AuditReport.from_json(report)
 
 
 @pytest.fixture

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
 from html import escape
 from typing import Any
 
 import pytest
 
+from pytest_coldstart.audit.audit_report import AuditReport, ReviewResolution
 from pytest_coldstart.pytest_plugin import junit, timeline
 from pytest_coldstart.pytest_plugin.items import ColdstartItem, FlagItem, ReviewItem, ValidateItem
-from pytest_coldstart.pytest_plugin.outcomes import clean, latest_resolutions
+from pytest_coldstart.pytest_plugin.outcomes import clean
+from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 RECORD_LIMIT = 2000
 STYLE = (
@@ -37,19 +39,17 @@ def _rows(pairs: list[tuple[str, str]]) -> str:
     return "".join(f"<tr><th>{escape(k)}</th><td>{v}</td></tr>" for k, v in pairs)
 
 
-def evidence_rows(report: dict[str, Any], refs: list[Any]) -> str:
-    """ref | stream | where | record, for each evidence ref (records from report['refs'])."""
-    table = report.get("refs") if isinstance(report.get("refs"), dict) else {}
+def evidence_rows(report: AuditReport | None, refs: Iterable[str]) -> str:
+    """ref | stream | where | record, for each evidence ref (records from ``report.refs``)."""
     rows = ["<tr><th>ref</th><th>stream</th><th>where</th><th>record</th></tr>"]
     for ref in refs:
-        target = table.get(ref) if isinstance(ref, str) else None
-        if not isinstance(target, dict):
+        target = report.refs.get(ref) if report is not None else None
+        if target is None:
             rows.append(f'<tr><td>{_e(ref)}</td><td colspan="3">not resolved in this run</td></tr>')
             continue
-        where = f"{target.get('file') or ''}" + (f":{target['line']}" if target.get("line") is not None else "")
-        record = json.dumps(target.get("record"), ensure_ascii=False, indent=1) if "record" in target else ""
+        record = json.dumps(target.record, ensure_ascii=False, indent=1)
         rows.append(
-            f"<tr><td>{_e(ref)}</td><td>{_e(target.get('stream'))}</td><td>{_e(where)}</td>"
+            f"<tr><td>{_e(ref)}</td><td>{_e(target.stream)}</td><td>{_e(target.where)}</td>"
             f"<td><pre>{_e(record, RECORD_LIMIT)}</pre></td></tr>"
         )
     return f'<table class="coldstart-evidence">{"".join(rows)}</table>'
@@ -57,12 +57,13 @@ def evidence_rows(report: dict[str, Any], refs: list[Any]) -> str:
 
 def item_html(item: ColdstartItem) -> str:
     """The evidence table of one item (plus the timeline for the run's validate item)."""
-    report = item.run.report or {}
+    report = item.run.report
     verdict = item.verdict
+    klass = report.failure_class if report is not None else FailureClass.INFRA_ERROR
     head = [
         ("run", _e(item.run.run_id)),
-        ("overall", _e(report.get("overall") or "FAIL")),
-        ("failure class", _e(report.get("failure_class") or ("INFRA_ERROR" if item.run.report is None else "-"))),
+        ("overall", _e(report.overall if report is not None else Status.FAIL)),
+        ("failure class", _e(klass or "-")),
         ("check", _e(item.name)),
         ("status", _e(verdict.status if verdict else "")),
         ("reason", _e(verdict.reason if verdict else "")),
@@ -70,30 +71,34 @@ def item_html(item: ColdstartItem) -> str:
     parts = [STYLE, f'<table class="coldstart-evidence">{_rows(head)}</table>']
     if isinstance(item, FlagItem):
         flag = item.flag
-        reviews = latest_resolutions(flag)
         required = "".join(
-            f"<li>{_e(r.get('id'))}: {_e(r.get('question'))} <b>({_e((reviews.get(r.get('id')) or {}).get('status', 'absent'))})</b></li>"
-            for r in flag.get("required_review") or []
-            if isinstance(r, dict)
+            f"<li>{_e(r.id)}: {_e(r.question)} <b>({_e(_entry_status(flag.resolution(r.id)))})</b></li>"
+            for r in flag.required_review
         )
-        facts = [("missing", _e(", ".join(map(str, flag.get("missing") or []))) or "-")]
+        facts = [("missing", _e(", ".join(flag.missing)) or "-")]
         if required:
             facts.append(("required reviews", f"<ul>{required}</ul>"))
         parts.append(f'<table class="coldstart-evidence">{_rows(facts)}</table>')
-        parts.append(evidence_rows(report, flag.get("evidence") if isinstance(flag.get("evidence"), list) else []))
+        parts.append(evidence_rows(report, flag.evidence))
     elif isinstance(item, ReviewItem):
-        entry = latest_resolutions(item.flag).get(item.check) or {}
-        facts = [("question", _e(item.review.get("question"), 2000))]
-        facts += [(key, _e(entry.get(key), 2000)) for key in ("status", "by", "at", "note")]
+        entry = item.flag.resolution(item.review.id)
+        facts = [("question", _e(item.review.question, 2000))]
+        facts += [
+            (key, _e(getattr(entry, key) if entry is not None else None, 2000))
+            for key in ("status", "by", "at", "note")
+        ]
         parts.append(f'<table class="coldstart-evidence">{_rows(facts)}</table>')
-        refs = entry.get("evidence") if isinstance(entry.get("evidence"), list) else []
-        parts.append(evidence_rows(report, refs))
+        parts.append(evidence_rows(report, (entry.evidence or ()) if entry is not None else ()))
     if verdict is not None and verdict.outcome != "passed" and not isinstance(item, (FlagItem, ReviewItem)):
         parts.append("<ul>" + "".join(f"<li>{_e(line, 2000)}</li>" for line in verdict.details) + "</ul>")
-    if isinstance(item, ValidateItem) and item.run.report is not None:
-        parts.append(f'<div style="overflow-x:auto">{timeline.render_svg(item.run.report)}</div>')
-        parts.append(timeline.render_table(item.run.report))
+    if isinstance(item, ValidateItem) and report is not None:
+        parts.append(f'<div style="overflow-x:auto">{timeline.render_svg(report)}</div>')
+        parts.append(timeline.render_table(report))
     return f'<div class="coldstart">{"".join(parts)}</div>'
+
+
+def _entry_status(entry: ReviewResolution | None) -> str:
+    return "absent" if entry is None else entry.status.value
 
 
 _TEST_ID = re.compile(r'^(<td class="col-testId">)(.*)(</td>)$', re.S)

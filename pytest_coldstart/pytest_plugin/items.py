@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart.audit.audit_report import AuditReport, FlagReport, RequiredReview
 from pytest_coldstart.pytest_plugin import junit, markers
 from pytest_coldstart.pytest_plugin.outcomes import (
     FAILED,
@@ -21,12 +22,12 @@ from pytest_coldstart.pytest_plugin.outcomes import (
     PendingStatus,
     Verdict,
     flag_verdict,
-    latest_resolutions,
     one_line,
     review_verdict,
     validate_verdict,
 )
 from pytest_coldstart.pytest_plugin.session import RunInfo
+from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -49,7 +50,7 @@ class ColdstartItem(pytest.Item):
 
     def _label(self, verdict: Verdict, evidence: list[str]) -> None:
         """Markers and JUnit properties, fixed at collection (``-m`` only sees these)."""
-        report = self.run.report or {}
+        report = self.run.report
         self.verdict = verdict
         self.add_marker(markers.item_marker(self.run.run_id, self.kind, self.check, verdict.status))
         if verdict.outcome == XFAILED:
@@ -60,8 +61,8 @@ class ColdstartItem(pytest.Item):
                 kind=self.kind,
                 check=self.check,
                 status=verdict.status,
-                failure_class=report.get("failure_class") if self.run.report else "INFRA_ERROR",
-                overall=report.get("overall") if self.run.report else "FAIL",
+                failure_class=_plain(report.failure_class) if report else FailureClass.INFRA_ERROR.value,
+                overall=report.overall.value if report else Status.FAIL.value,
                 evidence=evidence,
             )
         )
@@ -99,23 +100,21 @@ class ValidateItem(ColdstartItem):
 class FlagItem(ColdstartItem):
     kind = "flag"
 
-    def __init__(self, *, flag: dict[str, Any], **kwargs: Any):
-        super().__init__(check=str(flag.get("flag")), **kwargs)
+    def __init__(self, *, report: AuditReport, flag: FlagReport, **kwargs: Any):
+        super().__init__(check=flag.flag.value, **kwargs)
         self.flag = flag
-        evidence = flag.get("evidence") if isinstance(flag.get("evidence"), list) else []
-        self._label(flag_verdict(self.run.report or {}, flag), evidence)
+        self._label(flag_verdict(report, flag), list(flag.evidence))
 
 
 class ReviewItem(ColdstartItem):
     kind = "review"
 
-    def __init__(self, *, flag: dict[str, Any], review: dict[str, Any], **kwargs: Any):
-        super().__init__(check=str(review.get("id")), **kwargs)
+    def __init__(self, *, report: AuditReport, flag: FlagReport, review: RequiredReview, **kwargs: Any):
+        super().__init__(check=review.id.value, **kwargs)
         self.flag = flag
         self.review = review
-        entry = latest_resolutions(flag).get(self.check) or {}
-        refs = entry.get("evidence") if isinstance(entry.get("evidence"), list) else []
-        self._label(review_verdict(self.run.report or {}, flag, review), refs)
+        entry = flag.resolution(review.id)
+        self._label(review_verdict(report, flag, review), list(entry.evidence or ()) if entry else [])
 
 
 class AuditErrorItem(ColdstartItem):
@@ -126,45 +125,31 @@ class AuditErrorItem(ColdstartItem):
     def __init__(self, **kwargs: Any):
         super().__init__(check="audit", **kwargs)
         reason = self.run.error or "the audit could not run"
-        self._label(Verdict("FAIL", FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
+        self._label(Verdict(Status.FAIL, FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
 
 
-def _required_reviews(
-    report: dict[str, Any], flags: list[dict[str, Any]]
-) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(flag, review) pairs in the audit's order; ``required_reviews`` carries each status."""
-    by_name = {flag.get("flag"): flag for flag in flags}
-    listed = report.get("required_reviews")
-    if isinstance(listed, list):
-        return [(by_name.get(r.get("flag")) or {}, r) for r in listed if isinstance(r, dict)]
-    return [(flag, r) for flag in flags for r in flag.get("required_review") or [] if isinstance(r, dict)]
-
-
-def usable(run: RunInfo) -> RunInfo:
-    """The run as items see it: a report without a list of flags counts as no report."""
-    flags = run.report.get("flags") if run.report is not None else None
-    if run.report is None or (isinstance(flags, list) and any(isinstance(f, dict) for f in flags)):
-        return run
-    return RunInfo(run.run_dir, None, "the audit report lists no flags", run.key)
+def _plain(value: str | None) -> str | None:
+    return None if value is None else str(value)
 
 
 def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
-    """All items of one (``usable``) run, in a deterministic order: validate, flags, reviews."""
+    """All items of one run, in a deterministic order: validate, flags, reviews."""
     items: list[ColdstartItem] = [ValidateItem.from_parent(parent, name="validate", run=run)]
     report = run.report
     if report is None:
         items.append(AuditErrorItem.from_parent(parent, name="audit", run=run))
         return items
-    flags = [f for f in report["flags"] if isinstance(f, dict)]
     seen = {"validate", "audit"}
-    for flag in flags:
-        name = safe_name("flag", flag.get("flag"))
+    flags = {flag.flag: flag for flag in report.flags}
+    for flag in report.flags:
+        name = safe_name("flag", flag.flag.value)
         if name not in seen:
             seen.add(name)
-            items.append(FlagItem.from_parent(parent, name=name, run=run, flag=flag))
-    for flag, review in _required_reviews(report, flags):
-        name = safe_name("review", review.get("id"))
-        if name not in seen:
+            items.append(FlagItem.from_parent(parent, name=name, run=run, report=report, flag=flag))
+    for review in report.required_reviews:
+        name = safe_name("review", review.id.value)
+        owner = flags.get(review.flag)
+        if name not in seen and owner is not None:
             seen.add(name)
-            items.append(ReviewItem.from_parent(parent, name=name, run=run, flag=flag, review=review))
+            items.append(ReviewItem.from_parent(parent, name=name, run=run, report=report, flag=owner, review=review))
     return items

@@ -25,7 +25,7 @@ def properties(
     ]
 
 
-def lookup(user_properties: list[tuple[str, object]] | tuple, name: str) -> str | None:
+def lookup(user_properties: list[tuple[str, object]] | tuple[tuple[str, object], ...], name: str) -> str | None:
     for key, value in user_properties:
         if key == PREFIX + name:
             return value if isinstance(value, str) else str(value)

@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-CLASS_MARKERS = {"AGENT_FAIL": "agent_fail", "FIXTURE_INVALID": "fixture_invalid", "INFRA_ERROR": "infra_error"}
+from pytest_coldstart.run.vocabulary import FailureClass
+
+CLASS_MARKERS = {
+    FailureClass.AGENT_FAIL: "agent_fail",
+    FailureClass.FIXTURE_INVALID: "fixture_invalid",
+    FailureClass.INFRA_ERROR: "infra_error",
+}
 
 MARKERS = {
     "coldstart": "coldstart(run_id, kind, check, status): an item generated from a cold-start run directory",
@@ -26,7 +32,11 @@ def register(config: pytest.Config) -> None:
 
 
 def class_marker(failure_class: object) -> pytest.MarkDecorator | None:
-    name = CLASS_MARKERS.get(failure_class) if isinstance(failure_class, str) else None
+    name = (
+        CLASS_MARKERS.get(FailureClass(failure_class))
+        if isinstance(failure_class, str) and failure_class in CLASS_MARKERS
+        else None
+    )
     return getattr(pytest.mark, name) if name else None
 
 

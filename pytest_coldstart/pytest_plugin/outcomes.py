@@ -1,6 +1,6 @@
 """From audit statuses to pytest outcomes, and the text a reader sees for each item.
 
-Pure functions over the audit report (plain dicts): no pytest import, so the mapping can be
+Pure functions over the typed ``AuditReport``: no pytest import, so the mapping can be
 tested on its own. Every string that comes from a run is passed through ``clean`` before it
 reaches a terminal: control and format characters (ANSI escapes, bidi overrides) are shown
 escaped, never interpreted.
@@ -9,13 +9,15 @@ escaped, never interpreted.
 from __future__ import annotations
 
 import json
-import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+
+from pytest_coldstart.audit.audit_report import AuditReport, FlagReport, RequiredReview, ReviewResolution
+from pytest_coldstart.run.vocabulary import ReviewState, Status
 
 PASSED, FAILED, XFAILED = "passed", "failed", "xfailed"
-FLAG_OUTCOMES = {"PASS": PASSED, "FAIL": FAILED, "PENDING": XFAILED}
+FLAG_OUTCOMES = {Status.PASS: PASSED, Status.FAIL: FAILED, Status.PENDING: XFAILED}
 RECORD_PREVIEW = 400
 
 
@@ -35,6 +37,10 @@ class Verdict:
     outcome: str
     reason: str
     details: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # a plain str, never an enum member: it crosses the xdist channel in user_properties
+        object.__setattr__(self, "status", str(self.status))
 
     def text(self) -> str:
         return "\n".join([self.reason, *self.details])
@@ -61,141 +67,95 @@ def one_line(value: object, limit: int = 300) -> str:
     return clean(value, limit).replace("\n", " ")
 
 
-def describe(entry: object) -> str:
-    """An infra/fixture error or problem entry (string or object) as one line."""
-    if isinstance(entry, dict):
-        where = entry.get("file") or entry.get("path") or ""
-        if where and entry.get("line") is not None:
-            where = f"{where}:{entry['line']}"
-        problem = entry.get("problem") or entry.get("message") or entry.get("reason") or entry.get("summary")
-        if problem is None:
-            return one_line(entry)
-        prefix = f"[{entry['id']}] " if isinstance(entry.get("id"), str) else ""
-        return one_line(f"{prefix}{where}: {problem}" if where else f"{prefix}{problem}")
-    return one_line(entry)
-
-
-def record_lines(report: dict[str, Any], refs: list[Any], indent: str = "  ") -> list[str]:
-    """For each evidence ref: where it points and the record itself (from report['refs'])."""
-    table = report.get("refs") if isinstance(report.get("refs"), dict) else {}
+def record_lines(report: AuditReport, refs: Iterable[str], indent: str = "  ") -> list[str]:
+    """For each evidence ref: where it points and the record itself (from ``report.refs``)."""
     lines = []
     for ref in refs:
-        target = table.get(ref) if isinstance(ref, str) else None
-        if not isinstance(target, dict):
+        target = report.refs.get(ref)
+        if target is None:
             lines.append(f"{indent}{one_line(ref)}  (not resolved in this run)")
             continue
-        where = str(target.get("file") or "")
-        if target.get("line") is not None:
-            where = f"{where}:{target['line']}"
-        stream = target.get("stream") or ""
-        lines.append(f"{indent}{one_line(ref)}  -> {one_line(where)} [{one_line(stream)}]")
-        if "record" in target:
-            lines.append(f"{indent}    {clean(json.dumps(target['record'], ensure_ascii=False), RECORD_PREVIEW)}")
+        lines.append(f"{indent}{one_line(ref)}  -> {one_line(target.where)} [{one_line(target.stream or '')}]")
+        lines.append(f"{indent}    {clean(json.dumps(target.record, ensure_ascii=False), RECORD_PREVIEW)}")
     return lines
 
 
-def run_line(report: dict[str, Any]) -> str:
-    klass = report.get("failure_class") or "none"
-    return f"run {one_line(report.get('run_id'))}: overall {one_line(report.get('overall'))}, failure class {klass}"
+def run_line(report: AuditReport) -> str:
+    klass = report.failure_class or "none"
+    return f"run {one_line(report.run_id)}: overall {report.overall}, failure class {klass}"
 
 
-def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:
-    status = flag.get("status") if isinstance(flag.get("status"), str) else "UNKNOWN"
-    outcome = FLAG_OUTCOMES.get(status, FAILED)
-    name = one_line(flag.get("flag"))
-    summary = one_line(flag.get("summary") or "", 600)
+def flag_verdict(report: AuditReport, flag: FlagReport) -> Verdict:
+    status = flag.status
+    outcome = FLAG_OUTCOMES[status]
+    name = one_line(flag.flag.value)
+    summary = one_line(flag.summary, 600)
     if outcome == XFAILED:
         reason = f"{name} PENDING: {summary or 'cannot be decided yet'}"
-    elif status in FLAG_OUTCOMES:
-        reason = f"{name} {status}: {summary}" if summary else f"{name} {status}"
     else:
-        reason = f"{name}: the audit gave no usable status ({one_line(flag.get('status'))})"
+        reason = f"{name} {status}: {summary}" if summary else f"{name} {status}"
     if outcome == PASSED:
         return Verdict(status, outcome, reason)  # details are only ever shown for failures and xfails
     details: list[str] = [f"summary: {summary}"] if summary else []
-    missing = _strings(flag.get("missing"))
-    if missing:
-        details.append("missing: " + ", ".join(one_line(m) for m in missing))
-    reviews = [r for r in flag.get("required_review") or [] if isinstance(r, dict)]
-    if reviews:
-        resolutions = latest_resolutions(flag)
-        states = [
-            f"{one_line(r.get('id'))} ({one_line((resolutions.get(r.get('id')) or {}).get('status', 'absent'))})"
-            for r in reviews
-        ]
+    if flag.missing:
+        details.append("missing: " + ", ".join(one_line(m) for m in flag.missing))
+    if flag.required_review:
+        states = [f"{one_line(r.id.value)} ({_entry_status(flag.resolution(r.id))})" for r in flag.required_review]
         details.append("required reviews: " + ", ".join(states))
-    evidence = flag.get("evidence") if isinstance(flag.get("evidence"), list) else []
-    if evidence:
+    if flag.evidence:
         details.append("evidence:")
-        details.extend(record_lines(report, evidence))
-    if status == "PENDING":
-        details.extend(f"pending: {one_line(p)}" for p in report.get("pending_reasons") or [])
+        details.extend(record_lines(report, flag.evidence))
+    if status is Status.PENDING:
+        details.extend(f"pending: {one_line(p)}" for p in report.pending_reasons)
     details.append(run_line(report))
     return Verdict(status, outcome, reason, details)
 
 
-def latest_resolutions(flag: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """Review resolutions of one flag by id; the latest entry wins (the protocol's rule)."""
-    latest: dict[str, dict[str, Any]] = {}
-    for entry in flag.get("review_resolutions") or []:
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            latest[entry["id"]] = entry
-    return latest
+def _entry_status(entry: ReviewResolution | None) -> str:
+    return "absent" if entry is None else entry.status.value
 
 
-def _mentions(text: object, review_id: str) -> bool:
-    """Does an audit finding name this review (``review <id>:`` / ``review <id> (line N)``)?"""
-    return isinstance(text, str) and re.search(rf"\breview {re.escape(review_id)}(?=[: (])", text) is not None
-
-
-def review_verdict(report: dict[str, Any], flag: dict[str, Any], review: dict[str, Any]) -> Verdict:
+def review_verdict(report: AuditReport, flag: FlagReport, review: RequiredReview) -> Verdict:
     """resolved -> passed, rejected/malformed -> failed, pending/absent/unusable -> xfailed.
 
-    ``review`` is an entry of the report's ``required_reviews`` ({id, flag, question, status}).
-    The audit ignores a malformed reviews.jsonl line and reports it as an infra error naming
-    the review; that makes the item fail even when an earlier well-formed entry exists.
+    The audit ignores a malformed reviews.jsonl line and reports it as an infra error; the
+    report lists it under the review it names (``review.malformed``), which makes the item
+    fail even when an earlier well-formed entry exists.
     """
-    review_id = review.get("id") if isinstance(review.get("id"), str) else ""
-    rid = one_line(review_id)
-    question = one_line(review.get("question") or "", 400)
-    entry = latest_resolutions(flag).get(review_id)
-    malformed = [one_line(e) for e in report.get("infra_errors") or [] if _mentions(e, review_id)]
-    status = review.get("status")
-    if status == "resolved" and not malformed:
-        return Verdict("resolved", PASSED, f"review {rid} resolved by {one_line((entry or {}).get('by'))}")
-    problems = [one_line(p) for p in report.get("review_problems") or [] if _mentions(p, review_id)]
+    rid = one_line(review.id.value)
+    question = one_line(review.question, 400)
+    entry = flag.resolution(review.id)
+    malformed = [one_line(e) for e in review.malformed]
+    status = review.status
+    if status is ReviewState.RESOLVED and not malformed:
+        return Verdict(status, PASSED, f"review {rid} resolved by {one_line(entry.by if entry else None)}")
+    problems = [one_line(p) for p in review.problems]
     details = [f"question: {question}"] if question else []
-    details.append(f"flag: {one_line(flag.get('flag'))} ({one_line(flag.get('status'))})")
+    details.append(f"flag: {one_line(flag.flag.value)} ({flag.status})")
     if entry is not None:
         details.append(
-            f"latest entry (line {one_line(entry.get('line'))}): status={one_line(entry.get('status'))} "
-            f"by={one_line(entry.get('by'))} at={one_line(entry.get('at'))}"
+            f"latest entry (line {entry.line}): status={entry.status} by={one_line(entry.by)} at={one_line(entry.at)}"
         )
-        if entry.get("note"):
-            details.append(f"note: {one_line(entry.get('note'), 600)}")
-        refs = entry.get("evidence") if isinstance(entry.get("evidence"), list) else []
-        if refs:
+        if entry.note:
+            details.append(f"note: {one_line(entry.note, 600)}")
+        if entry.evidence:
             details.append("evidence:")
-            details.extend(record_lines(report, refs))
+            details.extend(record_lines(report, entry.evidence))
     details.extend(f"malformed: {m}" for m in malformed)
     details.extend(f"problem: {p}" for p in problems)
     details.append(run_line(report))
     if malformed:
         return Verdict("malformed", FAILED, f"review {rid} has a malformed entry: {malformed[0]}", details)
-    if status == "rejected":
-        who = one_line((entry or {}).get("by"))
-        return Verdict("rejected", FAILED, f"review {rid} rejected by {who}", details)
-    if status == "unresolved-refs":
+    if status is ReviewState.REJECTED:
+        who = one_line(entry.by if entry else None)
+        return Verdict(status, FAILED, f"review {rid} rejected by {who}", details)
+    if status is ReviewState.UNRESOLVED_REFS:
         why = problems[0] if problems else "its evidence refs do not resolve"
-        return Verdict("unresolved-refs", XFAILED, f"review {rid} resolved but not usable yet: {why}", details)
-    if status in ("unresolved", "pending", None):
-        return Verdict("pending", XFAILED, f"review {rid} awaits a reviewer: {question or 'no entry yet'}", details)
-    return Verdict(
-        one_line(status, 40), FAILED, f"review {rid}: the audit gave an unknown status {one_line(status)}", details
-    )
+        return Verdict(status, XFAILED, f"review {rid} resolved but not usable yet: {why}", details)
+    return Verdict("pending", XFAILED, f"review {rid} awaits a reviewer: {question or 'no entry yet'}", details)
 
 
-def validate_verdict(report: dict[str, Any] | None) -> Verdict:
+def validate_verdict(report: AuditReport | None) -> Verdict:
     """The run's integrity as the audit established it.
 
     The audit runs ``validate_run`` itself (R12) and reports each of its findings as an infra
@@ -203,26 +163,25 @@ def validate_verdict(report: dict[str, Any] | None) -> Verdict:
     its fixture errors. Running validate_run a second time would double the cost per run.
     """
     if report is None:
-        return Verdict("FAIL", FAILED, "run is not valid: the audit produced no report", [])
-    infra = [describe(e) for e in report.get("infra_errors") or []]
+        return Verdict(Status.FAIL, FAILED, "run is not valid: the audit produced no report", [])
+    infra = [one_line(e) for e in report.infra_errors]
     infra = [p if p.startswith("validate: ") else f"audit: {p}" for p in infra]
-    fixture = [f"fixture: {describe(e)}" for e in report.get("fixture_errors") or []]
+    fixture = [f"fixture: {one_line(e)}" for e in report.fixture_errors]
     context = [run_line(report)]
     if infra:
         reason = f"run is not valid ({_count(len(infra), 'integrity problem')}"
         reason += f", {_count(len(fixture), 'fixture problem')})" if fixture else ")"
-        return Verdict("FAIL", FAILED, reason, infra + fixture + context)
+        return Verdict(Status.FAIL, FAILED, reason, infra + fixture + context)
     if fixture:
         # Structurally sound, but initialisation or restore was not faithful (FIXTURE_INVALID).
         return Verdict(
-            "FAIL", FAILED, f"fixture or restore not faithful ({_count(len(fixture), 'problem')})", fixture + context
+            Status.FAIL,
+            FAILED,
+            f"fixture or restore not faithful ({_count(len(fixture), 'problem')})",
+            fixture + context,
         )
-    return Verdict("PASS", PASSED, "run is valid", context)
+    return Verdict(Status.PASS, PASSED, "run is valid", context)
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}{'s' if number != 1 else ''}"
-
-
-def _strings(value: object) -> list[Any]:
-    return list(value) if isinstance(value, list) else []

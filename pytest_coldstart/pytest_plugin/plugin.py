@@ -79,7 +79,7 @@ def _cache_dir(config: pytest.Config) -> Path | None:
         return None
     explicit = config.getoption("coldstart_cache_dir") or config.getini("coldstart_cache_dir")
     if explicit:
-        return (config.invocation_params.dir / explicit).resolve()
+        return (config.invocation_params.dir / str(explicit)).resolve()
     cache = getattr(config, "cache", None)
     if cache is not None:
         return Path(cache.mkdir("coldstart"))
@@ -179,10 +179,8 @@ def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
     plugin = config.pluginmanager.get_plugin("lfplugin")
     if plugin is None or not config.getoption("lf", False) or not getattr(plugin, "lastfailed", None):
         return None
-    paths = getattr(plugin, "_last_failed_paths", None)  # previously failed paths and parents
-    if not isinstance(paths, set):
-        return None
-    return {path.parent.resolve() for path in paths if path.name == RUN_JSON}
+    files = {config.rootpath / str(nodeid).split("::", 1)[0] for nodeid in plugin.lastfailed}
+    return {path.parent.resolve() for path in files if path.name == RUN_JSON}
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -16,6 +16,7 @@ Each check runs at most once per session, shared by items, gates and xdist worke
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ class PreflightState:
     def default_config(self) -> Path | None:
         option = self.config.getoption("coldstart_preflight")
         if option:
-            return (self.config.invocation_params.dir / option).resolve()
+            return (self.config.invocation_params.dir / str(option)).resolve()
         ini = self.config.getini("coldstart_preflight")
         return (self.config.rootpath / ini).resolve() if ini else None
 
@@ -55,7 +56,8 @@ class PreflightState:
         return chosen
 
     def base_dir(self) -> Path:
-        factory = self.config._tmp_path_factory  # type: ignore[attr-defined] # the xdist-documented way
+        # No public accessor outside a fixture: the tmp_path_factory fixture returns this object.
+        factory: pytest.TempPathFactory = self.config._tmp_path_factory  # type: ignore[attr-defined]
         base = factory.getbasetemp()
         if hasattr(self.config, "workerinput"):
             base = base.parent  # shared by every worker of this session
@@ -88,7 +90,7 @@ def _state(config: pytest.Config) -> PreflightState:
 
 def describe(entry: dict[str, Any]) -> str:
     probes = [
-        e.get("path") for e in entry.get("evidence", []) if isinstance(e, dict) and isinstance(e.get("path"), str)
+        str(e["path"]) for e in entry.get("evidence", []) if isinstance(e, dict) and isinstance(e.get("path"), str)
     ]
     lines = [f"preflight check {entry['id']} {entry['status']}: {entry['detail']}"]
     if probes:
@@ -200,6 +202,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 def _gate(state: PreflightState, item: pytest.Item, mark: pytest.Mark) -> None:
     configured = mark.kwargs.get("config")
+    path: Path | None
     if configured:
         path = Path(configured)
         path = path if path.is_absolute() else item.config.rootpath / path
@@ -232,7 +235,7 @@ def _gate(state: PreflightState, item: pytest.Item, mark: pytest.Mark) -> None:
 class PreflightFile(pytest.File):
     """A harness config file: one item per registered check."""
 
-    def collect(self):
+    def collect(self) -> Iterator[PreflightItem]:
         try:
             shared = _state(self.config).results_for(self.path)
         except PreflightFailed as exc:

@@ -11,6 +11,7 @@ audits of a cold cache between them instead of waiting on each other in lockstep
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
 from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.run.errors import ColdstartError
@@ -30,14 +32,14 @@ class RunInfo:
     """One run directory and its audit report (or why there is none)."""
 
     run_dir: Path
-    report: dict[str, Any] | None
+    report: AuditReport | None
     error: str | None
     key: str | None
 
     @property
     def run_id(self) -> str:
-        if self.report is not None and isinstance(self.report.get("run_id"), str):
-            return self.report["run_id"]
+        if self.report is not None and self.report.run_id is not None:
+            return self.report.run_id
         return self.run_dir.name
 
 
@@ -48,6 +50,17 @@ def _audit(run_dir: Path) -> dict[str, Any]:
     if not isinstance(report, dict):
         raise TypeError(f"audit_run returned {type(report).__name__}, not a report")
     return report
+
+
+def typed(run_dir: Path, document: dict[str, Any], key: str | None) -> RunInfo:
+    """The run with its report typed; a document that is not an audit report is no report."""
+    flags = document.get("flags")
+    if not isinstance(flags, list) or not flags:
+        return RunInfo(run_dir, None, "the audit report lists no flags", key)
+    try:
+        return RunInfo(run_dir, AuditReport.from_json(document), None, key)
+    except ReportFormatError as exc:
+        return RunInfo(run_dir, None, f"the audit report could not be turned into items: {exc.one_line()}", key)
 
 
 def _failure(exc: BaseException) -> str:
@@ -119,7 +132,7 @@ class ColdstartSession:
                 report = self.cache.get_or_compute("audit", key, lambda: _audit(run_dir))
             if self.post_audit is not None:
                 report = self.post_audit(run_dir, report)
-            info = RunInfo(run_dir, report, None, key)
+            info = typed(run_dir, report, key)
         except Exception as exc:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
         self._runs[run_dir] = info
@@ -152,7 +165,7 @@ class ColdstartSession:
             if key is None:
                 continue
             try:
-                done += self.cache.compute_if_free("audit", key, lambda r=run_dir: _audit(r))
+                done += self.cache.compute_if_free("audit", key, functools.partial(_audit, run_dir))
             except Exception:
                 continue
         return done

@@ -13,6 +13,7 @@ import pytest
 
 from pytest_coldstart.pytest_plugin import junit
 from pytest_coldstart.pytest_plugin.outcomes import one_line
+from pytest_coldstart.run.vocabulary import Status
 
 HEADER = ("run", "run_id", "overall", "failure class", "items")
 
@@ -70,10 +71,10 @@ def write(terminalreporter: pytest.TerminalReporter) -> None:
     widths = [max(len(line[i]) for line in table) for i in range(len(HEADER) - 1)]
     verdicts = Counter(row.overall for row in rows)
     title = f"coldstart: {len(rows)} run{'s' if len(rows) != 1 else ''} " + ", ".join(
-        f"{verdicts[v]} {v}" for v in ("PASS", "FAIL", "PENDING") if verdicts[v]
+        f"{verdicts[v]} {v}" for v in (Status.PASS, Status.FAIL, Status.PENDING) if verdicts[v]
     )
     terminalreporter.write_sep("=", title)
     for line in table:
         text = "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=False)) + "  " + line[-1]
-        markup = {"red": True} if line[2] == "FAIL" else {"yellow": True} if line[2] == "PENDING" else {}
+        markup = {"red": True} if line[2] == Status.FAIL else {"yellow": True} if line[2] == Status.PENDING else {}
         terminalreporter.write_line(text.rstrip(), **markup)

@@ -10,8 +10,8 @@ Every run-provided string is escaped.
 from __future__ import annotations
 
 from html import escape
-from typing import Any
 
+from pytest_coldstart.audit.audit_report import AuditReport, TimelineEntry
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 
 LANES = (("agent", "agent calls", "#3465a4"), ("testmod", "test mod", "#4e9a06"), ("logger", "agent logger", "#c17d11"))
@@ -34,43 +34,38 @@ def _lane_of(stream: object) -> int | None:
     return None
 
 
-def _title(event: dict[str, Any]) -> str:
-    parts = [f"{event.get('ref')}", f"{event.get('label') or ''}"]
-    for key in ("at", "tick", "seq"):
-        if event.get(key) is not None:
-            parts.append(f"{key}={event.get(key)}")
+def _title(event: TimelineEntry) -> str:
+    parts = [event.ref, event.label]
+    for key, value in (("at", event.at), ("tick", event.tick), ("seq", event.seq)):
+        if value is not None:
+            parts.append(f"{key}={value}")
     return _text(" | ".join(parts), 400)
 
 
-def events_of(report: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in report.get("timeline") or [] if isinstance(e, dict) and _lane_of(e.get("stream")) is not None]
+def events_of(report: AuditReport) -> list[TimelineEntry]:
+    return [e for e in report.timeline if _lane_of(e.stream) is not None]
 
 
-def unknown_pairs(report: dict[str, Any]) -> list[tuple[str, str]]:
-    pairs = []
-    for pair in report.get("unknown_orderings") or []:
-        if isinstance(pair, (list, tuple)) and len(pair) == 2 and all(isinstance(r, str) for r in pair):
-            pairs.append((pair[0], pair[1]))
-    return pairs
+def unknown_pairs(report: AuditReport) -> list[tuple[str, str]]:
+    return list(report.unknown_orderings)
 
 
-def render_svg(report: dict[str, Any]) -> str:
+def render_svg(report: AuditReport) -> str:
     """The run's timeline as an inline <svg> element (empty string when there is nothing to draw)."""
     events = events_of(report)
     if not events:
         return ""
     shown = events[:MAX_EVENTS]
-    position = {}
+    position: dict[str, int] = {}
     for index, event in enumerate(shown):
-        if isinstance(event.get("ref"), str):
-            position.setdefault(event["ref"], index)
+        position.setdefault(event.ref, index)
     width = LEFT + STEP * (len(shown) + 1)
     height = TOP + LANE_GAP * len(LANES) + 30
     lane_y = [TOP + LANE_GAP * i + 12 for i in range(len(LANES))]
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="coldstart-timeline" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" role="img" aria-label="run timeline">',
-        f"<title>{_text(report.get('run_id'))} timeline</title>",
+        f"<title>{_text(report.run_id)} timeline</title>",
     ]
     for (_name, label, colour), y in zip(LANES, lane_y, strict=False):
         out.append(f'<text x="4" y="{y + 4}" font-size="11" fill="{colour}">{label}</text>')
@@ -80,8 +75,8 @@ def render_svg(report: dict[str, Any]) -> str:
         if first not in position or second not in position:
             continue
         x1, x2 = sorted((LEFT + STEP * position[first], LEFT + STEP * position[second]))
-        y1 = lane_y[_lane_of(shown[position[first]].get("stream")) or 0]
-        y2 = lane_y[_lane_of(shown[position[second]].get("stream")) or 0]
+        y1 = lane_y[_lane_of(shown[position[first]].stream) or 0]
+        y2 = lane_y[_lane_of(shown[position[second]].stream) or 0]
         title = _text(f"order unknown: {first} vs {second}", 400)
         out.append(
             f'<g class="unknown-ordering"><title>{title}</title>'
@@ -93,10 +88,10 @@ def render_svg(report: dict[str, Any]) -> str:
         )
     in_unknown = {ref for pair in unknown for ref in pair}
     for index, event in enumerate(shown):
-        lane = _lane_of(event.get("stream")) or 0
+        lane = _lane_of(event.stream) or 0
         x, y = LEFT + STEP * index, lane_y[lane]
         colour = LANES[lane][2]
-        fill = "#fff" if event.get("ref") in in_unknown else colour
+        fill = "#fff" if event.ref in in_unknown else colour
         out.append(
             f'<g class="event"><title>{_title(event)}</title>'
             f'<circle cx="{x}" cy="{y}" r="6" fill="{fill}" stroke="{colour}" stroke-width="2"/>'
@@ -112,7 +107,7 @@ def render_svg(report: dict[str, Any]) -> str:
     return "".join(out)
 
 
-def render_table(report: dict[str, Any]) -> str:
+def render_table(report: AuditReport) -> str:
     """The same events as an HTML table (what the picture's numbers refer to)."""
     events = events_of(report)
     if not events:
@@ -125,10 +120,9 @@ def render_table(report: dict[str, Any]) -> str:
         "<tr><th>#</th><th>stream</th><th>ref</th><th>label</th><th>at</th><th>tick</th><th>seq</th><th>order unknown vs</th></tr>"
     ]
     for index, event in enumerate(events[:MAX_EVENTS]):
-        cells = [str(index + 1), *(_text(event.get(k)) for k in ("stream", "ref", "label", "at", "tick", "seq"))]
-        cells.append(
-            _text(", ".join(partners.get(event.get("ref"), [])), 400) if isinstance(event.get("ref"), str) else ""
-        )
+        values = (event.stream, event.ref, event.label, event.at, event.tick, event.seq)
+        cells = [str(index + 1), *(_text(value) for value in values)]
+        cells.append(_text(", ".join(partners.get(event.ref, [])), 400))
         rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     more = len(events) - MAX_EVENTS
     note = f"<p>{more} further events not drawn.</p>" if more > 0 else ""

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.record import logsettings, records
+from pytest_coldstart.record.manifest import initial_manifest
 from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.record.trajectory import Appender, lock_for, read_last_line
 from pytest_coldstart.run import jsonio, layout
@@ -30,9 +32,8 @@ from pytest_coldstart.run.vocabulary import (
     RECORD_TYPES,
     RESULT_STATUSES,
     REVIEW_STATUSES,
+    ReviewStatus,
 )
-
-TASK_NOTE = "exact bytes shown to the agent; no answer or prior solution is part of the run"
 
 
 def default_logging() -> dict[str, Any]:
@@ -62,7 +63,6 @@ def init_run(
     ``agent``: how the agent will see the run ({cwd, run_dir, case_insensitive}), recorded as
     run.json ``agent`` so the audit resolves the paths its calls name."""
     from pytest_coldstart.record import visibility
-    from pytest_coldstart.run import environment  # init only: appends never pay for them
 
     clock = clock or Clock()
     rundir = RunDir(run_dir)
@@ -90,44 +90,21 @@ def init_run(
     jsonio.write_json_atomic(rundir.evidence_json, evidence)
     os.close(open_for_write(rundir.reviews, os.O_WRONLY | os.O_CREAT))
     task_sha = sha256_bytes(task_bytes)
-    manifest = {
-        "schemaVersion": CURRENT,
-        "run_id": run_id,
-        "experiment_id": experiment_id,
-        "created_at": created,
-        "created_at_explicit": created_at is not None,
-        "tool": tool if tool is not None else environment.tool(),
-        "environment": machine if machine is not None else environment.machine(),
-        "repo": repo if repo is not None else environment.repo(),
-        "harness": {key: harness.get(key, "") for key in ("name", "version", "model", "provider")},
-        "task": {
-            "path": layout.TASK_MD,
-            "source": task_source,
-            "sha256": task_sha,
-            "size": len(task_bytes),
-            "note": TASK_NOTE,
-        },
-        "visibility": {
-            "path": layout.VISIBILITY_JSON,
-            "sha256": sha256_bytes(vis_bytes),
-            "file_count": vis["file_count"],
-        },
-        "trajectory": {"path": layout.TRAJECTORY},
-        "evidence": {"path": layout.EVIDENCE_JSON},
-        "reviews": {"path": layout.REVIEWS},
-        "clock": {
-            "monotonic_origin_ns": clock.monotonic_ns(),
-            "boot_id": environment.boot_id() if machine is None else None,
-        },
-        "logging": logging,
-        "imports": [],
-        "artifacts": [],
-        "notes": list(notes or []),
-        "status": "open",
-        "ended_at": None,
-        "duration_ms": None,
-        "seal": None,
-    }
+    manifest = initial_manifest(
+        run_id=run_id,
+        experiment_id=experiment_id,
+        created=created,
+        created_explicit=created_at is not None,
+        harness=harness,
+        task={"source": task_source, "sha256": task_sha, "size": len(task_bytes)},
+        visibility={"sha256": sha256_bytes(vis_bytes), "file_count": vis["file_count"]},
+        clock=clock,
+        logging=logging,
+        notes=notes,
+        machine=machine,
+        repo=repo,
+        tool=tool,
+    )
     if agent is not None:
         manifest["agent"] = dict(agent)
     jsonio.write_json_atomic(rundir.run_json, manifest)
@@ -284,7 +261,7 @@ class Recorder:
 
     # -- documents -----------------------------------------------------------------------
 
-    def _update_manifest(self, change) -> dict[str, Any]:
+    def _update_manifest(self, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         with lock_for(self.rundir):
             manifest = self.rundir.load_manifest()
             change(manifest)
@@ -389,7 +366,7 @@ class Recorder:
         if not isinstance(by, str) or not by.strip():
             raise UsageError("a review needs a non-blank reviewer (--by)")
         refs = [ref for ref in evidence if isinstance(ref, str) and ref.strip()]
-        if status == "resolved" and (not refs or len(refs) != len(evidence)):
+        if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
             raise UsageError("a resolved review needs at least one non-blank --evidence ref")
         moment = parse_at(at) if at is not None else self.clock.now()
         if moment is None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Callable
 from typing import Any
 
 from pytest_coldstart.record.redaction import Redactor
@@ -24,7 +25,7 @@ from pytest_coldstart.run.payloads import PayloadStore, encode
 ENVELOPE_KEYS = ("record", "run_id", "call_id", "parent_id", "at")
 DIFF_LIMIT = 50
 
-_CHECKS = {
+_CHECKS: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
@@ -41,7 +42,7 @@ def state_hash(value: Any) -> str:
     return sha256_bytes(encode(value)[0])
 
 
-def _check(kind: str, f: Field, value: Any) -> None:
+def _check(kind: str | None, f: Field, value: Any) -> None:
     if value is None:
         if f.required:
             raise UsageError(f"a {kind} record needs a non-null {f.name!r} ({f.doc})")
@@ -62,7 +63,7 @@ def normalize(fields: dict[str, Any]) -> dict[str, Any]:
     """Every documented field present (defaults / null), checked; protocol records pass through."""
     kind = fields.get("record")
     family = FAMILIES.get(kind) if isinstance(kind, str) else None
-    if family is None:
+    if family is None or not isinstance(kind, str):
         return dict(fields)
     if "redacted" in fields:
         raise UsageError("'redacted' is assigned by the recorder and cannot be supplied")
@@ -103,7 +104,7 @@ def protect(fields: dict[str, Any], redactor: Redactor, store: PayloadStore) -> 
                 "state.state_hash does not match the recorded state (omit it: the recorder computes it after redaction)"
             )
         out["state_hash"] = computed
-    for key in payload_keys(kind):
+    for key in payload_keys(str(kind)):
         if out.get(key) is None:
             continue
         _inline, ref = store.shrink(out[key])

@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 from pytest_coldstart.record.secret_rules import DEFAULT_DENYLIST, DEFAULT_PATTERNS, TRIGGERS
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.jsonfields import object_or_empty
 
 #: the default rules live in ``secret_rules`` (with what each covers); re-exported here
 __all__ = ["DEFAULT_DENYLIST", "DEFAULT_PATTERNS", "TRIGGERS", "Redactor", "marker"]
@@ -116,7 +117,7 @@ class Redactor:
             self.salt = value.encode("utf-8")
         self.rules = self._string_rules(environ)
         self.literals = tuple(t for rule in self.rules if rule.literal for t in rule.triggers or ())
-        literals = [rule.triggers for rule in self.rules if not rule.literal]
+        literals: list[tuple[str, ...] | None] = [rule.triggers for rule in self.rules if not rule.literal]
         self.fast = None if any(t is None for t in literals) else gates(t for ts in literals for t in ts or ())
         self._keys: dict[str, str | None] = {}
         self._clean: set[str] = set()  # short strings no rule changes (tool names, phases, paths repeat)
@@ -143,8 +144,7 @@ class Redactor:
         digest = rules.get("digest", "sha256")
         if isinstance(digest, str) and digest.startswith("sha256 of"):
             digest = "sha256"  # the first recorder's wording
-        stated = rules.get("salt")
-        salt: dict[str, Any] = stated if isinstance(stated, dict) else {}
+        salt = object_or_empty(rules.get("salt"))
         redactor = cls(
             tuple(rules["keys"]) if "keys" in rules else DEFAULT_DENYLIST,
             env=tuple(rules.get("env") or ()),

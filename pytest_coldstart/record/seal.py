@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.record.anchor import of_manifest
 from pytest_coldstart.record.trajectory import lock_for, read_last_line
@@ -22,6 +22,9 @@ from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
+
+if TYPE_CHECKING:
+    from pytest_coldstart.record.recorder import Recorder
 
 UNSEALED_TOP = {layout.RUN_JSON, layout.STATE_DIR, layout.AUDIT_DIR, layout.SUMMARY_JSON, layout.REVIEWS}
 
@@ -45,12 +48,12 @@ def sealable_files(rundir: RunDir) -> list[str]:
     return sorted(found)
 
 
-def seal(run_dir: str | Path, *, recorder=None) -> dict[str, Any]:
+def seal(run_dir: str | Path, *, recorder: Recorder | None = None) -> dict[str, Any]:
     """Seal the run; returns the seal written into run.json."""
     return seal_with_anchor(run_dir, recorder=recorder)[0]
 
 
-def seal_with_anchor(run_dir: str | Path, *, recorder=None) -> tuple[dict[str, Any], dict[str, Any]]:
+def seal_with_anchor(run_dir: str | Path, *, recorder: Recorder | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """Seal the run; returns (the seal, its anchor: see ``record.anchor``). The anchor's
     manifest digest is of the exact bytes written as run.json."""
     from pytest_coldstart.record.recorder import Recorder
@@ -85,4 +88,5 @@ def seal_with_anchor(run_dir: str | Path, *, recorder=None) -> tuple[dict[str, A
     recorder.manifest = manifest
     anchor = of_manifest(data)
     assert anchor is not None  # just sealed
-    return manifest["seal"], anchor
+    sealed: dict[str, Any] = manifest["seal"]
+    return sealed, anchor

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
 from json.encoder import encode_basestring
 from pathlib import Path
@@ -184,7 +184,7 @@ def open_index(rundir: RunDir) -> CallIndex:
     return index
 
 
-class Serialized(dict):
+class Serialized(dict[str, Any]):
     """A record whose fields outside the envelope are already JSON: the dict holds only the
     envelope keys it sets (``record``, ``call_id``, ``parent_id``, ``at``) and ``body`` is one
     JSON object of the other fields (compact, no envelope key). ``append_many`` splices the
@@ -241,7 +241,7 @@ class Appender:
     def append(self, record: dict[str, Any]) -> dict[str, Any]:
         return self.append_many([record])[0]
 
-    def append_many(self, records: list[dict[str, Any]], *, check_calls: bool = True) -> list[dict[str, Any]]:
+    def append_many(self, records: Sequence[dict[str, Any]], *, check_calls: bool = True) -> list[dict[str, Any]]:
         """Append records atomically as one write; returns them as written (with envelope;
         for a ``Serialized`` record, the envelope only)."""
         path = self.rundir.trajectory
@@ -254,9 +254,10 @@ class Appender:
                     previous = jsonio.loads(last)
                 except ValueError:
                     raise ColdstartError("last line is not valid JSON; run `coldstart trace validate`", path) from None
-                seq = previous.get("seq") if isinstance(previous, dict) else None
-                if isinstance(seq, bool) or not isinstance(seq, int):
+                last_seq = previous.get("seq") if isinstance(previous, dict) else None
+                if isinstance(last_seq, bool) or not isinstance(last_seq, int):
                     raise ColdstartError("last record has no integer seq; run `coldstart trace validate`", path)
+                seq = last_seq
                 require_current(previous, "trajectory record", str(path))
                 prev_hash = sha256_bytes(last)
                 prev_at = parse_at(previous.get("at"))
@@ -276,9 +277,10 @@ class Appender:
                     if type(explicit) is str and _SURE_AT.fullmatch(explicit):
                         at_text, moment = explicit, datetime.fromisoformat(explicit)  # already as format_at writes it
                     elif explicit is not None:
-                        moment = parse_at(explicit)
-                        if moment is None:
+                        parsed = parse_at(explicit)
+                        if parsed is None:
                             raise ColdstartError(f"record {seq}: 'at' {explicit!r} is not a timestamp", TRAJECTORY)
+                        moment = parsed
                     else:
                         moment = self.clock.now()
                         if prev_at is not None and moment < prev_at:

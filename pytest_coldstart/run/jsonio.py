@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO, Literal, NamedTuple, overload
 
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
 
@@ -245,6 +245,18 @@ def open_bytes(path: str | Path, label: str, *, follow_symlinks: bool = False) -
         raise ColdstartError(f"unreadable ({exc.strerror or exc})", label) from None
 
 
+@overload
+def iter_jsonl(
+    path: str | Path, *, what: str | None = None, strict: Literal[True] = True, follow_symlinks: bool = False
+) -> Iterator[Line]: ...
+
+
+@overload
+def iter_jsonl(
+    path: str | Path, *, what: str | None = None, strict: bool, follow_symlinks: bool = False
+) -> Iterator[Line | LineProblem]: ...
+
+
 def iter_jsonl(
     path: str | Path, *, what: str | None = None, strict: bool = True, follow_symlinks: bool = False
 ) -> Iterator[Line | LineProblem]:
@@ -322,7 +334,7 @@ def parse_line(number: int, offset: int, body: bytes) -> RawLine:
     return RawLine(number, offset, body, value, None)
 
 
-_scan_once = _STRICT.scan_once
+_scan_once = _STRICT.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, missing from typeshed
 
 
 def _object(text: str) -> Any:

@@ -17,6 +17,7 @@ from typing import Any
 from pytest_coldstart.run import jsonio, layout, payloads
 from pytest_coldstart.run.errors import ContainmentError
 from pytest_coldstart.run.hashing import BLOCK, sha256_file, short
+from pytest_coldstart.run.jsonfields import list_or_empty, object_or_empty
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
@@ -288,7 +289,7 @@ def check_seal(ctx: Context, manifest: dict[str, Any], records: int, head: str |
         )
     if not isinstance(seal, dict):
         return
-    anchor = seal.get("trajectory") if isinstance(seal.get("trajectory"), dict) else {}
+    anchor = object_or_empty(seal.get("trajectory"))
     if isinstance(anchor.get("records"), int) and anchor["records"] != records:
         ctx.add(
             layout.TRAJECTORY,
@@ -304,7 +305,7 @@ def check_seal(ctx: Context, manifest: dict[str, Any], records: int, head: str |
             "seal.head",
         )
     sealed: set[str] = set()
-    for index, entry in enumerate(seal.get("files") if isinstance(seal.get("files"), list) else []):
+    for index, entry in enumerate(list_or_empty(seal.get("files"))):
         if not isinstance(entry, dict):
             continue
         sealed.add(str(entry.get("path")))

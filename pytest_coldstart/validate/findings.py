@@ -4,17 +4,29 @@ A finding is ``file:line: problem`` for people and ``{file, line, problem, code}
 machines (validation.schema.json). Codes are dotted and stable; a tool may key on them.
 When one code repeats very often (a million calls without results), only the first
 ``PER_CODE`` findings of it are listed plus one ``<code>.more`` line; the totals are kept.
+
+The audit collects its run-level findings in the same ``Findings`` (one model for both): a
+finding the audit states in its own words has no file (``code`` "audit"), a ``kind`` (an
+infra error, a fixture error, a pending reason, a review problem, information), what it is
+``about`` (``audit.integrity`` keys, so the same problem found by validate is reported once)
+and, when it concerns one required review, that review's id.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from pytest_coldstart.run.versioning import CURRENT
 
 PER_CODE = 100
+#: What a finding means for the run: the report's infra_errors, fixture_errors,
+#: pending_reasons, review_problems and information lists, in this order.
+Kind = Literal["infra", "fixture", "pending", "review", "info"]
+KINDS: tuple[Kind, ...] = ("infra", "fixture", "pending", "review", "info")
+#: The code of a finding the audit states in its own words.
+AUDIT_CODE = "audit"
 
 #: Every code validate emits, with its meaning (docs and tools key on these).
 CODES: dict[str, str] = {
@@ -103,8 +115,14 @@ class Finding:
     #: For checks of a declared file: what was checked ("evidence answer", "imports[0]" ...),
     #: so a caller can tell which declaration a finding is about. Not part of the report.
     subject: str | None = field(default=None, compare=False, repr=False)
+    kind: Kind = field(default="infra", compare=False)
+    #: The required review this finding concerns (an unusable reviews-file line naming it,
+    #: or why its resolution does not count yet).
+    review: str | None = field(default=None, compare=False)
 
     def to_text(self) -> str:
+        if not self.file:  # stated by the audit in its own words
+            return self.problem
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return f"{where}: {self.problem}"
 
@@ -113,12 +131,81 @@ class Finding:
 
 
 class Findings:
-    """Collects findings in discovery order, capping each code at ``PER_CODE`` listed entries."""
+    """Collects findings in discovery order, capping each code at ``PER_CODE`` listed entries.
+
+    ``add``/``add_about`` are validate's entry; ``infra``/``fixture``/``pending``/``review``/
+    ``info`` the audit's (de-duplicated by text within a kind, never capped). ``covered`` holds
+    what the audit's own infra errors are about, so a validate finding about the same thing is
+    not reported a second time (``audit.integrity.fold``)."""
 
     def __init__(self, per_code: int = PER_CODE):
         self.items: list[Finding] = []
         self.by_code: Counter[str] = Counter()
         self.per_code = per_code
+        self.covered: set[tuple[Any, ...]] = set()
+        self._stated: set[tuple[Kind, str]] = set()
+
+    # -- the audit's findings, in its own words ----------------------------------------------
+
+    def state(self, kind: Kind, text: str, *about: tuple[Any, ...], review: str | None = None) -> None:
+        """Record ``text`` once per kind; ``about``: the integrity keys it covers."""
+        self.covered.update(about)
+        if (kind, text) in self._stated:
+            if review is not None and not any(f.review == review and f.problem == text for f in self.of(kind)):
+                self.items.append(Finding("", None, text, AUDIT_CODE, kind=kind, review=review))
+            return
+        self._stated.add((kind, text))
+        self.items.append(Finding("", None, text, AUDIT_CODE, kind=kind, review=review))
+
+    def infra(self, text: str, *about: tuple[Any, ...], review: str | None = None) -> None:
+        """An infra error; ``review``: the review id an unusable reviews-file line names."""
+        self.state("infra", text, *about, review=review)
+
+    def fixture(self, text: str) -> None:
+        self.state("fixture", text)
+
+    def pending(self, text: str) -> None:
+        self.state("pending", text)
+
+    def review(self, text: str, review: str | None = None) -> None:
+        """A review problem; ``review``: the required review it keeps from counting."""
+        self.state("review", text, review=review)
+
+    def info(self, text: str) -> None:
+        self.state("info", text)
+
+    def of(self, kind: Kind) -> list[Finding]:
+        return [finding for finding in self.items if finding.kind == kind]
+
+    def texts(self, kind: Kind) -> list[str]:
+        """The texts of one kind, each once, in the order found."""
+        return list(dict.fromkeys(finding.to_text() for finding in self.of(kind)))
+
+    @property
+    def infra_errors(self) -> list[str]:
+        return self.texts("infra")
+
+    @property
+    def fixture_errors(self) -> list[str]:
+        return self.texts("fixture")
+
+    @property
+    def pending_reasons(self) -> list[str]:
+        return self.texts("pending")
+
+    @property
+    def review_problems(self) -> list[str]:
+        return self.texts("review")
+
+    @property
+    def information(self) -> list[str]:
+        return self.texts("info")
+
+    def about_review(self, kind: Kind, review_id: str) -> list[str]:
+        """The texts of one kind that concern the required review ``review_id``."""
+        return list(dict.fromkeys(f.to_text() for f in self.of(kind) if f.review == review_id))
+
+    # -- validate's findings ---------------------------------------------------------------------
 
     def add(self, file: str, line: int | None, problem: str, code: str) -> None:
         self.by_code[code] += 1

@@ -26,6 +26,7 @@ from typing import Any
 from pytest_coldstart.run import jsonio, layout, schemas, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
+from pytest_coldstart.run.jsonfields import object_or_empty
 from pytest_coldstart.run.versioning import version_of
 from pytest_coldstart.validate.files import (
     Context,
@@ -72,6 +73,8 @@ def validate_run(
     try:
         _validate(ctx, report, counts, observer)
     except ObserverError as exc:
+        if exc.__cause__ is None:  # pragma: no cover - always raised from the observer's error
+            raise
         raise exc.__cause__ from None  # the caller's error, not a finding about the run
     except Exception as exc:
         findings.add(
@@ -180,7 +183,7 @@ def _value_path(error: Any) -> str:
     """The JSON path of the value a schema error is about (a missing property's own path)."""
     cause = schemas.leaf(error)
     if cause.validator == "required" and isinstance(cause.instance, dict):
-        for name in cause.validator_value:
+        for name in cause.validator_value:  # type: ignore[union-attr]  # a list for "required"
             if cause.message == f"{name!r} is a required property":
                 return f"{cause.json_path}.{name}"
     return cause.json_path
@@ -206,7 +209,7 @@ def _check_locations(ctx: Context, manifest: dict[str, Any], version: int) -> No
 
 
 def _check_visibility(ctx: Context, manifest: dict[str, Any], version: int) -> None:
-    declared = manifest.get("visibility") if isinstance(manifest.get("visibility"), dict) else {}
+    declared = object_or_empty(manifest.get("visibility"))
     relative = layout.VISIBILITY_JSON
     loaded = read_document(ctx, relative, "visibility", required=True, run_version=version)
     if version >= 2 and (ctx.root / relative).is_file():
@@ -238,7 +241,7 @@ def _reviews_path(ctx: Context, manifest: dict[str, Any], evidence: dict[str, An
         )
     if ctx.inside(relative, "reviews file", layout.EVIDENCE_JSON if declared else layout.RUN_JSON, "review") is None:
         return None
-    return relative
+    return str(relative)
 
 
 def _check_reviews(ctx: Context, manifest: dict[str, Any], evidence: dict[str, Any], version: int) -> int:

@@ -238,7 +238,8 @@ class TrajectoryChecker:
             and self.created_at is not None
         ):
             if moment < self.created_at:
-                where = get("source_path") if isinstance(get("source_path"), str) else source
+                named = get("source_path")
+                where = named if isinstance(named, str) else str(source)
                 self.early_imports.setdefault(where, (number, str(get("at"))))
         return moment
 
@@ -246,7 +247,7 @@ class TrajectoryChecker:
         for error in schemas.iter_errors("trajectory-record", record):
             cause = schemas.leaf(error)
             field = cause.absolute_path[0] if len(cause.absolute_path) == 1 else None
-            code = _ENUM_CODES.get(field, "schema.record") if cause.validator == "enum" else "schema.record"
+            code = _ENUM_CODES.get(str(field), "schema.record") if cause.validator == "enum" else "schema.record"
             self.add(number, schemas.describe(error), code)
 
     def _order(self, number: int, seq: Any, at: Any, mono: Any) -> datetime | None:

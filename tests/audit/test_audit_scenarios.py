@@ -10,6 +10,7 @@ import pytest
 from audit_helpers import audit, builder, statuses
 
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.demo.scenarios import SCENARIOS, RunBuilder, build_run
 from pytest_coldstart.run import jsonio, schemas
 
@@ -60,6 +61,7 @@ def test_scenario_outcome(tmp_path, name):
     written = jsonio.read_json(run / "audit" / "audit.json")
     assert written == report
     assert not list(schemas.validator("audit").iter_errors(written))
+    assert AuditReport.from_json(written).to_json() == written  # the typed report round-trips
     assert (run / "audit" / "audit.md").read_text(encoding="utf-8").startswith("# Cold-start audit")
 
 

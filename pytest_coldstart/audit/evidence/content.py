@@ -85,7 +85,7 @@ class Capture:
 
     def may_appear_in(self, text: str) -> bool:
         """Cheap necessary condition (substring tests) before the exact regex match."""
-        return bool(self.items) and all(item.name.rpartition(":")[2] in text for item in self.items)
+        return bool(self.items) and all(item.name.rpartition(":")[2] in text for item in self.items or ())
 
 
 def _full_list(capture: Capture) -> bool:
@@ -123,11 +123,11 @@ class ContentMatcher:
             for index, (start, uuid) in enumerate(spots):
                 stop = spots[index + 1][0] if index + 1 < len(spots) else min(len(text), start + UUID_WINDOW)
                 for capture in self._by_uuid.get(uuid, ()):
-                    if capture.may_appear_in(text) and items_in_order(capture.items, text, start, stop):
+                    if capture.may_appear_in(text) and items_in_order(capture.items or [], text, start, stop):
                         return "items", uuid
                 found_uuid = found_uuid or uuid
         for group in self._item_lists.candidates(text):  # captures with >= 2 items that may appear
             capture = Capture(group.uuid, list(group.items))
-            if _full_list(capture) and capture.may_appear_in(text) and items_in_order(capture.items, text):
+            if _full_list(capture) and capture.may_appear_in(text) and items_in_order(capture.items or [], text):
                 return "items", capture.uuid
         return ("uuid", found_uuid) if found_uuid else (None, None)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath, PureWindowsPath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import aliases
@@ -36,6 +36,9 @@ from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import EVIDENCE_JSON, REVIEWS, RunDir
 from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.versioning import version_of
+
+if TYPE_CHECKING:  # typing only: correlation reads the loaded evidence
+    from pytest_coldstart.audit.correlation import RunIdCheck
 
 DOCUMENT_KINDS = {"answer": "answer", "oracle": "oracle", "preflight": "preflight"}
 STREAM_KINDS = {
@@ -81,7 +84,7 @@ def load_evidence(
     run_id: str,
     findings: Findings,
     overrides: dict[str, str] | None = None,
-    run_id_check=None,
+    run_id_check: RunIdCheck | None = None,
     digests: dict[Path, tuple[str, int]] | None = None,
 ) -> Evidence:
     """The declared evidence, read once; ``digests`` receives (sha256, size) of each file read."""
@@ -163,9 +166,9 @@ class _Loader(StreamReading):
         run_id: str,
         findings: Findings,
         evidence: Evidence,
-        run_id_check,
+        run_id_check: RunIdCheck | None,
         digests: dict[Path, tuple[str, int]],
-    ):
+    ) -> None:
         self.rundir = rundir
         self.run_id = run_id
         self.findings = findings

@@ -61,4 +61,6 @@ def line_at(path: str | Path, offset: int) -> dict[str, Any] | None:
             raw = handle.readline(jsonio.MAX_LINE_BYTES + 1)
     except OSError:
         return None
-    return jsonio.parse_line(0, offset, raw.rstrip(b"\n")).value
+    parsed = jsonio.parse_line(0, offset, raw.rstrip(b"\n"))
+    value: dict[str, Any] | None = parsed.value
+    return value

@@ -189,7 +189,8 @@ class Scanner:
         out.call_lines.setdefault(call_id, (number, offset))
         if call_id in self.named:
             self._pin(offset, record)
-        tool = get("tool") if isinstance(get("tool"), str) else ""
+        named_tool = get("tool")
+        tool = named_tool if isinstance(named_tool, str) else ""
         provenance, named = self.provenance, None
         lowered = raw.lower()
         if provenance is not None and (

@@ -7,13 +7,16 @@ test mod's own file is test-side observation and never counts. A tool name alone
 from __future__ import annotations
 
 from pytest_coldstart.audit.evidence.provenance import refuse
-from pytest_coldstart.audit.flags import Context, logger_missing, require
-from pytest_coldstart.audit.model import LOGGER, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, latest
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require
+from pytest_coldstart.audit.model import LOGGER, Call, FlagResult
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, last_of
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
+
+NAME = FlagName.AGENT_READ_LOG
 
 
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("agent_read_log")
+    flag = FlagResult(NAME)
     if logger_missing(ctx, flag, "cart_observed"):
         return flag
     if refuse(flag, ctx.evidence, "agent_logger", "logger:agent-written"):
@@ -23,7 +26,7 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(
             "the agent logger has no cart_observed record, so there is nothing to read back", ["logger:cart_observed"]
         )
-    last = latest(captures)
+    last = last_of(captures)
     strong, ambiguous, test_side = None, [], 0
     for call in ctx.calls:
         if call.status != "ok" or not (call.names_logger or call.content):
@@ -54,7 +57,7 @@ def evaluate(ctx: Context) -> FlagResult:
         flag.ok(
             f"no unambiguous read; {len(ambiguous)} candidate(s), first {call.call_id}: {reason}", [call.ref, last.ref]
         )
-        require(flag, "agent_read_log.linkage", f"{call.ref} ({reason})")
+        require(flag, ReviewId.AGENT_READ_LOG_LINKAGE, f"{call.ref} ({reason})")
         return flag
     return flag.fail(
         "no agent call after the last capture reads the logger and returns its captured content; test-side observation does not count",
@@ -63,7 +66,7 @@ def evaluate(ctx: Context) -> FlagResult:
     )
 
 
-def _reason(call, order: str) -> str:
+def _reason(call: Call, order: str) -> str:
     if order == UNKNOWN:
         return "its order against the last capture is unknown"
     if call.names_testmod:
@@ -73,3 +76,6 @@ def _reason(call, order: str) -> str:
     if call.content == "uuid":
         return "it names the logger but returns a captured uuid without its items"
     return "it names the logger file but returns no captured content"
+
+
+FLAG = FlagDefinition(NAME, evaluate)

@@ -8,9 +8,10 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence.inventory import ItemError, components_unchecked, normalize_items, same_item
 from pytest_coldstart.audit.evidence.provenance import refuse
-from pytest_coldstart.audit.flags import Context, require
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require
 from pytest_coldstart.audit.model import FlagResult
 from pytest_coldstart.run.jsonio import type_name
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 SHOWN = 6
 
@@ -19,8 +20,11 @@ def carts_of(document: dict[str, Any]) -> Any:
     return document.get("carts", document.get("ordered_items_by_cart"))
 
 
+NAME = FlagName.ANSWER_CORRECT
+
+
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("answer_correct")
+    flag = FlagResult(NAME)
     if not ctx.evidence.declared("answer"):
         return flag.fail("no answer is declared: the agent produced no answer", ["answer"])
     answer = ctx.document("answer")
@@ -80,16 +84,16 @@ def evaluate(ctx: Context) -> FlagResult:
     flag.ok(
         f"the answer equals the verified oracle for {len(oracle_carts)} cart(s) and covers every oracle cart", evidence
     )
-    require(flag, "answer_correct.oracle_independence")
+    require(flag, ReviewId.ANSWER_CORRECT_ORACLE_INDEPENDENCE)
     return flag
 
 
-def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list] | None:
+def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list[Any]] | None:
     carts = carts_of(oracle)
     if not isinstance(carts, list):
         ctx.findings.infra(f"evidence oracle: carts must be a list, got {type_name(carts)}")
         return None
-    out: dict[str, list] = {}
+    out: dict[str, list[Any]] = {}
     for number, cart in enumerate(carts, 1):
         uuid = cart.get("uuid") if isinstance(cart, dict) else None
         if not isinstance(uuid, str) or not uuid.strip():
@@ -108,7 +112,7 @@ def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list] | Non
 
 
 def _compare(
-    ctx: Context, flag: FlagResult, carts: list, oracle: dict[str, list], evidence: list[str]
+    ctx: Context, flag: FlagResult, carts: list[Any], oracle: dict[str, list[Any]], evidence: list[str]
 ) -> FlagResult | None:
     answered: dict[str, Any] = {}
     malformed, duplicates = [], []
@@ -169,3 +173,6 @@ def _compare(
             f"answer_correct: item components (NBT) present on one side only were not compared for: {', '.join(unchecked[:SHOWN])}"
         )
     return None
+
+
+FLAG = FlagDefinition(NAME, evaluate)

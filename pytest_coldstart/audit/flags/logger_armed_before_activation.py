@@ -5,13 +5,24 @@ logger being written, built or started before it was armed."""
 from __future__ import annotations
 
 from pytest_coldstart.audit.evidence.provenance import refuse
-from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import (
+    AFTER,
+    BEFORE,
+    UNKNOWN,
+    Ordered,
+    compare,
+    first_of,
+    scope_conflicts,
+)
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
+
+NAME = FlagName.LOGGER_ARMED_BEFORE_ACTIVATION
 
 
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("logger_armed_before_activation")
+    flag = FlagResult(NAME)
     if logger_missing(ctx, flag, "logger_armed") or testmod_missing(ctx, flag, "input_processed"):
         return flag
     armed = ctx.events(LOGGER, "logger_armed")
@@ -22,7 +33,7 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(
             "no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"]
         )
-    first_armed, first_processed = earliest(armed), earliest(processed)
+    first_armed, first_processed = first_of(armed), first_of(processed)
     refs = [first_armed.ref, first_processed.ref]
     conflicts = scope_conflicts(first_armed, first_processed)
     if conflicts:
@@ -60,18 +71,21 @@ def evaluate(ctx: Context) -> FlagResult:
         refs + [witness.ref],
     )
     if order == UNKNOWN:
-        require(flag, "logger_armed_before_activation.ordering", f"{first_armed.ref} vs {first_processed.ref}")
+        require(flag, ReviewId.LOGGER_ARMED_ORDERING, f"{first_armed.ref} vs {first_processed.ref}")
         ctx.cannot_order(first_armed, first_processed)
     if not before:
-        require(flag, "logger_armed_before_activation.ordering", f"{witness.ref} vs {first_armed.ref}")
+        require(flag, ReviewId.LOGGER_ARMED_ORDERING, f"{witness.ref} vs {first_armed.ref}")
         ctx.cannot_order(witness, first_armed)
-    require(flag, "logger_armed_before_activation.running")
+    require(flag, ReviewId.LOGGER_ARMED_RUNNING)
     return flag
 
 
-def _how(armed, processed, order: str) -> str:
+def _how(armed: Ordered, processed: Ordered, order: str) -> str:
     if order != BEFORE:
         return "cannot be ordered mechanically against"
     if armed.at is not None and processed.at is not None and armed.at != processed.at:
         return "is ordered (by time) before"
     return f"is ordered (tick {armed.tick} < {processed.tick}) before"
+
+
+FLAG = FlagDefinition(NAME, evaluate)

@@ -3,13 +3,16 @@ before the first one. An input_attempt is never accepted as operation."""
 
 from __future__ import annotations
 
-from pytest_coldstart.audit.flags import Context, require, testmod_missing
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require, testmod_missing
 from pytest_coldstart.audit.model import TESTMOD, FlagResult
-from pytest_coldstart.audit.ordering import BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import BEFORE, UNKNOWN, compare, first_of, scope_conflicts
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
+
+NAME = FlagName.MACHINE_OPERATED
 
 
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("machine_operated")
+    flag = FlagResult(NAME)
     if testmod_missing(ctx, flag, "input_processed"):
         return flag
     processed = ctx.events(TESTMOD, "input_processed")
@@ -24,7 +27,7 @@ def evaluate(ctx: Context) -> FlagResult:
             ["testmod:input_processed"],
             [a.ref for a in attempts[:4]],
         )
-    first = earliest(processed)
+    first = first_of(processed)
     if not ctx.calls:
         return flag.fail("no agent call in the agent phase exists", ["trajectory:agent-call"], [first.ref])
     before = [c for c in ctx.calls if compare(c, first) == BEFORE]
@@ -54,7 +57,10 @@ def evaluate(ctx: Context) -> FlagResult:
             f"{len(processed)} input_processed event(s); no agent call is mechanically ordered before the first one, {len(unknown)} cannot be ordered{extra}",
             [first.ref, witness.ref],
         )
-        require(flag, "machine_operated.ordering", f"{witness.ref} vs {first.ref}")
+        require(flag, ReviewId.MACHINE_OPERATED_ORDERING, f"{witness.ref} vs {first.ref}")
         ctx.cannot_order(witness, first)
-    require(flag, "machine_operated.causality")
+    require(flag, ReviewId.MACHINE_OPERATED_CAUSALITY)
     return flag
+
+
+FLAG = FlagDefinition(NAME, evaluate)

@@ -4,9 +4,18 @@ before its removal (same instance/dimension), each carrying an items list."""
 from __future__ import annotations
 
 from pytest_coldstart.audit.evidence.provenance import refuse
-from pytest_coldstart.audit.flags import Context, logger_missing, require, testmod_missing
+from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, earliest, scope_conflicts
+from pytest_coldstart.audit.ordering import (
+    AFTER,
+    BEFORE,
+    UNKNOWN,
+    compare,
+    earliest,
+    first_of,
+    scope_conflicts,
+)
+from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 EVIDENCE_PAIRS = 16
 
@@ -20,8 +29,11 @@ def by_uuid(events: list[Event]) -> dict[str, list[Event]]:
     return groups
 
 
+NAME = FlagName.TRANSIENT_OUTPUTS_CAPTURED
+
+
 def evaluate(ctx: Context) -> FlagResult:
-    flag = FlagResult("transient_outputs_captured")
+    flag = FlagResult(NAME)
     if testmod_missing(ctx, flag, "cart_ejected"):
         return flag
     ejected = ctx.events(TESTMOD, "cart_ejected")
@@ -41,9 +53,14 @@ def evaluate(ctx: Context) -> FlagResult:
         for e in ejected
         if not isinstance(e.get("uuid"), str) or not e.get("uuid").strip()
     ]
-    unscoped, early, late, window, inventory, evidence = [], [], [], [], [], []
+    unscoped: list[str] = []
+    early: list[str] = []
+    late: list[str] = []
+    window: list[str] = []
+    inventory: list[str] = []
+    evidence: list[str] = []
     for uuid, group in ejections.items():
-        ejection = earliest(group)
+        ejection = first_of(group)
         if len(group) > 1:
             ctx.findings.info(
                 f"cart {uuid}: {len(group)} cart_ejected events; the earliest ({ejection.ref}) opens its window"
@@ -51,7 +68,7 @@ def evaluate(ctx: Context) -> FlagResult:
         if uuid not in captures:
             missing.append(f"logger:cart_observed:{uuid}")
             continue
-        capture = earliest(captures[uuid])
+        capture = first_of(captures[uuid])
         evidence += [ejection.ref, capture.ref]
         if scope_conflicts(capture, ejection):
             unscoped.append(uuid)
@@ -101,7 +118,10 @@ def evaluate(ctx: Context) -> FlagResult:
         evidence[: 2 * EVIDENCE_PAIRS],
     )
     if window:
-        require(flag, "transient_outputs_captured.window", ", ".join(dict.fromkeys(window)))
+        require(flag, ReviewId.TRANSIENT_OUTPUTS_WINDOW, ", ".join(dict.fromkeys(window)))
     if inventory:
-        require(flag, "transient_outputs_captured.inventory", ", ".join(inventory))
+        require(flag, ReviewId.TRANSIENT_OUTPUTS_INVENTORY, ", ".join(inventory))
     return flag
+
+
+FLAG = FlagDefinition(NAME, evaluate)

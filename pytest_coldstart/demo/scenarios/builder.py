@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +87,7 @@ def _apply(value: Any, change: Callable[[Any], Any]) -> Any:
     return returned
 
 
-def _walk(value: Any):
+def _walk(value: Any) -> Iterator[Any]:
     yield value
     children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
     for child in children:
@@ -204,7 +204,12 @@ class RunBuilder:
     def raw_review(self, entry: dict[str, Any]) -> RunBuilder:
         """Append a reviews.jsonl line as given, bypassing the recorder's checks (malformed entries)."""
         line = jsonio.dumps_line({"schemaVersion": 2, **entry}) + b"\n"
-        return self.after_build(lambda root: (root / "reviews.jsonl").open("ab").write(line) and None)
+
+        def append(root: Path) -> None:
+            with (root / "reviews.jsonl").open("ab") as handle:
+                handle.write(line)
+
+        return self.after_build(append)
 
     def filler(self, calls: int, result_bytes: int = 1024) -> RunBuilder:
         """Add ``calls`` ordinary agent calls (for size benchmarks) before the actuation."""
@@ -251,7 +256,11 @@ class RunBuilder:
 
     def tamper(self, relative: str, change: Callable[[bytes], bytes]) -> RunBuilder:
         """Rewrite a file's bytes after it was declared and hashed."""
-        return self.after_build(lambda root: (root / relative).write_bytes(change((root / relative).read_bytes())))
+
+        def rewrite(root: Path) -> None:
+            (root / relative).write_bytes(change((root / relative).read_bytes()))
+
+        return self.after_build(rewrite)
 
     def edit_json(self, relative: str, change: Callable[[Any], Any]) -> RunBuilder:
         """Rewrite a JSON document of the run (run.json, evidence.json ...) after the build."""
@@ -308,9 +317,10 @@ class RunBuilder:
             until = parse_at(records[index].get("at")) if index < len(records) else None
             for at, add in points[index]:
                 if at is not None:
-                    if moment is not None and parse_at(at) < moment:
+                    chosen = parse_at(at)
+                    if moment is not None and chosen is not None and chosen < moment:
                         raise ValueError(f"{where}: at {at} is earlier than the records before it")
-                    moment = parse_at(at)
+                    moment = chosen
                 with clock.pinned(moment, until=until, where=where):
                     add(recorder)
                 moment = clock.reached
@@ -358,7 +368,7 @@ class RunBuilder:
         return out
 
     @staticmethod
-    def _append(recorder, records: list[dict[str, Any]]) -> None:
+    def _append(recorder: Recorder, records: list[dict[str, Any]]) -> None:
         for start in range(0, len(records), BATCH):
             batch = [recorder.prepare(fields) for fields in records[start : start + BATCH]]
             recorder.appender.append_many(batch)

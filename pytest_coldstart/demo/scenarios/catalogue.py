@@ -6,13 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.run.clock import Clock
-from pytest_coldstart.run.vocabulary import FLAGS
+from pytest_coldstart.run.vocabulary import FLAGS, FailureClass, ReviewStatus, Status
 
-P, F, W = "PASS", "FAIL", "PENDING"
+P, F, W = Status.PASS, Status.FAIL, Status.PENDING
 
 
 @dataclass(frozen=True)
@@ -20,8 +21,8 @@ class Scenario:
     name: str
     description: str
     configure: Callable[[RunBuilder], RunBuilder]
-    overall: str
-    failure_class: str | None
+    overall: Status
+    failure_class: FailureClass | None
     flags: dict[str, str]  # flag -> expected status
     because: str = ""  # a phrase the report must contain (a flag summary or a finding): the reason
     follows: str = ""  # the protocol sentence (seed 000) the expected verdict follows from
@@ -49,34 +50,34 @@ def _capture_after_removal(b: RunBuilder) -> RunBuilder:
 
 def _test_side_only(b: RunBuilder) -> RunBuilder:
     b.passing().drop_call("c-read-log")
-    return b.mutate_trajectory(
-        lambda records: (
-            records.insert(
-                -3,
-                {
-                    "record": "call",
-                    "call_id": "c-peek-testmod",
-                    "tool": "read",
-                    "arguments": {"path": story.TESTMOD_PATH},
-                    "phase": "agent",
-                    "actor": "agent",
-                    "at": story.at(20.0),
-                },
-            )
-            or records.insert(
-                -3,
-                {
-                    "record": "result",
-                    "call_id": "c-peek-testmod",
-                    "status": "ok",
-                    "actor": "agent",
-                    "phase": "agent",
-                    "at": story.at(20.2),
-                    "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)},
-                },
-            )
+
+    def peek(records: list[dict[str, Any]]) -> None:
+        records.insert(
+            -3,
+            {
+                "record": "call",
+                "call_id": "c-peek-testmod",
+                "tool": "read",
+                "arguments": {"path": story.TESTMOD_PATH},
+                "phase": "agent",
+                "actor": "agent",
+                "at": story.at(20.0),
+            },
         )
-    )
+        records.insert(
+            -3,
+            {
+                "record": "result",
+                "call_id": "c-peek-testmod",
+                "status": "ok",
+                "actor": "agent",
+                "phase": "agent",
+                "at": story.at(20.2),
+                "result": {"text": " ".join(f"{c['uuid']} {c['items']}" for c in story.CARTS)},
+            },
+        )
+
+    return b.mutate_trajectory(peek)
 
 
 def _tie(b: RunBuilder) -> RunBuilder:
@@ -111,7 +112,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the test mod saw input attempts but never processed one",
             lambda b: b.passing().mutate_testmod(lambda ev: [e for e in ev if e["event"] != "input_processed"]),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(mo=F, la=F),
             because="an attempt is never accepted as operation",
         ),
@@ -120,7 +121,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the logger was armed after the machine was actuated",
             _late_logger,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(la=F),
             because="the logger was late",
         ),
@@ -129,7 +130,7 @@ SCENARIOS: dict[str, Scenario] = {
             "one cart was captured only after it was destroyed",
             _capture_after_removal,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(to=F),
             because="captured only after they were removed",
         ),
@@ -138,7 +139,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the agent never read its logger (it only peeked at the test mod's file)",
             _test_side_only,
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ar=F),
             because="test-side observation does not count",
         ),
@@ -156,7 +157,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the fixture report marks initialisation invalid",
             lambda b: b.passing().mutate_fixture(lambda f: f.update(status="invalid", ready=False)),
             F,
-            "FIXTURE_INVALID",
+            FailureClass.FIXTURE_INVALID,
             _flags(),
             because="fixture (fixture/ready.json) is not valid",
         ),
@@ -165,7 +166,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the copy restoration did not verify",
             lambda b: b.passing().mutate_restore(lambda r: r.update(status="failed")),
             F,
-            "FIXTURE_INVALID",
+            FailureClass.FIXTURE_INVALID,
             _flags(),
             because="restore verification (restore/verify.json) did not pass",
         ),
@@ -174,7 +175,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the test-mod file changed after it was declared",
             lambda b: b.passing().tamper(story.TESTMOD_PATH, lambda data: data.replace(b'"tick":301', b'"tick":302')),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(mo=F, la=F, to=F, ac=W),
             because="evidence test_mod: sha256 mismatch",
         ),
@@ -183,7 +184,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the answer lists a cart's items in the wrong order",
             lambda b: b.passing().mutate_answer(lambda a: a["carts"][1]["items"].reverse()),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ac=F),
             because="differ from the oracle",
         ),
@@ -192,7 +193,7 @@ SCENARIOS: dict[str, Scenario] = {
             "the answer leaves out one of the oracle's carts",
             lambda b: b.passing().mutate_answer(lambda a: a["carts"].pop()),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(ac=F),
             because="the answer omits 1 oracle cart",
         ),
@@ -209,10 +210,13 @@ SCENARIOS: dict[str, Scenario] = {
             "rejected_review",
             "the reviewer rejected the causality evidence",
             lambda b: b.passing().review(
-                "machine_operated.causality", "rejected", evidence=["trajectory:c-actuate"], note="coincidental call"
+                "machine_operated.causality",
+                ReviewStatus.REJECTED,
+                evidence=["trajectory:c-actuate"],
+                note="coincidental call",
             ),
             F,
-            "AGENT_FAIL",
+            FailureClass.AGENT_FAIL,
             _flags(mo=F),
             because="review(s) rejected: machine_operated.causality",
         ),
@@ -221,7 +225,7 @@ SCENARIOS: dict[str, Scenario] = {
             "run.json carries a future schemaVersion",
             lambda b: b.passing().edit_json("run.json", lambda m: m.update(schemaVersion=3)),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(F, F, F, F, F),
             because="schemaVersion 3",
         ),
@@ -232,7 +236,7 @@ SCENARIOS: dict[str, Scenario] = {
                 "evidence.json", lambda e: e["answer"].update(path="../outside/answer.json")
             ),
             F,
-            "INFRA_ERROR",
+            FailureClass.INFRA_ERROR,
             _flags(ac=F),
             because="leaves the run directory",
         ),

@@ -6,6 +6,7 @@ never counts as PASS.
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,7 @@ class BridgeSmoke:
         if marker and marker not in run.output:
             return CheckResult.failed(f"smoke exited 0 but never printed {marker!r}", evidence, **versions)
         grace = min(5.0, config.timeout("smoke"))  # a smoke's children may take a moment to exit
-        left = [str(p) for p in (api, mod) if not wait_until(lambda p=p: port_state(p).free, grace)]
+        left = [str(p) for p in (api, mod) if not wait_until(functools.partial(_free, p), grace)]
         if left:
             return CheckResult.failed(f"smoke passed but left port(s) {', '.join(left)} in use", evidence, **versions)
         return CheckResult.passed(
@@ -158,3 +159,7 @@ class BridgeSmoke:
             if script.is_file():
                 return ["{python}", str(script), *REFERENCE_SMOKE_ARGS], script.parent.parent
         return [], None
+
+
+def _free(port: int) -> bool:
+    return port_state(port).free

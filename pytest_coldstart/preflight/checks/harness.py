@@ -40,7 +40,7 @@ class HarnessIdentity:
             if not value
         ]
         if missing:
-            return CheckResult.failed(f"harness {', '.join(missing)} not configured; {tail}", **versions)
+            return CheckResult.failed(f"harness {', '.join(missing)} not configured; {tail}", None, **versions)
         run = context.command(
             self.id, "version", [command, *config.get("version_args", [])], timeout=config.timeout("command")
         )

@@ -22,6 +22,7 @@ from pytest_coldstart.preflight.rcon import RconClient, RconError
 from pytest_coldstart.preflight.sockets import is_listening, port_state, wait_until
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.hashing import sha256_file
+from pytest_coldstart.run.jsonfields import object_or_empty
 
 PASSWORD_ENV = "COLDSTART_RCON_PASSWORD"
 REFERENCE_MANAGER = Path("tools") / "lab_server.py"
@@ -48,8 +49,10 @@ class LabRun:
         self.check_id, self.context = check_id, context
         self.lab = context.config.section("lab")
         self.evidence: list[dict[str, Any]] = []
-        ports = self.lab.get("ports") if isinstance(self.lab.get("ports"), dict) else {}
-        self.game, self.rcon = ports.get("game"), ports.get("rcon")
+        ports = object_or_empty(self.lab.get("ports"))
+        # raw config values (JSON): require_ports checks they are reserved integers before use
+        self.game: Any = ports.get("game")
+        self.rcon: Any = ports.get("rcon")
         self.host = self.lab.get("host") or "127.0.0.1"
         self.password = secrets.token_urlsafe(24)
         context.probes.add_secret(self.password)

@@ -7,6 +7,7 @@ from typing import Any
 from pytest_coldstart.preflight.checks.base import CheckResult
 from pytest_coldstart.preflight.context import Context
 from pytest_coldstart.preflight.sockets import port_state
+from pytest_coldstart.run.jsonfields import object_or_empty
 
 
 def reserved_ports(context: Context) -> list[tuple[str, Any]]:
@@ -14,7 +15,7 @@ def reserved_ports(context: Context) -> list[tuple[str, Any]]:
     ports = context.config.section("ports")
     reserved: list[tuple[str, Any]] = [("api", ports.get("api")), ("mod", ports.get("mod"))]
     lab = context.config.section("lab")
-    lab_ports = lab.get("ports") if isinstance(lab.get("ports"), dict) else {}
+    lab_ports = object_or_empty(lab.get("ports"))
     if lab.get("enabled", True):
         reserved += [(f"lab.{name}", lab_ports[name]) for name in ("game", "rcon") if name in lab_ports]
     return reserved

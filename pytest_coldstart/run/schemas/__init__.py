@@ -13,10 +13,14 @@ import json
 import re
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 if TYPE_CHECKING:  # pragma: no cover
     from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry
+
+    from pytest_coldstart.run.schemas.compiled import Check
 
 HERE = Path(__file__).resolve().parent
 BASE_URI = "https://pytest-coldstart.dev/schemas/"
@@ -54,15 +58,16 @@ def _load_cached(kind: str) -> str:
 
 def load(kind: str) -> dict[str, Any]:
     """The schema document of ``kind`` (a fresh copy each call)."""
-    return json.loads(_load_cached(kind))
+    document: dict[str, Any] = json.loads(_load_cached(kind))
+    return document
 
 
-def _refuse(uri: str):
+def _refuse(uri: str) -> NoReturn:
     raise LookupError(f"schema {uri!r} is not shipped with pytest-coldstart (no network lookups)")
 
 
 @lru_cache(maxsize=1)
-def registry():
+def registry() -> Registry[Any]:
     """Every shipped schema, crawled once (resolving a $ref never touches the disk again)."""
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
@@ -74,7 +79,7 @@ def registry():
         if not path_of(f"records/{name}").is_file():
             # An absent record schema (not written yet) means: the envelope only.
             resources.append((BASE_URI + f"records/{name}.schema.json", Resource.from_contents({}, DRAFT202012)))
-    return Registry(retrieve=_refuse).with_resources(resources).crawl()
+    return Registry(retrieve=_refuse).with_resources(resources).crawl()  # type: ignore[call-arg]  # an attrs alias mypy does not see
 
 
 @cache
@@ -93,7 +98,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_MESSAGE else text[: MAX_MESSAGE - 3] + "..."
 
 
-def leaf(error):
+def leaf(error: ValidationError) -> ValidationError:
     """For anyOf/oneOf failures, the most relevant sub-error (its message names the real cause)."""
     from jsonschema.exceptions import best_match
 
@@ -107,7 +112,7 @@ def leaf(error):
     return error
 
 
-def describe(error) -> str:
+def describe(error: ValidationError) -> str:
     """One short line: ``$.path.to.value: what is wrong``."""
     from pytest_coldstart.run.jsonio import type_name
 
@@ -118,7 +123,7 @@ def describe(error) -> str:
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         return _clip(f"{where}: expected {expected}, got {type_name(cause.instance)}")
     if cause.validator == "enum":
-        options = ", ".join(map(str, cause.validator_value))
+        options = ", ".join(map(str, cause.validator_value))  # type: ignore[arg-type]  # an enum's value is its list
         return _clip(f"{where}: {_repr(cause.instance)} is not one of {options}")
     if cause.validator == "const":
         return _clip(f"{where}: must be {json.dumps(cause.validator_value)}, got {_repr(cause.instance)}")
@@ -136,7 +141,7 @@ def type_label(value: Any) -> str:
     return "an object" if isinstance(value, dict) else "an array"
 
 
-def iter_errors(kind: str, document: Any):
+def iter_errors(kind: str, document: Any) -> list[ValidationError]:
     """The validation errors of ``document``, in a stable order (by JSON path, then message)."""
     found = list(validator(kind).iter_errors(document))
     return sorted(found, key=lambda e: (list(map(str, e.absolute_path)), e.message))
@@ -148,7 +153,7 @@ def errors(kind: str, document: Any) -> list[str]:
 
 
 @cache
-def check(kind: str):
+def check(kind: str) -> Check:
     """A fast predicate with jsonschema's verdict for ``kind`` (see ``compiled``)."""
     from pytest_coldstart.run.schemas.compiled import compile_schema
 
@@ -158,7 +163,8 @@ def check(kind: str):
 
 def load_shared(kind: str) -> dict[str, Any]:
     """The registry's own copy of the schema (so compiled checks and $refs share objects)."""
-    return registry().contents(BASE_URI + f"{kind}.schema.json")
+    contents: dict[str, Any] = registry().contents(BASE_URI + f"{kind}.schema.json")
+    return contents
 
 
 def is_valid(kind: str, document: Any) -> bool:

@@ -18,115 +18,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referencing import Resource
+
+from pytest_coldstart.run.schemas.keywords import (
+    ANNOTATIONS,
+    GUARD,
+    INLINE_DEPTH,
+    PATTERNS,
+    SCALAR,
+    SUPPORTED,
+    TYPE_EXPR,
+    equal,
+    is_number,
+    one_of,
+)
 
 Check = Callable[[Any], bool]
 
-#: Keywords that never change the verdict.
-ANNOTATIONS = frozenset(
-    {
-        "$schema",
-        "$id",
-        "$defs",
-        "$comment",
-        "title",
-        "description",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "format",
-        "contentMediaType",
-        "contentEncoding",
-    }
-)
-SUPPORTED = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "required",
-        "properties",
-        "additionalProperties",
-        "items",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-        "minimum",
-        "maximum",
-        "pattern",
-        "anyOf",
-        "allOf",
-        "oneOf",
-        "not",
-        "if",
-        "then",
-        "else",
-        "$ref",
-        "dependentRequired",
-    }
-)
-#: Keywords one boolean expression can check (no nested statements needed).
-_SCALAR = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "required",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-        "minimum",
-        "maximum",
-        "pattern",
-        "$ref",
-    }
-)
-#: Inline subschemas up to this depth (deeper ones, and recursive ones, become function calls).
-_INLINE_DEPTH = 12
-
-_TYPE_EXPR = {
-    "null": "{x} is None",
-    "boolean": "({x} is True or {x} is False)",
-    "string": "isinstance({x}, str)",
-    "object": "isinstance({x}, dict)",
-    "array": "isinstance({x}, list)",
-    "number": "(isinstance({x}, (int, float)) and {x} is not True and {x} is not False)",
-    "integer": "((isinstance({x}, int) and {x} is not True and {x} is not False) or (isinstance({x}, float) and {x}.is_integer()))",
-}
-#: Patterns with an exact non-regex equivalent: r"\S" finds a character that is not
-#: whitespace, and str.isspace uses the same Unicode whitespace test as re's \s.
-_PATTERNS = {"\\S": "({x} != '' and not {x}.isspace())"}
-_GUARD = {
-    "string": "isinstance({x}, str)",
-    "object": "isinstance({x}, dict)",
-    "array": "isinstance({x}, list)",
-    "number": _TYPE_EXPR["number"],
-}
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def equal(a: Any, b: Any) -> bool:
-    """JSON equality as JSON Schema defines it (true is not 1; 1 equals 1.0)."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(equal(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(equal(x, y) for x, y in zip(a, b, strict=False))
-    if _number(a) and _number(b):
-        return a == b
-    return type(a) is type(b) and a == b
-
-
-def _in(value: Any, options: tuple[Any, ...]) -> bool:
-    return any(equal(value, option) for option in options)
+__all__ = ["Check", "Compiler", "compile_schema", "equal"]
 
 
 class Compiler:
@@ -134,7 +46,7 @@ class Compiler:
 
     def __init__(self, validator_class: Any):
         self.validator_class = validator_class
-        self.namespace: dict[str, Any] = {"equal": equal, "_in": _in}
+        self.namespace: dict[str, Any] = {"equal": equal, "_in": one_of}
         self.functions: dict[int, str] = {}  # id(schema) -> generated function name
         self.source: list[str] = []
         self._vars = 0
@@ -144,7 +56,8 @@ class Compiler:
     def compile(self, schema: Any, resolver: Any) -> Check:
         name = self.function(schema, resolver)
         exec(compile("\n".join(self.source), "<compiled schema>", "exec"), self.namespace)
-        return self.namespace[name]
+        check: Check = self.namespace[name]
+        return check
 
     def function(self, schema: Any, resolver: Any) -> str:
         """The name of a generated ``def f(v) -> bool`` for ``schema`` (generated once)."""
@@ -189,7 +102,7 @@ class Compiler:
             if len(names) == 1:
                 known = names[0]
         scalar = self.scalar_exprs(
-            {k: v for k, v in schema.items() if k in _SCALAR and k not in ("type", "$ref")}, x, known
+            {k: v for k, v in schema.items() if k in SCALAR and k not in ("type", "$ref")}, x, known
         )
         lines += [f"if not ({expr}): return False" for expr in scalar]
         lines += self.object_body(schema, resolver, x, known, stack)
@@ -206,7 +119,7 @@ class Compiler:
         return self.sub_schema(resolved.contents, resolved.resolver, x, known, stack)
 
     def sub_schema(self, schema: Any, resolver: Any, x: str, known: str | None, stack: tuple[int, ...]) -> list[str]:
-        if isinstance(schema, dict) and (id(schema) in stack or len(stack) > _INLINE_DEPTH):
+        if isinstance(schema, dict) and (id(schema) in stack or len(stack) > INLINE_DEPTH):
             return [f"if not {self.function(schema, resolver)}({x}): return False"]
         return self.body(schema, resolver, x, known, stack + (id(schema),))
 
@@ -216,7 +129,7 @@ class Compiler:
             return []
         if known == kind:
             return lines
-        return [f"if {_GUARD[kind].format(x=x)}:", *_indent(lines)]
+        return [f"if {GUARD[kind].format(x=x)}:", *_indent(lines)]
 
     def object_body(
         self, schema: dict[str, Any], resolver: Any, x: str, known: str | None, stack: tuple[int, ...]
@@ -304,7 +217,7 @@ class Compiler:
             return lines
         # The conditions hold vacuously for a non-object, so every case applies to it.
         every = [line for then, resolver in table.values() for line in self.sub_schema(then, resolver, x, None, stack)]
-        return [f"if {_GUARD['object'].format(x=x)}:", *_indent(lines), *(["else:", *_indent(every)] if every else [])]
+        return [f"if {GUARD['object'].format(x=x)}:", *_indent(lines), *(["else:", *_indent(every)] if every else [])]
 
     @staticmethod
     def _case(part: Any, resolver: Any) -> tuple[str, str] | None:
@@ -333,8 +246,8 @@ class Compiler:
         if (
             isinstance(schema, dict)
             and "$id" not in schema
-            and not set(schema) - ANNOTATIONS - _SCALAR
-            and depth < _INLINE_DEPTH
+            and not set(schema) - ANNOTATIONS - SCALAR
+            and depth < INLINE_DEPTH
         ):
             if "$ref" in schema:
                 target = resolver.lookup(schema["$ref"])
@@ -345,7 +258,7 @@ class Compiler:
             parts = [self.type_expr(names if isinstance(names, list) else [names], x)] if names is not None else []
             if isinstance(names, str):
                 known = names
-            parts += self.scalar_exprs({k: v for k, v in schema.items() if k in _SCALAR and k != "type"}, x, known)
+            parts += self.scalar_exprs({k: v for k, v in schema.items() if k in SCALAR and k != "type"}, x, known)
             return "(" + " and ".join(parts) + ")" if parts else "True"
         return f"{self.function(schema, resolver)}({x})"
 
@@ -355,7 +268,7 @@ class Compiler:
         return " or ".join(([f"{x} is None"] if nullable else []) + parts) or "False"
 
     def type_expr(self, names: list[str], x: str) -> str:
-        return " or ".join(_TYPE_EXPR[name].format(x=x) for name in names) or "False"
+        return " or ".join(TYPE_EXPR[name].format(x=x) for name in names) or "False"
 
     def scalar_exprs(self, schema: dict[str, Any], x: str, known: str | None) -> list[str]:
         """Expressions for const, enum, required, lengths, bounds and pattern (each applies
@@ -363,14 +276,14 @@ class Compiler:
         out: list[str] = []
 
         def only(kind: str, test: str) -> str:
-            return test if known == kind else f"(not {_GUARD[kind].format(x=x)} or {test})"
+            return test if known == kind else f"(not {GUARD[kind].format(x=x)} or {test})"
 
         if "const" in schema:
             expected = schema["const"]
             if isinstance(expected, str):
                 out.append(f"(isinstance({x}, str) and {x} == {expected!r})")
-            elif _number(expected):
-                out.append(f"({_TYPE_EXPR['number'].format(x=x)} and {x} == {self.const(expected)})")
+            elif is_number(expected):
+                out.append(f"({TYPE_EXPR['number'].format(x=x)} and {x} == {self.const(expected)})")
             else:
                 out.append(f"equal({x}, {self.const(expected)})")
         if "enum" in schema:
@@ -395,7 +308,7 @@ class Compiler:
         if "maximum" in schema:
             out.append(only("number", f"not {x} > {self.const(schema['maximum'])}"))
         if "pattern" in schema:
-            fast = _PATTERNS.get(schema["pattern"])
+            fast = PATTERNS.get(schema["pattern"])
             test = fast.format(x=x) if fast else f"{self.const(re.compile(schema['pattern']).search)}({x}) is not None"
             out.append(only("string", test))
         return out
@@ -403,7 +316,7 @@ class Compiler:
     def _fallback(self, schema: dict[str, Any], resolver: Any) -> Check:
         from jsonschema import Draft202012Validator
 
-        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)
+        validator = Draft202012Validator(schema, registry=resolver._registry, _resolver=resolver)  # type: ignore[call-arg]  # jsonschema's private resolver hand-off
         return validator.is_valid
 
 
@@ -411,7 +324,7 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def _resource(schema: dict[str, Any]):
+def _resource(schema: dict[str, Any]) -> Resource[Any]:
     from referencing import Resource
     from referencing.jsonschema import DRAFT202012
 
