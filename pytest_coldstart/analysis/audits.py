@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pytest_coldstart._version import __version__
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.audit.report import SCHEMA_VERSION
+from pytest_coldstart.audit.audit_report import SCHEMA_VERSION
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR

@@ -52,7 +52,7 @@ def _hex64(text: str) -> bool:
 
 def _current_report(value: dict[str, Any]) -> bool:
     """Serve only reports of the version this audit writes (fail closed on any other)."""
-    from pytest_coldstart.audit.report import SCHEMA_VERSION
+    from pytest_coldstart.audit.audit_report import SCHEMA_VERSION
 
     version = value.get("schemaVersion")
     return isinstance(version, int) and not isinstance(version, bool) and version == SCHEMA_VERSION

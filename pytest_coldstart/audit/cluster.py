@@ -45,18 +45,18 @@ def connect(scheduler: str, jobs: int | None = None) -> tuple[Connection, str]:
         raise UsageError("--scheduler needs Dask distributed: pip install 'pytest-coldstart[dask]'") from None
     if scheduler == "local":
         workers = jobs or os.cpu_count() or 1
-        cluster = LocalCluster(
+        cluster = LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
             dashboard_address=None,
         )
-        return Connection(Client(cluster), cluster), f"a local Dask cluster of {workers} worker processes"
+        return Connection(Client(cluster), cluster)  # type: ignore[no-untyped-call], f"a local Dask cluster of {workers} worker processes"
     if "://" not in scheduler:
         raise UsageError(f"--scheduler {scheduler!r}: expected 'local' or an address such as tcp://HOST:8786")
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        client = Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"--scheduler {scheduler}: cannot connect ({exc})") from None
     workers = len(client.scheduler_info().get("workers", {}))

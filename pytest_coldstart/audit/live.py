@@ -23,7 +23,8 @@ SHOWN = 3
 def check_live(marks: list[tuple[int, dict[str, Any]]], findings: Findings) -> None:
     prompts: dict[Any, list[int]] = {}
     for line, record in marks:
-        data = record.get("data") if isinstance(record.get("data"), dict) else {}
+        stated = record.get("data")
+        data: dict[str, Any] = stated if isinstance(stated, dict) else {}
         if record.get("name") == LIVE_CROSSCHECK_MARK:
             _crosscheck(line, data, findings)
         elif record.get("name") == HUMAN_PROMPT_MARK:

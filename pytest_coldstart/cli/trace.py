@@ -205,7 +205,8 @@ def register(groups: Subparsers) -> None:
     p.add_argument("--json", action="store_true", help="also print the summary as JSON")
 
     p = command("seal", cmd_seal, "write the file manifest and print the anchor that pins it from outside the run")
-    sealing.add_arguments(p)
+    if isinstance(p, argparse.ArgumentParser):
+        sealing.add_arguments(p)
     command("migrate", cmd_migrate, "rewrite a version-1 (reference) run as version 2")
 
 

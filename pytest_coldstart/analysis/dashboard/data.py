@@ -23,6 +23,7 @@ from pytest_coldstart._version import __version__
 from pytest_coldstart.analysis.dashboard.collect import RunView
 from pytest_coldstart.analysis.dashboard.stats import rates
 from pytest_coldstart.analysis.worklist import group_items, open_reviews
+from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
 from pytest_coldstart.audit.report import render_markdown
 from pytest_coldstart.run.vocabulary import FLAGS
 
@@ -104,7 +105,10 @@ def detail_of(report: dict[str, Any]) -> dict[str, Any]:
         for e in report.get("timeline") or []
         if isinstance(e, dict)
     ]
-    markdown = render_markdown(report)
+    try:
+        markdown = render_markdown(AuditReport.from_json(report))
+    except ReportFormatError as exc:
+        markdown = f"(audit.md cannot be rendered: {exc.one_line()})"
     if len(markdown) > MARKDOWN_CHARS:
         markdown = markdown[:MARKDOWN_CHARS] + "\n... (cut: see audit/audit.md)"
     problems = {

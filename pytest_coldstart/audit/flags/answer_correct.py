@@ -38,7 +38,7 @@ def evaluate(ctx: Context) -> FlagResult:
     oracle = ctx.document("oracle")
     if oracle is None:
         return flag.pending("the declared oracle is unusable (see infra_errors)", ["oracle"])
-    refused = refuse(flag, ctx.evidence, "oracle", "oracle:independent")
+    refused: FlagResult | None = refuse(flag, ctx.evidence, "oracle", "oracle:independent")
     if refused is not None:
         return refused
     status = oracle.get("status")

@@ -13,6 +13,7 @@ from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario
 from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 P, F, W = "PASS", "FAIL", "PENDING"
 CART = story.CARTS[0]
@@ -271,4 +272,13 @@ def S(
     because: str,
     follows: str,
 ) -> Scenario:
-    return Scenario(name, description, configure, overall, klass, flags, because=because, follows=follows)
+    return Scenario(
+        name,
+        description,
+        configure,
+        Status(overall),
+        None if klass is None else FailureClass(klass),
+        flags,
+        because=because,
+        follows=follows,
+    )
