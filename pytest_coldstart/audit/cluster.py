@@ -52,7 +52,8 @@ def connect(scheduler: str, jobs: int | None = None) -> tuple[Connection, str]:
             host="127.0.0.1",
             dashboard_address=None,
         )
-        return Connection(Client(cluster), cluster)  # type: ignore[no-untyped-call], f"a local Dask cluster of {workers} worker processes"
+        client = Client(cluster)  # type: ignore[no-untyped-call]
+        return Connection(client, cluster), f"a local Dask cluster of {workers} worker processes"
     if "://" not in scheduler:
         raise UsageError(f"--scheduler {scheduler!r}: expected 'local' or an address such as tcp://HOST:8786")
     try:
