@@ -1,4 +1,4 @@
-"""The test items of one run: ``validate``, ``flag-<name>`` and ``review-<id>``.
+"""The test items of one run: ``validate``, ``flag-<name>`` and ``review-<id>`` (``run`` is in run_item).
 
 Names use only ``[A-Za-z0-9._-]``: brackets break ``--lf`` on pytest 9 (pytest#15045) and
 ``::`` would break pasted node ids. The raw id travels in the JUnit properties.
@@ -8,7 +8,9 @@ an honest failure instead of a pass.
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,7 @@ import pytest
 from pytest_coldstart.pytest_plugin import junit, markers
 from pytest_coldstart.pytest_plugin.outcomes import (
     FAILED,
+    PASSED,
     XFAILED,
     CheckFailed,
     PendingStatus,
@@ -29,6 +32,19 @@ from pytest_coldstart.pytest_plugin.outcomes import (
 from pytest_coldstart.pytest_plugin.session import RunInfo
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _refs(value: object) -> list[str]:
+    return [ref for ref in value if isinstance(ref, str)] if isinstance(value, list) else []
+
+
+def pasteable(config: pytest.Config, nodeid: str) -> str:
+    """The node id as typed from the invocation directory (node ids are rootdir-relative)."""
+    path, sep, rest = nodeid.partition("::")
+    where = config.invocation_params.dir
+    if where != config.rootpath:
+        path = Path(os.path.relpath(config.rootpath / path, where)).as_posix()
+    return path + sep + rest
 
 
 def safe_name(prefix: str, raw: object) -> str:
@@ -46,6 +62,7 @@ class ColdstartItem(pytest.Item):
         self.run = run
         self.check = check
         self.verdict: Verdict | None = None
+        self.audit_seconds = 0.0  # this item's share of the run's audit time (JUnit time)
 
     def _label(self, verdict: Verdict, evidence: list[str]) -> None:
         """Markers and JUnit properties, fixed at collection (``-m`` only sees these)."""
@@ -70,7 +87,10 @@ class ColdstartItem(pytest.Item):
         """Decided at collection (the audit ran then); here the verdict becomes the outcome."""
         verdict = self.verdict
         assert verdict is not None
-        if verdict.outcome == FAILED:
+        if verdict.outcome == PASSED:
+            # Shown by -rA / -rP (its PASSES section is otherwise a bare heading) and in the HTML log.
+            self.add_report_section("call", "coldstart", verdict.text())
+        elif verdict.outcome == FAILED:
             raise CheckFailed(verdict.text())
         if verdict.outcome == XFAILED:
             reason = one_line(verdict.reason, 500)
@@ -83,7 +103,12 @@ class ColdstartItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, 0, f"{one_line(self.run.run_id, 80)}::{self.name}"
+        """The failure heading is the node id as typed from the invocation directory (pasteable).
+
+        The trailing space is deliberate: pytest's verbose line rewrites a domain that ends
+        the node id (dots become ``::``), which would mangle ``run.json`` and dotted review ids.
+        """
+        return self.path, 0, f"{pasteable(self.config, self.nodeid)} "
 
 
 class ValidateItem(ColdstartItem):
@@ -102,8 +127,7 @@ class FlagItem(ColdstartItem):
     def __init__(self, *, flag: dict[str, Any], **kwargs: Any):
         super().__init__(check=str(flag.get("flag")), **kwargs)
         self.flag = flag
-        evidence = flag.get("evidence") if isinstance(flag.get("evidence"), list) else []
-        self._label(flag_verdict(self.run.report or {}, flag), evidence)
+        self._label(flag_verdict(self.run.report or {}, flag), _refs(flag.get("evidence")))
 
 
 class ReviewItem(ColdstartItem):
@@ -114,19 +138,7 @@ class ReviewItem(ColdstartItem):
         self.flag = flag
         self.review = review
         entry = latest_resolutions(flag).get(self.check) or {}
-        refs = entry.get("evidence") if isinstance(entry.get("evidence"), list) else []
-        self._label(review_verdict(self.run.report or {}, flag, review), refs)
-
-
-class AuditErrorItem(ColdstartItem):
-    """Stands for a run the audit could not process: fails, marked infra_error."""
-
-    kind = "audit"
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(check="audit", **kwargs)
-        reason = self.run.error or "the audit could not run"
-        self._label(Verdict("FAIL", FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
+        self._label(review_verdict(self.run.report or {}, flag, review), _refs(entry.get("evidence")))
 
 
 def _required_reviews(
@@ -149,14 +161,15 @@ def usable(run: RunInfo) -> RunInfo:
 
 
 def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
-    """All items of one (``usable``) run, in a deterministic order: validate, flags, reviews."""
+    """The check items of one (``usable``) run, in a deterministic order: validate, flags, reviews.
+
+    Without a report that is ``validate`` alone; the collector adds the ``run`` item last."""
     items: list[ColdstartItem] = [ValidateItem.from_parent(parent, name="validate", run=run)]
     report = run.report
     if report is None:
-        items.append(AuditErrorItem.from_parent(parent, name="audit", run=run))
         return items
     flags = [f for f in report["flags"] if isinstance(f, dict)]
-    seen = {"validate", "audit"}
+    seen = {"validate", "run"}
     for flag in flags:
         name = safe_name("flag", flag.get("flag"))
         if name not in seen:

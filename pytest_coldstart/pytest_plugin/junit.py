@@ -14,7 +14,7 @@ PREFIX = "coldstart."
 def properties(
     *, run_id: str, kind: str, check: str, status: str, failure_class: object, overall: object, evidence: list[str]
 ) -> list[tuple[str, str]]:
-    """``kind`` is flag, review, validate or audit; the pinned key is coldstart.<kind>."""
+    """``kind`` is validate, flag, review or run; the pinned key is coldstart.<kind>."""
     return [
         (PREFIX + "run_id", run_id),
         (PREFIX + kind, check),
@@ -25,7 +25,12 @@ def properties(
     ]
 
 
-def lookup(user_properties: list[tuple[str, object]] | tuple, name: str) -> str | None:
+def reasons(values: list[str]) -> tuple[str, str]:
+    """The ``run`` item's reasons (why FAIL, why PENDING) as a JSON list of strings."""
+    return (PREFIX + "reasons", json.dumps(values, ensure_ascii=False))
+
+
+def lookup(user_properties: list[tuple[str, object]] | tuple[tuple[str, object], ...], name: str) -> str | None:
     for key, value in user_properties:
         if key == PREFIX + name:
             return value if isinstance(value, str) else str(value)

@@ -96,7 +96,9 @@ def record_lines(report: dict[str, Any], refs: list[Any], indent: str = "  ") ->
 
 def run_line(report: dict[str, Any]) -> str:
     klass = report.get("failure_class") or "none"
-    return f"run {one_line(report.get('run_id'))}: overall {one_line(report.get('overall'))}, failure class {klass}"
+    run_id = report.get("run_id")
+    name = one_line(run_id) if isinstance(run_id, str) and run_id else "(no usable run_id in run.json)"
+    return f"run {name}: overall {one_line(report.get('overall'))}, failure class {klass}"
 
 
 def flag_verdict(report: dict[str, Any], flag: dict[str, Any]) -> Verdict:

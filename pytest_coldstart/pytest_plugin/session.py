@@ -11,7 +11,9 @@ audits of a cold cache between them instead of waiting on each other in lockstep
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,12 +34,12 @@ class RunInfo:
     report: dict[str, Any] | None
     error: str | None
     key: str | None
+    seconds: float = 0.0  # what this process spent obtaining the report (audit or cache read)
 
     @property
     def run_id(self) -> str:
-        if self.report is not None and isinstance(self.report.get("run_id"), str):
-            return self.report["run_id"]
-        return self.run_dir.name
+        run_id = self.report.get("run_id") if self.report is not None else None
+        return run_id if isinstance(run_id, str) else self.run_dir.name
 
 
 def _audit(run_dir: Path) -> dict[str, Any]:
@@ -71,15 +73,18 @@ class ColdstartSession:
         self.norecurse = norecurse
         self._runs: dict[Path, RunInfo] = {}
         self._keys: dict[Path, str | None] = {}
+        self._spent: dict[Path, float] = {}  # audit time spent before load() (share_out)
 
     # -- which directories ---------------------------------------------------------------
 
     def wants(self, run_dir: Path) -> bool:
-        """Collect this run: it lies under a --coldstart-runs root, or an argument points into it."""
+        """Collect this run: it lies under a --coldstart-runs root or a path argument, or an argument points into it."""
         run_dir = run_dir.resolve()
         if any(run_dir == root or root in run_dir.parents for root in self.roots):
             return True
-        return any(target == run_dir or run_dir in target.parents for target in self.targets)
+        return any(
+            target == run_dir or run_dir in target.parents or target in run_dir.parents for target in self.targets
+        )
 
     def discover(self, paths: list[Path]) -> list[Path]:
         """Run directories at or below ``paths`` (sorted, pruned like pytest's walk)."""
@@ -114,6 +119,9 @@ class ColdstartSession:
         run_dir = run_dir.resolve()
         if run_dir in self._runs:
             return self._runs[run_dir]
+        import pytest_coldstart.audit  # noqa: F401 - imported before the clock starts: not this run's time
+
+        started = time.perf_counter()
         key = self._key(run_dir)
         try:
             if key is None:
@@ -123,6 +131,7 @@ class ColdstartSession:
             info = RunInfo(run_dir, report, None, key)
         except Exception as exc:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
+        info.seconds = self._spent.pop(run_dir, 0.0) + time.perf_counter() - started
         self._runs[run_dir] = info
         return info
 
@@ -137,10 +146,13 @@ class ColdstartSession:
             key = self._key(run_dir)
             if key is None:
                 continue
+            started = time.perf_counter()
             try:
-                done += self.cache.compute_if_free("audit", key, lambda r=run_dir: _audit(r))
+                done += self.cache.compute_if_free("audit", key, functools.partial(_audit, run_dir))
             except Exception:
                 continue
+            finally:
+                self._spent[run_dir] = self._spent.get(run_dir, 0.0) + time.perf_counter() - started
         return done
 
 

@@ -95,6 +95,7 @@ def expected_outcomes(run_dir: Path, prefix: str) -> dict[str, str]:
     for review in report["required_reviews"]:
         malformed = any(f"review {review['id']}:" in error for error in report["infra_errors"])
         out[f"{prefix}::review-{review['id']}"] = "failed" if malformed else review_map[review["status"]]
+    out[f"{prefix}::run"] = flag_map[report["overall"]]
     return out
 
 
