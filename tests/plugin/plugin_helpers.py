@@ -104,6 +104,7 @@ class Case:
     outcome: str
     message: str
     properties: dict[str, str] = field(default_factory=dict)
+    time: float = 0.0
 
 
 def junit_cases(path: Path) -> dict[str, Case]:
@@ -118,7 +119,9 @@ def junit_cases(path: Path) -> dict[str, Case]:
                 outcome = "xfailed" if child.get("type") == "pytest.xfail" else "skipped"
                 message = child.get("message", "")
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        cases[f"{case.get('classname')}::{case.get('name')}"] = Case(outcome, message, props)
+        cases[f"{case.get('classname')}::{case.get('name')}"] = Case(
+            outcome, message, props, float(case.get("time", 0))
+        )
     return cases
 
 
