@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from plugin_helpers import outcomes
 
 from pytest_coldstart.pytest_plugin.links import LinkPolicy, Tree
+
+Lab = Callable[..., Path]  # the lab fixture: copies scenario runs into pytester's runs/
 
 
 def _runs_of(got: dict[str, str]) -> dict[str, int]:
@@ -19,7 +22,7 @@ def _runs_of(got: dict[str, str]) -> dict[str, int]:
     return counts
 
 
-def _symlinked_lab(pytester: pytest.Pytester, lab) -> Path:
+def _symlinked_lab(pytester: pytest.Pytester, lab: Lab) -> Path:
     """runs/sub/passing, runs/late_logger, loops back up, an alias, and a link out of the tree."""
     runs = lab("late_logger")
     (runs / "sub").mkdir()
@@ -32,7 +35,7 @@ def _symlinked_lab(pytester: pytest.Pytester, lab) -> Path:
     return runs
 
 
-def test_a_loop_and_an_alias_collect_each_real_run_once(pytester: pytest.Pytester, lab) -> None:
+def test_a_loop_and_an_alias_collect_each_real_run_once(pytester: pytest.Pytester, lab: Lab) -> None:
     _symlinked_lab(pytester, lab)
     for args in (["--coldstart-runs=runs"], ["runs"]):
         result = pytester.runpytest(*args, "-rA")
@@ -48,7 +51,9 @@ def test_a_loop_and_an_alias_collect_each_real_run_once(pytester: pytest.Pyteste
         assert result.ret == pytest.ExitCode.TESTS_FAILED
 
 
-def test_a_run_reached_only_through_links_is_collected_once_under_the_first(pytester: pytest.Pytester, lab) -> None:
+def test_a_run_reached_only_through_links_is_collected_once_under_the_first(
+    pytester: pytest.Pytester, lab: Lab
+) -> None:
     runs = lab("pending_oracle")
     (runs / ".store").mkdir()  # pytest never walks a dot folder (norecursedirs)
     os.rename(runs / "pending_oracle", runs / ".store" / "pending_oracle")
@@ -66,7 +71,7 @@ def test_a_run_reached_only_through_links_is_collected_once_under_the_first(pyte
     assert outcomes(parallel) == outcomes(result)
 
 
-def test_links_out_of_the_tree_are_never_followed(pytester: pytest.Pytester, lab) -> None:
+def test_links_out_of_the_tree_are_never_followed(pytester: pytest.Pytester, lab: Lab) -> None:
     outside = lab("late_logger")
     elsewhere = pytester.path / "elsewhere"
     os.rename(outside / "late_logger", elsewhere)
@@ -84,7 +89,7 @@ def test_links_out_of_the_tree_are_never_followed(pytester: pytest.Pytester, lab
     assert _runs_of(outcomes(explicit)) == {"runs/ext": 9}
 
 
-def test_the_same_outcomes_under_xdist_with_links(pytester: pytest.Pytester, lab) -> None:
+def test_the_same_outcomes_under_xdist_with_links(pytester: pytest.Pytester, lab: Lab) -> None:
     _symlinked_lab(pytester, lab)
     serial = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA"))
     parallel = pytester.runpytest("--coldstart-runs=runs", "-rA", "-n", "2")

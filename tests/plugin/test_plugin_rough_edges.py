@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from plugin_helpers import outcomes
 
+Lab = Callable[..., Path]  # the lab fixture: copies scenario runs into pytester's runs/
+
 HEADING = re.compile(r"^_{3,} (\S+::\S+)\s+_{3,}$")
 
 
-def test_a_path_argument_holding_runs_collects_like_the_option(pytester: pytest.Pytester, lab) -> None:
+def test_a_path_argument_holding_runs_collects_like_the_option(pytester: pytest.Pytester, lab: Lab) -> None:
     lab()
     with_option = pytester.runpytest("--coldstart-runs=runs", "-rA")
     as_argument = pytester.runpytest("runs", "-rA")
@@ -28,7 +32,7 @@ def test_a_path_argument_holding_runs_collects_like_the_option(pytester: pytest.
 
 @pytest.mark.parametrize("where", [".", "runs"], ids=["rootdir", "subfolder"])
 def test_failure_headings_are_node_ids_that_paste_back(
-    pytester: pytest.Pytester, lab, monkeypatch: pytest.MonkeyPatch, where: str
+    pytester: pytest.Pytester, lab: Lab, monkeypatch: pytest.MonkeyPatch, where: str
 ) -> None:
     lab("late_logger", "rejected_review", "tampered_hashes")
     pytester.makeini("[pytest]\n")  # rootdir stays here when pytest runs from runs/
@@ -45,14 +49,14 @@ def test_failure_headings_are_node_ids_that_paste_back(
     assert any(h.endswith("::review-machine_operated.causality") for h in headings)  # dots kept
 
 
-def test_verbose_lines_keep_dotted_names(pytester: pytest.Pytester, lab) -> None:
+def test_verbose_lines_keep_dotted_names(pytester: pytest.Pytester, lab: Lab) -> None:
     lab("passing")
     result = pytester.runpytest("runs", "-v")
     result.stdout.fnmatch_lines(["runs/passing/run.json::review-machine_operated.causality PASSED*"])
     assert "run::json" not in result.stdout.str()
 
 
-def test_passes_section_shows_each_verdict(pytester: pytest.Pytester, lab) -> None:
+def test_passes_section_shows_each_verdict(pytester: pytest.Pytester, lab: Lab) -> None:
     lab("passing")
     result = pytester.runpytest("runs", "-rA")
     text = result.stdout.str()
@@ -69,7 +73,7 @@ def test_passes_section_shows_each_verdict(pytester: pytest.Pytester, lab) -> No
         ), line
 
 
-def test_a_run_without_a_usable_run_id_is_named_not_null(pytester: pytest.Pytester, lab) -> None:
+def test_a_run_without_a_usable_run_id_is_named_not_null(pytester: pytest.Pytester, lab: Lab) -> None:
     lab("unknown_version")
     result = pytester.runpytest("runs", "-rA")
     text = result.stdout.str()

@@ -3,28 +3,35 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from plugin_helpers import junit_cases, outcomes
 
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.demo.scenarios import RunBuilder
 from pytest_coldstart.pytest_plugin.outcomes import FAILED, PASSED, XFAILED
 from pytest_coldstart.pytest_plugin.run_item import run_verdict
 from pytest_coldstart.pytest_plugin.session import RunInfo
+
+Lab = Callable[..., Path]  # the lab fixture: copies scenario runs into pytester's runs/
+Builder = Callable[..., RunBuilder]  # the coldstart_run fixture
 
 OVERALL = {"PASS": "passed", "FAIL": "failed", "PENDING": "xfailed"}
 PENDING_RUNS = ("pending_reviews", "cross_stream_tie", "pending_oracle")
 
 
-def _no_restore(pytester: pytest.Pytester, coldstart_run) -> Path:
+def _no_restore(pytester: pytest.Pytester, coldstart_run: Builder) -> Path:
     """A run PENDING for a run-level reason: no restore-verification evidence is declared."""
     builder = coldstart_run().undeclare("restore")
     builder.root = pytester.path / "runs" / "no_restore"
-    return builder.build()
+    return Path(builder.build())
 
 
-def test_every_run_has_one_run_item_with_its_overall_status(pytester: pytest.Pytester, lab, coldstart_run) -> None:
+def test_every_run_has_one_run_item_with_its_overall_status(
+    pytester: pytest.Pytester, lab: Lab, coldstart_run: Builder
+) -> None:
     runs = lab("passing", "late_logger", "invalid_fixture", "tampered_hashes", *PENDING_RUNS)
     _no_restore(pytester, coldstart_run)
     result = pytester.runpytest("--coldstart-runs=runs", "-rA")
@@ -43,7 +50,7 @@ def test_every_run_has_one_run_item_with_its_overall_status(pytester: pytest.Pyt
     )
 
 
-def test_a_failed_run_item_names_the_failure_class_and_every_reason(pytester: pytest.Pytester, lab) -> None:
+def test_a_failed_run_item_names_the_failure_class_and_every_reason(pytester: pytest.Pytester, lab: Lab) -> None:
     lab("tampered_hashes", "rejected_review")
     result = pytester.runpytest("--coldstart-runs=runs", "runs/tampered_hashes/run.json::run")
     result.assert_outcomes(failed=1)
@@ -59,7 +66,9 @@ def test_a_failed_run_item_names_the_failure_class_and_every_reason(pytester: py
     rejected.stdout.fnmatch_lines(["  - review machine_operated.causality rejected*"])
 
 
-def test_runxfail_fails_every_pending_run_and_exits_nonzero(pytester: pytest.Pytester, lab, coldstart_run) -> None:
+def test_runxfail_fails_every_pending_run_and_exits_nonzero(
+    pytester: pytest.Pytester, lab: Lab, coldstart_run: Builder
+) -> None:
     lab(*PENDING_RUNS)
     _no_restore(pytester, coldstart_run)
     only_runs = ("--coldstart-runs=runs", "-rA", "-m", "coldstart(kind='run')")
@@ -75,7 +84,7 @@ def test_runxfail_fails_every_pending_run_and_exits_nonzero(pytester: pytest.Pyt
     passing.assert_outcomes(passed=10)
 
 
-def test_markers_select_run_items(pytester: pytest.Pytester, lab) -> None:
+def test_markers_select_run_items(pytester: pytest.Pytester, lab: Lab) -> None:
     lab("passing", "late_logger", "pending_reviews", "tampered_hashes")
     everything = outcomes(pytester.runpytest("--coldstart-runs=runs", "-rA"))
     runs_only = outcomes(
@@ -95,7 +104,7 @@ def test_markers_select_run_items(pytester: pytest.Pytester, lab) -> None:
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
 def test_junit_counts_one_run_case_per_run_with_properties_and_time(
-    pytester: pytest.Pytester, lab, coldstart_run, workers: list[str]
+    pytester: pytest.Pytester, lab: Lab, coldstart_run: Builder, workers: list[str]
 ) -> None:
     lab("passing", "late_logger", "pending_reviews")
     _no_restore(pytester, coldstart_run)
