@@ -23,29 +23,40 @@ NAME = "run"
 _REVIEW_PENDING = {"unresolved": "awaits a reviewer", "pending": "awaits a reviewer"}
 
 
-def _flags(report: dict[str, Any], status: str) -> list[str]:
+def _field(record: Any, name: str) -> Any:
+    """A report field, plain value: the report as a dict or as the typed AuditReport (enums too)."""
+    value = record.get(name) if isinstance(record, dict) else getattr(record, name, None)
+    return getattr(value, "value", value)
+
+
+def _entries(record: Any, name: str) -> list[Any]:
+    value = _field(record, name)
+    return list(value) if isinstance(value, (list, tuple)) else []
+
+
+def _flags(report: Any, status: str) -> list[str]:
     return [
-        f"flag {one_line(flag.get('flag'))} {status}: {one_line(flag.get('summary') or '', 400)}".rstrip(": ")
-        for flag in report.get("flags") or []
-        if isinstance(flag, dict) and flag.get("status") == status
+        f"flag {one_line(_field(flag, 'flag'))} {status}: {one_line(_field(flag, 'summary') or '', 400)}".rstrip(": ")
+        for flag in _entries(report, "flags")
+        if _field(flag, "status") == status
     ]
 
 
-def _reviews(report: dict[str, Any], statuses: dict[str, str]) -> list[str]:
+def _reviews(report: Any, statuses: dict[str, str]) -> list[str]:
     lines = []
-    for review in report.get("required_reviews") or []:
-        if isinstance(review, dict) and review.get("status") in statuses:
-            question = one_line(review.get("question") or "", 300)
-            lines.append(f"review {one_line(review.get('id'))} {statuses[review['status']]}: {question}".rstrip(": "))
+    for review in _entries(report, "required_reviews"):
+        state = _field(review, "status")
+        if isinstance(state, str) and state in statuses:
+            question = one_line(_field(review, "question") or "", 300)
+            lines.append(f"review {one_line(_field(review, 'id'))} {statuses[state]}: {question}".rstrip(": "))
     return lines
 
 
-def _strings(report: dict[str, Any], key: str, prefix: str) -> list[str]:
-    value = report.get(key)
-    return [f"{prefix}{describe(entry)}" for entry in value] if isinstance(value, list) else []
+def _strings(report: Any, key: str, prefix: str) -> list[str]:
+    return [f"{prefix}{describe(entry)}" for entry in _entries(report, key)]
 
 
-def failure_reasons(report: dict[str, Any]) -> list[str]:
+def failure_reasons(report: Any) -> list[str]:
     """Why the run FAILs: integrity, fixture, failing flags, rejected reviews (R11's order)."""
     return [
         *_strings(report, "infra_errors", "infra: "),
@@ -55,7 +66,7 @@ def failure_reasons(report: dict[str, Any]) -> list[str]:
     ]
 
 
-def pending_reasons(report: dict[str, Any]) -> list[str]:
+def pending_reasons(report: Any) -> list[str]:
     """Why the run is PENDING: run-level reasons first, then pending flags and reviews."""
     return [
         *_strings(report, "pending_reasons", "pending: "),
@@ -79,7 +90,7 @@ def _listed(reasons: list[str]) -> list[str]:
 def run_verdict(run: RunInfo) -> tuple[Verdict, list[str]]:
     """The run item's verdict and the reasons behind it (also a JUnit property)."""
     report = run.report
-    given = report.get("run_id") if report is not None else None
+    given = _field(report, "run_id") if report is not None else None
     name = (
         one_line(given, 120)
         if isinstance(given, str) and given
@@ -89,8 +100,8 @@ def run_verdict(run: RunInfo) -> tuple[Verdict, list[str]]:
         reason = run.error or "the audit could not run"
         details = [f"run directory: {one_line(run.run_dir.name)}"]
         return Verdict("FAIL", FAILED, f"run {name} FAIL (INFRA_ERROR): {reason}", details), [reason]
-    overall = report.get("overall")
-    klass = report.get("failure_class")
+    overall = _field(report, "overall")
+    klass = _field(report, "failure_class")
     if overall == "PASS":
         return Verdict("PASS", PASSED, f"run {name} PASS: every flag passed, nothing is pending"), []
     if overall == "PENDING":
