@@ -4,10 +4,12 @@ How to use: copy this file to the root of the repository whose ``labs/`` folder 
 directories (folders with a ``run.json``), install ``pytest-coldstart[html]`` and run ``pytest``.
 
 What you get:
-- one test item per check of every run: ``validate``, ``flag-<name>`` (5) and
-  ``review-<id>`` per required review, e.g. ``labs/run-07/run.json::flag-agent_read_log``;
-- FAIL fails the build, PENDING (awaiting a reviewer, an unverified oracle ...) is reported
-  as xfailed and does not; add ``--runxfail`` to make PENDING block the build as well;
+- one test item per check of every run: ``validate``, ``flag-<name>`` (5),
+  ``review-<id>`` per required review, and ``run`` (the run's overall verdict), e.g.
+  ``labs/run-07/run.json::flag-agent_read_log``;
+- FAIL fails the build, PENDING (awaiting a reviewer, an unverified oracle, no fixture
+  declared ...) is reported as xfailed and does not; add ``--runxfail`` to make every PENDING
+  run block the build as well (its ``run`` item then fails, even when each check passed);
 - ``reports/coldstart.xml`` (JUnit; each item carries ``coldstart.*`` properties for
   dashboards) and, with pytest-html installed, ``reports/coldstart.html`` (evidence tables
   and a timeline per run), plus a one-row-per-run verdict table in the log;

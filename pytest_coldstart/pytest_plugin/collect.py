@@ -4,6 +4,8 @@
 makes node ids pasteable (a Directory node id with ``::`` is a usage error). Claiming the
 directory means pytest never walks into it, so agent-written ``test_*.py`` files in a run are
 never imported or executed. ``collect()`` never raises: a raise there aborts the session.
+Symbolic links are judged by ``links.LinkPolicy`` first: a folder it refuses becomes an empty
+node and a collection warning naming the path and the reason, so nothing is dropped silently.
 """
 
 from __future__ import annotations
@@ -14,12 +16,16 @@ from typing import Any
 import pytest
 
 from pytest_coldstart.pytest_plugin import markers
-from pytest_coldstart.pytest_plugin.items import AuditErrorItem, ColdstartItem, ValidateItem, run_items
+from pytest_coldstart.pytest_plugin.items import ColdstartItem, ValidateItem, run_items
+from pytest_coldstart.pytest_plugin.links import LinkPolicy
 from pytest_coldstart.pytest_plugin.outcomes import one_line
+from pytest_coldstart.pytest_plugin.run_item import NAME as RUN_ITEM
+from pytest_coldstart.pytest_plugin.run_item import RunItem
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.layout import RUN_JSON
 
+LINKS = pytest.StashKey[LinkPolicy]()
 _SNIFF_BYTES = 1 << 20
 _V1_SCHEMA_PREFIX = "mc-agent-coldstart-run/"
 
@@ -44,15 +50,35 @@ def looks_like_run(run_json: Path) -> bool:
 
 def claim(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """pytest_collect_directory: our node for run directories, None for everything else."""
+    policy = parent.config.stash.get(LINKS, None)
+    refused = policy.folder(path) if policy is not None else None
+    if refused is not None:
+        return NotFollowed.refuse(parent, path, refused)
     if not (path / RUN_JSON).is_file():
         return None
     session = parent.config.stash.get(STASH, None)
-    if session is not None and session.wants(path):
-        return RunDirectory.from_parent(parent, path=path)
-    if looks_like_run(path / RUN_JSON):
-        # Not selected, but still claimed: a run's contents are evidence, never tests.
+    if (session is not None and session.wants(path)) or looks_like_run(path / RUN_JSON):
+        # Claimed even when not selected: a run's contents are evidence, never tests.
+        refused = policy.run(path) if policy is not None else None
+        if refused is not None:
+            return NotFollowed.refuse(parent, path, refused)
         return RunDirectory.from_parent(parent, path=path)
     return None
+
+
+class NotFollowed(pytest.Directory):
+    """A folder collection must not enter (a symlink loop, a link out of the tree, a second
+    path to a run collected elsewhere): claimed so pytest does not walk it, and reported."""
+
+    @classmethod
+    def refuse(cls, parent: pytest.Collector, path: Path, reason: str) -> NotFollowed:
+        node = cls.from_parent(parent, path=path)
+        shown = parent.config.stash[LINKS].shown(path)
+        node.warn(pytest.PytestCollectionWarning(f"coldstart: {one_line(shown)} not collected: {one_line(reason)}"))
+        return node
+
+    def collect(self) -> list[pytest.Item | pytest.Collector]:
+        return []
 
 
 class RunDirectory(pytest.Directory):
@@ -74,17 +100,24 @@ class RunFile(pytest.File):
             marker = markers.class_marker(run.report.failure_class) if run.report else pytest.mark.infra_error
             if marker is not None:
                 self.add_marker(marker)
-            return run_items(self, run)
+            items = [*run_items(self, run), RunItem.from_parent(self, name=RUN_ITEM, run=run)]
         except Exception as exc:
             broken = RunInfo(
-                run.run_dir, None, f"the audit report could not be turned into items: {one_line(exc)}", run.key
+                run.run_dir,
+                None,
+                f"the audit report could not be turned into items: {one_line(exc)}",
+                run.key,
+                run.seconds,
             )
             self.own_markers.clear()
             self.add_marker(pytest.mark.infra_error)
-            return [
+            items = [
                 ValidateItem.from_parent(self, name="validate", run=broken),
-                AuditErrorItem.from_parent(self, name="audit", run=broken),
+                RunItem.from_parent(self, name=RUN_ITEM, run=broken),
             ]
+        for item in items:  # the audit served them all: each carries its share (JUnit time)
+            item.audit_seconds = run.seconds / len(items)
+        return items
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, 0, str(self.path.parent.name)

@@ -1,4 +1,4 @@
-"""The test items of one run: ``validate``, ``flag-<name>`` and ``review-<id>``.
+"""The test items of one run: ``validate``, ``flag-<name>`` and ``review-<id>`` (``run`` is in run_item).
 
 Names use only ``[A-Za-z0-9._-]``: brackets break ``--lf`` on pytest 9 (pytest#15045) and
 ``::`` would break pasted node ids. The raw id travels in the JUnit properties.
@@ -8,7 +8,9 @@ an honest failure instead of a pass.
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,7 @@ from pytest_coldstart.audit.audit_report import AuditReport, FlagReport, Require
 from pytest_coldstart.pytest_plugin import junit, markers
 from pytest_coldstart.pytest_plugin.outcomes import (
     FAILED,
+    PASSED,
     XFAILED,
     CheckFailed,
     PendingStatus,
@@ -30,6 +33,19 @@ from pytest_coldstart.pytest_plugin.session import RunInfo
 from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def _refs(value: object) -> list[str]:
+    return [ref for ref in value if isinstance(ref, str)] if isinstance(value, list) else []
+
+
+def pasteable(config: pytest.Config, nodeid: str) -> str:
+    """The node id as typed from the invocation directory (node ids are rootdir-relative)."""
+    path, sep, rest = nodeid.partition("::")
+    where = config.invocation_params.dir
+    if where != config.rootpath:
+        path = Path(os.path.relpath(config.rootpath / path, where)).as_posix()
+    return path + sep + rest
 
 
 def safe_name(prefix: str, raw: object) -> str:
@@ -47,6 +63,7 @@ class ColdstartItem(pytest.Item):
         self.run = run
         self.check = check
         self.verdict: Verdict | None = None
+        self.audit_seconds = 0.0  # this item's share of the run's audit time (JUnit time)
 
     def _label(self, verdict: Verdict, evidence: list[str]) -> None:
         """Markers and JUnit properties, fixed at collection (``-m`` only sees these)."""
@@ -71,7 +88,10 @@ class ColdstartItem(pytest.Item):
         """Decided at collection (the audit ran then); here the verdict becomes the outcome."""
         verdict = self.verdict
         assert verdict is not None
-        if verdict.outcome == FAILED:
+        if verdict.outcome == PASSED:
+            # Shown by -rA / -rP (its PASSES section is otherwise a bare heading) and in the HTML log.
+            self.add_report_section("call", "coldstart", verdict.text())
+        elif verdict.outcome == FAILED:
             raise CheckFailed(verdict.text())
         if verdict.outcome == XFAILED:
             reason = one_line(verdict.reason, 500)
@@ -84,7 +104,12 @@ class ColdstartItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, 0, f"{one_line(self.run.run_id, 80)}::{self.name}"
+        """The failure heading is the node id as typed from the invocation directory (pasteable).
+
+        The trailing space is deliberate: pytest's verbose line rewrites a domain that ends
+        the node id (dots become ``::``), which would mangle ``run.json`` and dotted review ids.
+        """
+        return self.path, 0, f"{pasteable(self.config, self.nodeid)} "
 
 
 class ValidateItem(ColdstartItem):
@@ -117,29 +142,19 @@ class ReviewItem(ColdstartItem):
         self._label(review_verdict(report, flag, review), list(entry.evidence or ()) if entry else [])
 
 
-class AuditErrorItem(ColdstartItem):
-    """Stands for a run the audit could not process: fails, marked infra_error."""
-
-    kind = "audit"
-
-    def __init__(self, **kwargs: Any):
-        super().__init__(check="audit", **kwargs)
-        reason = self.run.error or "the audit could not run"
-        self._label(Verdict(Status.FAIL, FAILED, reason, [f"run directory: {self.run.run_dir.name}"]), [])
-
-
 def _plain(value: str | None) -> str | None:
     return None if value is None else str(value)
 
 
 def run_items(parent: pytest.File, run: RunInfo) -> list[ColdstartItem]:
-    """All items of one run, in a deterministic order: validate, flags, reviews."""
+    """The check items of one (``usable``) run, in a deterministic order: validate, flags, reviews.
+
+    Without a report that is ``validate`` alone; the collector adds the ``run`` item last."""
     items: list[ColdstartItem] = [ValidateItem.from_parent(parent, name="validate", run=run)]
     report = run.report
     if report is None:
-        items.append(AuditErrorItem.from_parent(parent, name="audit", run=run))
         return items
-    seen = {"validate", "audit"}
+    seen = {"validate", "run"}
     flags = {flag.flag: flag for flag in report.flags}
     for flag in report.flags:
         name = safe_name("flag", flag.flag.value)

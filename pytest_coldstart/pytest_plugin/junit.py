@@ -14,7 +14,7 @@ PREFIX = "coldstart."
 def properties(
     *, run_id: str, kind: str, check: str, status: str, failure_class: object, overall: object, evidence: list[str]
 ) -> list[tuple[str, str]]:
-    """``kind`` is flag, review, validate or audit; the pinned key is coldstart.<kind>."""
+    """``kind`` is validate, flag, review or run; the pinned key is coldstart.<kind>."""
     return [
         (PREFIX + "run_id", run_id),
         (PREFIX + kind, check),
@@ -23,6 +23,11 @@ def properties(
         (PREFIX + "overall", overall if isinstance(overall, str) else ""),
         (PREFIX + "evidence", json.dumps([e for e in evidence if isinstance(e, str)], ensure_ascii=False)),
     ]
+
+
+def reasons(values: list[str]) -> tuple[str, str]:
+    """The ``run`` item's reasons (why FAIL, why PENDING) as a JSON list of strings."""
+    return (PREFIX + "reasons", json.dumps(values, ensure_ascii=False))
 
 
 def lookup(user_properties: list[tuple[str, object]] | tuple[tuple[str, object], ...], name: str) -> str | None:

@@ -82,7 +82,8 @@ def record_lines(report: AuditReport, refs: Iterable[str], indent: str = "  ") -
 
 def run_line(report: AuditReport) -> str:
     klass = report.failure_class or "none"
-    return f"run {one_line(report.run_id)}: overall {report.overall}, failure class {klass}"
+    name = one_line(report.run_id) if report.run_id else "(no usable run_id in run.json)"
+    return f"run {name}: overall {report.overall}, failure class {klass}"
 
 
 def flag_verdict(report: AuditReport, flag: FlagReport) -> Verdict:

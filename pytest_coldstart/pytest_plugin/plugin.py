@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,8 @@ from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin import anchor, collect, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
+from pytest_coldstart.pytest_plugin.items import ColdstartItem
+from pytest_coldstart.pytest_plugin.links import LinkPolicy, Tree
 from pytest_coldstart.pytest_plugin.parallel import OUTCOMES, xdist_note
 from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
 from pytest_coldstart.run.layout import RUN_JSON
@@ -61,10 +64,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     anchor.add_options(parser)
 
 
-def _roots(config: pytest.Config) -> list[Path]:
+def _given_roots(config: pytest.Config) -> list[Path]:
     invocation = config.invocation_params.dir
     roots = [invocation / value for value in config.getoption("coldstart_runs") or []]
-    roots += [Path(p) for p in config.getini("coldstart_runs") or []]
+    return roots + [Path(p) for p in config.getini("coldstart_runs") or []]
+
+
+def _roots(config: pytest.Config) -> list[Path]:
+    roots = _given_roots(config)
     resolved: list[Path] = []
     for root in roots:
         if not root.is_dir():
@@ -93,12 +100,16 @@ def _cache_dir(config: pytest.Config) -> Path | None:
 def pytest_configure(config: pytest.Config) -> None:
     """pytest_configure: register markers, build the session state, hook up pytest-html."""
     markers.register(config)
-    targets = []
+    given: list[Path] = []
     if config.args_source == pytest.Config.ArgsSource.ARGS:
-        targets = [(config.invocation_params.dir / arg.split("::", 1)[0]).resolve() for arg in config.args]
+        given = [config.invocation_params.dir / arg.split("::", 1)[0] for arg in config.args]
+    targets = [path.resolve() for path in given]
     norecurse = list(config.getini("norecursedirs") or [])
     config.stash[STASH] = ColdstartSession(_roots(config), targets, AuditCache(_cache_dir(config)), norecurse)
     anchor.configure(config, config.stash[STASH])
+    trees = [Tree.of(root, explicit=True) for root in _given_roots(config)]
+    trees += [Tree.of(path, explicit=False) for path in given if path.is_dir()]
+    config.stash[collect.LINKS] = LinkPolicy(trees, norecurse, config.invocation_params.dir)
     if config.pluginmanager.hasplugin("html") and config.getoption("htmlpath", None):
         from pytest_coldstart.pytest_plugin.html import HtmlReporting
 
@@ -140,9 +151,9 @@ def pytest_collection(session: pytest.Session) -> None:
     """pytest_collection: collect the run roots when no path was given; xdist share-out."""
     config = session.config
     state = config.stash.get(STASH, None)
-    if state is None or not state.roots:
+    if state is None or not (state.roots or state.targets):
         return
-    if config.args_source != pytest.Config.ArgsSource.ARGS:
+    if state.roots and config.args_source != pytest.Config.ArgsSource.ARGS:
         config.args[:] = [str(root) for root in state.roots]
     workerinput = getattr(config, "workerinput", None)
     jobs = _jobs(config)
@@ -181,6 +192,15 @@ def _last_failed_runs(config: pytest.Config) -> set[Path] | None:
         return None
     files = {config.rootpath / str(nodeid).split("::", 1)[0] for nodeid in plugin.lastfailed}
     return {path.parent.resolve() for path in files if path.name == RUN_JSON}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
+    """pytest_runtest_makereport: the run's audit time goes into its items' durations (JUnit time)."""
+    report = yield
+    if isinstance(item, ColdstartItem) and report.when == "call":
+        report.duration += item.audit_seconds
+    return report
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ class RunInfo:
     report: AuditReport | None
     error: str | None
     key: str | None
+    seconds: float = 0.0  # what this process spent obtaining the report (audit or cache read)
 
     @property
     def run_id(self) -> str:
@@ -81,15 +83,18 @@ class ColdstartSession:
         self._keys: dict[Path, str | None] = {}
         #: applied to every report after the (cached) audit: the seal-anchor check (anchor.py)
         self.post_audit: Callable[[Path, dict[str, Any]], dict[str, Any]] | None = None
+        self._spent: dict[Path, float] = {}  # audit time spent before load() (share_out)
 
     # -- which directories ---------------------------------------------------------------
 
     def wants(self, run_dir: Path) -> bool:
-        """Collect this run: it lies under a --coldstart-runs root, or an argument points into it."""
+        """Collect this run: it lies under a --coldstart-runs root or a path argument, or an argument points into it."""
         run_dir = run_dir.resolve()
         if any(run_dir == root or root in run_dir.parents for root in self.roots):
             return True
-        return any(target == run_dir or run_dir in target.parents for target in self.targets)
+        return any(
+            target == run_dir or run_dir in target.parents or target in run_dir.parents for target in self.targets
+        )
 
     def discover(self, paths: list[Path]) -> list[Path]:
         """Run directories at or below ``paths`` (sorted, pruned like pytest's walk)."""
@@ -124,6 +129,9 @@ class ColdstartSession:
         run_dir = run_dir.resolve()
         if run_dir in self._runs:
             return self._runs[run_dir]
+        import pytest_coldstart.audit  # noqa: F401 - imported before the clock starts: not this run's time
+
+        started = time.perf_counter()
         key = self._key(run_dir)
         try:
             if key is None:
@@ -135,6 +143,7 @@ class ColdstartSession:
             info = typed(run_dir, report, key)
         except Exception as exc:
             info = RunInfo(run_dir, None, f"the audit could not run: {_failure(exc)}", key)
+        info.seconds = self._spent.pop(run_dir, 0.0) + time.perf_counter() - started
         self._runs[run_dir] = info
         return info
 
@@ -164,10 +173,13 @@ class ColdstartSession:
             key = self._key(run_dir)
             if key is None:
                 continue
+            started = time.perf_counter()
             try:
                 done += self.cache.compute_if_free("audit", key, functools.partial(_audit, run_dir))
             except Exception:
                 continue
+            finally:
+                self._spent[run_dir] = self._spent.get(run_dir, 0.0) + time.perf_counter() - started
         return done
 
 

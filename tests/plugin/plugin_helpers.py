@@ -95,6 +95,7 @@ def expected_outcomes(run_dir: Path, prefix: str) -> dict[str, str]:
     for review in report["required_reviews"]:
         malformed = any(f"review {review['id']}:" in error for error in report["infra_errors"])
         out[f"{prefix}::review-{review['id']}"] = "failed" if malformed else review_map[review["status"]]
+    out[f"{prefix}::run"] = flag_map[report["overall"]]
     return out
 
 
@@ -103,6 +104,7 @@ class Case:
     outcome: str
     message: str
     properties: dict[str, str] = field(default_factory=dict)
+    time: float = 0.0
 
 
 def junit_cases(path: Path) -> dict[str, Case]:
@@ -117,7 +119,9 @@ def junit_cases(path: Path) -> dict[str, Case]:
                 outcome = "xfailed" if child.get("type") == "pytest.xfail" else "skipped"
                 message = child.get("message", "")
         props = {p.get("name"): p.get("value") for p in case.iter("property")}
-        cases[f"{case.get('classname')}::{case.get('name')}"] = Case(outcome, message, props)
+        cases[f"{case.get('classname')}::{case.get('name')}"] = Case(
+            outcome, message, props, float(case.get("time", 0))
+        )
     return cases
 
 

@@ -35,6 +35,7 @@ def test_passing_run_is_all_green_and_pending_reviews_xfail(pytester: pytest.Pyt
         "runs/passing/run.json::review-machine_operated.causality": "passed",
         "runs/passing/run.json::review-logger_armed_before_activation.running": "passed",
         "runs/passing/run.json::review-answer_correct.oracle_independence": "passed",
+        "runs/passing/run.json::run": "passed",
     }
     pending = {k: v for k, v in got.items() if "pending_reviews" in k and v == "xfailed"}
     assert set(pending) == {
@@ -44,6 +45,7 @@ def test_passing_run_is_all_green_and_pending_reviews_xfail(pytester: pytest.Pyt
         "runs/pending_reviews/run.json::review-machine_operated.causality",
         "runs/pending_reviews/run.json::review-logger_armed_before_activation.running",
         "runs/pending_reviews/run.json::review-answer_correct.oracle_independence",
+        "runs/pending_reviews/run.json::run",
     }
     result.stdout.fnmatch_lines(
         [
@@ -126,7 +128,10 @@ def test_fixture_invalid_run_fails_its_validate_item(pytester: pytest.Pytester, 
     result = pytester.runpytest("--coldstart-runs=runs", "-rA")
     got = outcomes(result)
     assert got["runs/invalid_fixture/run.json::validate"] == "failed"
-    assert [k for k, v in got.items() if v == "failed"] == ["runs/invalid_fixture/run.json::validate"]
+    assert [k for k, v in got.items() if v == "failed"] == [
+        "runs/invalid_fixture/run.json::validate",
+        "runs/invalid_fixture/run.json::run",
+    ]
     result.stdout.fnmatch_lines(
         ["fixture: fixture (fixture/ready.json) is not valid*", "*failure class FIXTURE_INVALID"]
     )
@@ -149,7 +154,7 @@ def test_broken_run_directory_does_not_abort_the_session(pytester: pytest.Pytest
     assert "Interrupted" not in result.stdout.str() and "error" not in result.parseoutcomes()
     result.stdout.fnmatch_lines(["*run.json*malformed JSON*"])
     whole = pytester.runpytest("--coldstart-runs=runs", "-rA")
-    assert sum(1 for k in outcomes(whole) if k.startswith("runs/passing/")) == 9
+    assert sum(1 for k in outcomes(whole) if k.startswith("runs/passing/")) == 10
 
 
 def test_agent_written_tests_inside_a_run_are_never_collected(pytester: pytest.Pytester, lab) -> None:
@@ -186,6 +191,7 @@ def test_item_order_is_deterministic(pytester: pytest.Pytester, lab, monkeypatch
         "review-machine_operated.causality",
         "review-logger_armed_before_activation.running",
         "review-answer_correct.oracle_independence",
+        "run",
     ]
 
 
@@ -234,7 +240,7 @@ def test_an_audit_that_raises_or_returns_garbage_never_aborts_collection(pyteste
     assert got == {
         f"runs/{name}/run.json::{item}": "failed"
         for name in ("raises", "unhashable", "noflags")
-        for item in ("validate", "audit")
+        for item in ("validate", "run")
     }
     result.stdout.fnmatch_lines(["*the audit could not run: RuntimeError: the audit blew up*"])
     result.stdout.fnmatch_lines(["*the audit report could not be turned into items: *must be*"])

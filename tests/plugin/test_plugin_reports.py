@@ -21,7 +21,8 @@ def _check_junit(path: Path, expected: dict[str, str]) -> None:
     for key, case in cases.items():
         props = case.properties
         assert all(name in props for name in PINNED), key
-        kind = "review" if "::review-" in key else "flag" if "::flag-" in key else "validate"
+        name = key.split("::")[1]
+        kind = "review" if name.startswith("review-") else "flag" if name.startswith("flag-") else name
         assert props[f"coldstart.{kind}"], key
         assert isinstance(json.loads(props["coldstart.evidence"]), list)
     late = cases["runs.late_logger.run.json::flag-logger_armed_before_activation"]
@@ -69,7 +70,7 @@ def _check_html(path: Path) -> None:
             assert not RAW_MARKUP.search(entry["log"]), nodeid
     assert not any(PAYLOAD in v or "<img src=x" in v for v in values)
     hostile = [k for k in tests if HOSTILE_DIR in k]
-    assert len(hostile) == 9
+    assert len(hostile) == 10
     validate = tests[f"runs/{HOSTILE_DIR}/run.json::validate"][0]
     content = validate["extras"][0]["content"]
     assert "&lt;script&gt;alert(&#x27;run&#x27;)" in content  # the run id, escaped
@@ -104,7 +105,7 @@ def test_junit_and_html_reports(pytester: pytest.Pytester, lab, workers: list[st
         "--coldstart-runs=runs", "-rA", "--junitxml=report.xml", "--html=report.html", "--self-contained-html", *workers
     )
     expected = outcomes(result)
-    assert sum(1 for k in expected if HOSTILE_DIR in k) == 9
+    assert sum(1 for k in expected if HOSTILE_DIR in k) == 10
     _check_junit(pytester.path / "report.xml", expected)
     _check_html(pytester.path / "report.html")
 
@@ -113,7 +114,7 @@ def test_html_hooks_are_optional(pytester: pytest.Pytester, lab) -> None:
     lab("passing")
     for args in (["-p", "no:html"], []):
         result = pytester.runpytest("--coldstart-runs=runs", *args)
-        result.assert_outcomes(passed=9)
+        result.assert_outcomes(passed=10)
         assert "INTERNALERROR" not in result.stdout.str()
 
 
@@ -124,11 +125,11 @@ def test_terminal_table_has_one_row_per_run(pytester: pytest.Pytester, lab) -> N
         [
             "*= coldstart: 5 runs 1 PASS, 3 FAIL, 1 PENDING =*",
             "run * run_id * overall * failure class * items",
-            "runs/invalid_fixture/run.json * scenario-invalid-fixture * FAIL * FIXTURE_INVALID * 1 failed, 8 passed",
-            "runs/late_logger/run.json * scenario-late-logger * FAIL * AGENT_FAIL * 1 failed, 7 passed",
-            "runs/passing/run.json * scenario-passing * PASS * - * 9 passed",
-            "runs/pending_reviews/run.json * scenario-pending-reviews * PENDING * - * 3 passed, 6 xfailed",
-            "runs/tampered_hashes/run.json * scenario-tampered-hashes * FAIL * INFRA_ERROR * 4 failed, 1 passed, 1 xfailed",
+            "runs/invalid_fixture/run.json * scenario-invalid-fixture * FAIL * FIXTURE_INVALID * 2 failed, 8 passed",
+            "runs/late_logger/run.json * scenario-late-logger * FAIL * AGENT_FAIL * 2 failed, 7 passed",
+            "runs/passing/run.json * scenario-passing * PASS * - * 10 passed",
+            "runs/pending_reviews/run.json * scenario-pending-reviews * PENDING * - * 3 passed, 7 xfailed",
+            "runs/tampered_hashes/run.json * scenario-tampered-hashes * FAIL * INFRA_ERROR * 5 failed, 1 passed, 1 xfailed",
         ]
     )
 

@@ -70,7 +70,7 @@ def test_markers_are_registered_under_strict_mode(pytester: pytest.Pytester, lab
         "coldstart or pending or agent_fail or fixture_invalid or infra_error",
     )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    result.assert_outcomes(passed=16, failed=1)
+    result.assert_outcomes(passed=17, failed=2)
     markers = pytester.runpytest("--markers")
     for name in ("coldstart(run_id, kind, check, status)", "agent_fail", "fixture_invalid", "infra_error", "pending"):
         markers.stdout.fnmatch_lines([f"@pytest.mark.{name}*"])
@@ -107,10 +107,10 @@ def test_ini_option_and_dir_under_testpaths(pytester: pytest.Pytester, lab) -> N
     (pytester.path / "runs" / "test_ordinary.py").write_text("def test_ordinary():\n    pass\n")
     pytester.makeini("[pytest]\ntestpaths = runs\ncoldstart_runs = runs\n")
     plain = outcomes(pytester.runpytest("-rA"))
-    assert sum(1 for k in plain if k.startswith("runs/passing/")) == 9
-    assert sum(1 for k in plain if k.startswith("runs/late_logger/")) == 8
+    assert sum(1 for k in plain if k.startswith("runs/passing/")) == 10
+    assert sum(1 for k in plain if k.startswith("runs/late_logger/")) == 9
     assert "runs/test_ordinary.py::test_ordinary" in plain  # ordinary tests beside the runs still run
-    assert len(plain) == 18
+    assert len(plain) == 20
 
 
 def test_without_roots_runs_are_claimed_but_not_collected(pytester: pytest.Pytester, lab) -> None:
