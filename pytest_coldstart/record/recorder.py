@@ -16,7 +16,8 @@ from typing import Any
 from pytest_coldstart.record import logsettings, records
 from pytest_coldstart.record.manifest import initial_manifest
 from pytest_coldstart.record.redaction import Redactor
-from pytest_coldstart.record.trajectory import Appender, lock_for, read_last_line
+from pytest_coldstart.record.reviewing import append_review
+from pytest_coldstart.record.trajectory import Appender, lock_for
 from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
@@ -24,15 +25,13 @@ from pytest_coldstart.run.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import ensure_folder, open_for_write, resolve_inside
 from pytest_coldstart.run.payloads import PayloadStore
-from pytest_coldstart.run.versioning import CURRENT, require_current
+from pytest_coldstart.run.versioning import CURRENT
 from pytest_coldstart.run.vocabulary import (
     ACTORS,
     EVIDENCE_NAMES,
     PHASES,
     RECORD_TYPES,
     RESULT_STATUSES,
-    REVIEW_STATUSES,
-    ReviewStatus,
 )
 
 
@@ -359,55 +358,4 @@ class Recorder:
         self, review_id: str, status: str, by: str, *, evidence: list[str], note: str = "", at: str | None = None
     ) -> dict[str, Any]:
         """Append an explicit review resolution to reviews.jsonl (and a mark while unsealed)."""
-        if status not in REVIEW_STATUSES:
-            raise UsageError(f"review status must be one of {', '.join(REVIEW_STATUSES)}")
-        if not isinstance(review_id, str) or not review_id.strip():
-            raise UsageError("a review needs a non-empty id")
-        if not isinstance(by, str) or not by.strip():
-            raise UsageError("a review needs a non-blank reviewer (--by)")
-        refs = [ref for ref in evidence if isinstance(ref, str) and ref.strip()]
-        if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
-            raise UsageError("a resolved review needs at least one non-blank --evidence ref")
-        moment = parse_at(at) if at is not None else self.clock.now()
-        if moment is None:
-            raise UsageError(f"review time {at!r} is not a timestamp")
-        note = self.redactor.scrub(note) if isinstance(note, str) else note  # notes are free text: secrets go
-        entry = {
-            "schemaVersion": CURRENT,
-            "seq": 0,
-            "id": review_id,
-            "status": status,
-            "by": by,
-            "at": format_at(moment),
-            "note": note,
-            "evidence": refs,
-        }
-        with lock_for(self.rundir):
-            last = read_last_line(self.rundir.reviews)
-            previous: Any = {}
-            if last:
-                try:
-                    previous = jsonio.loads(last)
-                except ValueError:
-                    raise ColdstartError(
-                        "last line is not valid JSON; run `coldstart trace validate`", self.rundir.reviews
-                    ) from None
-                require_current(previous, "review line", str(self.rundir.reviews))
-            seq = previous.get("seq") if isinstance(previous, dict) else None
-            entry["seq"] = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
-            with os.fdopen(open_for_write(self.rundir.reviews, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as handle:
-                handle.write(jsonio.dumps_line(entry) + b"\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-        if self.manifest.get("status") != "sealed":
-            # The mark carries recorder time; the review's own time stays in data (never breaks ordering).
-            self.append(
-                {
-                    "record": "mark",
-                    "name": "review",
-                    "actor": "reviewer",
-                    "phase": "audit",
-                    "data": {k: entry[k] for k in ("id", "status", "by", "at", "evidence")},
-                }
-            )
-        return entry
+        return append_review(self, review_id, status, by, evidence=evidence, note=note, at=at)

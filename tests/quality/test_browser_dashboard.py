@@ -24,6 +24,7 @@ from coldstart_webdriver import PACKAGES, Browser, find_browser
 from test_browser_report import artifacts_dir, payloads, slashless
 
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.audit.report import render_markdown
 from pytest_coldstart.demo.scenarios import RunBuilder
 
@@ -162,7 +163,7 @@ def test_the_dashboard_loads_clean_filters_opens_runs_and_never_runs_a_payload(t
         timeline_refs = {e["ref"] for e in report["timeline"]}
         cited = {ref for flag in report["flags"] for ref in flag["evidence"] if ref in timeline_refs}
         assert opened["events"] == len(report["timeline"]) and set(opened["cited"]) == cited and cited
-        assert opened["flags"] == 5 and opened["md"] == render_markdown(report)
+        assert opened["flags"] == 5 and opened["md"] == render_markdown(AuditReport.from_json(report))
         assert opened["width"] > 1000  # full width, not the 220 px picture of the pytest-html row
         assert "note-iframe" in opened["md"]  # the review note, as audit.md writes it (escaped markdown)
         assert SHOWN["task"][:80] in opened["text"]  # the task's label: its first line, cut to 80 characters
