@@ -19,14 +19,22 @@ def register(groups) -> None:
         help="audit a run directory and write audit/audit.json + audit.md",
         description="Audit a run. Exit 0 PASS, 1 FAIL, 2 PENDING, 64 usage error, 70 internal error.",
     )
-    p.add_argument("--run-dir", required=True)
+    p.add_argument("--run-dir", required=True, help="the run directory (must exist; only audit/ inside it is written)")
     p.add_argument("--out", help="report directory (default: <run-dir>/audit; inside the run only audit/ is allowed)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--answer", help="use this answer file (inside the run) instead of the declared one")
     p.add_argument("--oracle", help="use this oracle file (inside the run) instead of the declared one")
     p.set_defaults(handler=cmd_run)
-    p = sub.add_parser("explain", help="show the run's declared evidence and whether each file is present and intact")
-    p.add_argument("--run-dir", required=True)
+    p = sub.add_parser(
+        "explain",
+        help="show the run's declared evidence and whether each file is present and intact",
+        description=(
+            "Show what the audit would read, without judging or writing anything: the run's task "
+            "hash, each declared evidence file (path, recorded and current sha256, present or "
+            "missing), and the reviews file. Exit 0, or 1 when the run cannot be read."
+        ),
+    )
+    p.add_argument("--run-dir", required=True, help="the run directory (read only)")
     p.set_defaults(handler=cmd_explain)
 
 
@@ -52,6 +60,8 @@ def cmd_run(args) -> int:
     from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
+    if not root.is_dir():  # never create it (trace init would then refuse the folder)
+        raise UsageError("--run-dir: no such run directory; nothing was created", root)
     out = output_dir(root, args.out)
     report = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
     try:

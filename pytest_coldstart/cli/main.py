@@ -30,7 +30,14 @@ class UsageExit(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with exit 64 on usage errors (2 is reserved for PENDING)."""
+    """argparse with exit 64 on usage errors (2 is reserved for PENDING); an unknown option is
+    reported by the deepest (sub)command parsed, with that command's usage."""
+
+    deepest: Parser | None = None
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+        Parser.deepest = self  # subcommand parsers start after their parents
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
@@ -60,7 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     from pytest_coldstart.run.errors import ColdstartError, UsageError
 
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    Parser.deepest = None
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        (Parser.deepest or parser).error(f"unrecognized arguments: {' '.join(extras)}")
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.error("missing sub-command")
