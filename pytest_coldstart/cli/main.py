@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 
 EXIT_USAGE = 64
 EXIT_INTERNAL = 70
@@ -35,7 +36,9 @@ class Parser(argparse.ArgumentParser):
 
     deepest: Parser | None = None
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[no-untyped-def,override]
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
         Parser.deepest = self  # subcommand parsers start after their parents
         return super().parse_known_args(args, namespace)
 

@@ -146,8 +146,12 @@ def register(groups) -> None:
     )
 
     p = command("review", cmd_review, "append an explicit review resolution")
-    p.add_argument("--id", required=True, help="the required-review id from the audit (for example machine_operated.causality)")
-    p.add_argument("--status", choices=("resolved", "rejected", "pending"), required=True, help="the reviewer's decision")
+    p.add_argument(
+        "--id", required=True, help="the required-review id from the audit (for example machine_operated.causality)"
+    )
+    p.add_argument(
+        "--status", choices=("resolved", "rejected", "pending"), required=True, help="the reviewer's decision"
+    )
     p.add_argument("--by", required=True, help="who reviewed")
     p.add_argument("--note", default="", help="what the reviewer checked")
     p.add_argument(
