@@ -33,7 +33,7 @@ def register(groups: Subparsers) -> None:
         help="audit a run directory and write audit/audit.json + audit.md",
         description="Audit a run. Exit 0 PASS, 1 FAIL, 2 PENDING, 64 usage error, 70 internal error.",
     )
-    p.add_argument("--run-dir", required=True)
+    p.add_argument("--run-dir", required=True, help="the run directory (must exist; only audit/ inside it is written)")
     p.add_argument("--out", help="report directory (default: <run-dir>/audit; inside the run only audit/ is allowed)")
     p.add_argument("--json", action="store_true", help="print the report as JSON on stdout")
     p.add_argument("--answer", help="use this answer file (inside the run) instead of the declared one")
@@ -48,8 +48,14 @@ def register(groups: Subparsers) -> None:
     p = sub.add_parser(
         "explain",
         help="show the run's declared evidence: whether each file is present and intact, and its provenance",
+        description=(
+            "Show what the audit would read, without judging or writing anything: the run's task "
+            "hash, each declared evidence file (path, recorded and current sha256, present or "
+            "missing, and its provenance: where it is known, which calls write it, and the verdict), "
+            "and the reviews file. Exit 0, or 1 when the run cannot be read."
+        ),
     )
-    p.add_argument("--run-dir", required=True)
+    p.add_argument("--run-dir", required=True, help="the run directory (read only)")
     p.set_defaults(handler=cmd_explain)
     batch.register(sub)
 
@@ -71,6 +77,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
+    if not root.is_dir():  # never create it (trace init would then refuse the folder)
+        raise UsageError("--run-dir: no such run directory; nothing was created", root)
     out = output_dir(root, args.out)
     wanted = anchoring.expectation(
         [args.anchor] if args.anchor else [], [args.ledger] if args.ledger else [], args.public_key

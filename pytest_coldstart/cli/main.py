@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeAlias
 
 #: What a command group's ``register`` receives (argparse's subparsers object).
@@ -35,7 +35,16 @@ class UsageExit(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse with exit 64 on usage errors (2 is reserved for PENDING)."""
+    """argparse with exit 64 on usage errors (2 is reserved for PENDING); an unknown option is
+    reported by the deepest (sub)command parsed, with that command's usage."""
+
+    deepest: Parser | None = None
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        Parser.deepest = self  # subcommand parsers start after their parents
+        return super().parse_known_args(args, namespace)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -65,7 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     from pytest_coldstart.run.errors import ColdstartError, UsageError
 
     parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    Parser.deepest = None
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        (Parser.deepest or parser).error(f"unrecognized arguments: {' '.join(extras)}")
     handler: Callable[[argparse.Namespace], int | None] | None = getattr(args, "handler", None)
     if handler is None:
         parser.error("missing sub-command")

@@ -54,26 +54,31 @@ def register(groups: Subparsers) -> None:
         return parser
 
     p = command("init", cmd_init, "open a new run directory (before the agent session starts)")
-    p.add_argument("--run-id", required=True)
+    p.add_argument("--run-id", required=True, help="the run's id (every record and evidence line must match it)")
     task = p.add_mutually_exclusive_group(required=True)
-    task.add_argument("--task-file")
-    task.add_argument("--task-text")
-    p.add_argument("--harness", required=True)
-    p.add_argument("--model", required=True)
-    p.add_argument("--provider", required=True)
-    p.add_argument("--harness-version", required=True)
+    task.add_argument("--task-file", help="the task given to the agent: copied to task.md and hashed")
+    task.add_argument("--task-text", help="the task given to the agent, inline (instead of --task-file)")
+    p.add_argument("--harness", required=True, help="the agent harness (pi, claude-code, codex, ...)")
+    p.add_argument("--model", required=True, help="the model the harness runs (for example deepseek/deepseek-flash)")
+    p.add_argument("--provider", required=True, help="the model provider (for example deepseek)")
+    p.add_argument("--harness-version", required=True, help="the harness's version (for example 0.87.1)")
     p.add_argument(
         "--visible-root", action="append", default=[], help="a file or folder the agent can see (repeatable)"
     )
     p.add_argument("--exclude", action="append", default=[], help="glob of visible files to leave out (repeatable)")
-    p.add_argument("--note", action="append", default=[])
+    p.add_argument("--note", action="append", default=[], help="a free-text note kept in run.json (repeatable)")
     p.add_argument("--created-at", help="explicit creation time (recorded as explicit)")
-    p.add_argument("--experiment-id")
+    p.add_argument("--experiment-id", help="groups runs of one experiment (compare groups by it)")
     p.add_argument(
         "--agent-cwd",
         help="the agent's working directory (recorded with the run directory's absolute path as run.json agent)",
     )
-    p.add_argument("--payload-mode", choices=("full", "preview"), default=None)
+    p.add_argument(
+        "--payload-mode",
+        choices=("full", "preview"),
+        default=None,
+        help="store large call arguments/results whole (full, default) or as a bounded preview",
+    )
     p.add_argument("--redact-key", action="append", default=[], help="extra key to redact (repeatable)")
     p.add_argument("--compression", choices=("none", "gzip"), default=None, help="compression of stored payloads")
     p.add_argument(
@@ -161,14 +166,27 @@ def register(groups: Subparsers) -> None:
     )
     p.add_argument("--path", required=True, help="path relative to the run directory")
     p.add_argument("--normalized", help="agent_logger only: the normalized view")
+    p.epilog = (
+        "The file is checked against its documented shape (docs/formats.md, schemas in "
+        "pytest_coldstart/run/schemas/evidence/); the first problem is printed as a warning on "
+        "stderr and the declaration is recorded anyway (exit 0): the audit is the judge."
+    )
 
     p = command("review", cmd_review, "append an explicit review resolution")
-    p.add_argument("--id", required=True)
-    p.add_argument("--status", choices=REVIEW_STATUSES, required=True)
-    p.add_argument("--by", required=True)
-    p.add_argument("--note", default="")
-    p.add_argument("--evidence", action="append", default=[])
-    p.add_argument("--at")
+    p.add_argument(
+        "--id", required=True, help="the required-review id from the audit (for example machine_operated.causality)"
+    )
+    p.add_argument("--status", choices=REVIEW_STATUSES, required=True, help="the reviewer's decision")
+    p.add_argument("--by", required=True, help="who reviewed")
+    p.add_argument("--note", default="", help="what the reviewer checked (secrets in it are redacted)")
+    p.add_argument(
+        "--evidence",
+        action="append",
+        default=[],
+        help="a record the decision rests on: trajectory:<call_id>, testmod:seqN, logger:seqN, "
+        "fixture:/restore:/preflight:<field> (repeatable; at least one is REQUIRED for --status resolved)",
+    )
+    p.add_argument("--at", help="time of the decision (default: now)")
 
     p = command("decision", cmd_decision, "append an agent decision annotation")
     p.add_argument("--summary", required=True)
@@ -233,6 +251,8 @@ COMMANDS = (
 
 class _Unused:
     """Stands in for the parser of a subcommand this process was not asked to run."""
+
+    epilog: str | None = None
 
     def add_argument(self, *args: object, **kwargs: object) -> None:
         return None

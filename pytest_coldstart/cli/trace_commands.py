@@ -153,8 +153,21 @@ def cmd_artifact(args: argparse.Namespace) -> int:
 
 
 def cmd_evidence(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pytest_coldstart.cli.text import safe
+    from pytest_coldstart.record.evidence_shape import first_problem
+
     declaration = _recorder(args).declare_evidence(args.name, args.path, normalized=args.normalized)
     sys.stdout.write(f"evidence {args.name} {declaration['path']} sha256 {declaration['sha256']}\n")
+    root = Path(args.run_dir)
+    checks = [(args.name, str(declaration["path"]))]
+    if declaration.get("normalized"):
+        checks.append(("agent_logger.normalized", str(declaration["normalized"])))
+    for name, path in checks:
+        problem = first_problem(name, root / path)
+        if problem:  # a warning only: the declaration stands, the audit judges
+            sys.stderr.write(f"coldstart: warning: evidence {name} {safe(path)}: {safe(problem)}\n")
     return 0
 
 

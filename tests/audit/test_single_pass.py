@@ -31,17 +31,28 @@ from pytest_coldstart.validate.run import validate_run
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import single_pass_cases as cases
+from corpus import corpus_root
 
 GOLDEN = json.loads(cases.GOLDEN.read_text(encoding="utf-8"))
 
 
+def _shared() -> Path | None:
+    root = corpus_root()
+    return None if root is None else root.parent
+
+
+def _case(case_id: str):
+    """v1 cases are built from the external corpus: they run with --coldstart-corpus only."""
+    return pytest.param(case_id, marks=pytest.mark.corpus) if case_id.startswith("v1-") else case_id
+
+
 @lru_cache(maxsize=1)
-def _specs(shared: Path) -> tuple[dict[str, dict[str, bytes]], dict[str, tuple[str, dict[str, Any]]]]:
+def _specs(shared: Path | None) -> tuple[dict[str, dict[str, bytes]], dict[str, tuple[str, dict[str, Any]]]]:
     stored = cases.templates(shared)
     return stored, {case_id: (name, spec) for case_id, name, spec in cases.cases(stored)}
 
 
-def materialize(shared: Path, case_id: str, target: Path) -> Path:
+def materialize(shared: Path | None, case_id: str, target: Path) -> Path:
     stored, specs = _specs(shared)
     name, spec = specs[case_id]
     return cases.materialize(cases.mutate(stored[name], spec), target)
@@ -82,9 +93,9 @@ def assert_reported_once(run: Path, monkeypatch) -> tuple[dict[str, Any], Any]:
 # -- the same findings as the two-pass audit --------------------------------------------------------
 
 
-@pytest.mark.parametrize("case_id", sorted(GOLDEN))
-def test_mutated_runs_give_the_findings_of_the_two_pass_audit(case_id, shared_dir, tmp_path, monkeypatch):
-    run = materialize(shared_dir, case_id, tmp_path / "run")
+@pytest.mark.parametrize("case_id", [_case(c) for c in sorted(GOLDEN)])
+def test_mutated_runs_give_the_findings_of_the_two_pass_audit(case_id, tmp_path, monkeypatch):
+    run = materialize(_shared(), case_id, tmp_path / "run")
     now = cases.outcome_of(*assert_reported_once(run, monkeypatch))
     before = GOLDEN[case_id]
     assert now["validate"] == before["validate"]  # validate_run: byte for byte
@@ -133,9 +144,9 @@ READ_ONCE = [
 ]
 
 
-@pytest.mark.parametrize("case_id", READ_ONCE)
-def test_the_trajectory_is_opened_and_read_once(case_id, shared_dir, tmp_path, monkeypatch):
-    run = materialize(shared_dir, case_id, tmp_path / "run")
+@pytest.mark.parametrize("case_id", [_case(c) for c in READ_ONCE])
+def test_the_trajectory_is_opened_and_read_once(case_id, tmp_path, monkeypatch):
+    run = materialize(_shared(), case_id, tmp_path / "run")
     size = (run / "trajectory.jsonl").stat().st_size
     tally = count_reads(monkeypatch, run / "trajectory.jsonl")
     report = audit_run(run, write=False)

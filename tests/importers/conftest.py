@@ -5,8 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from corpus import SESSIONS
 
 
 @pytest.fixture(scope="session")
-def corpus(shared_dir: Path) -> Path:
-    return shared_dir / "corpus" / "harness-sessions"
+def samples() -> Path:
+    """Our own session samples, one per harness format (tests/data/sessions)."""
+    return SESSIONS

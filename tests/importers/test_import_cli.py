@@ -35,16 +35,16 @@ def _init(run: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_import_pi_from_the_environment_then_validate(corpus: Path, tmp_path: Path) -> None:
+def test_import_pi_from_the_environment_then_validate(samples: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     _init(run)
-    env = {"PI_SESSION_FILE": str(corpus / "pi-v3-branched.jsonl")}
+    env = {"PI_SESSION_FILE": str(samples / "pi-v3-branched.jsonl")}
     done = run_cli("trace", "import-pi", "--run-dir", str(run), env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("imported pi session pi-v3-branched.jsonl as imports/pi-v3-branched.jsonl")
     assert "6 calls (5 ok, 1 error, 0 open; 2 on abandoned branches)" in done.stdout
     again = run_cli(
-        "trace", "import", "--run-dir", str(run), "--format", "pi", "--session", str(corpus / "pi-v3-branched.jsonl")
+        "trace", "import", "--run-dir", str(run), "--format", "pi", "--session", str(samples / "pi-v3-branched.jsonl")
     )
     assert again.returncode == 1 and "already imported" in again.stderr and "Traceback" not in again.stderr
     check = run_cli("trace", "validate", "--run-dir", str(run), "--json")
@@ -52,7 +52,7 @@ def test_import_pi_from_the_environment_then_validate(corpus: Path, tmp_path: Pa
     assert json.loads(check.stdout)["valid"] is True
 
 
-def test_import_codex_and_claude_with_a_phase(corpus: Path, tmp_path: Path) -> None:
+def test_import_codex_and_claude_with_a_phase(samples: Path, tmp_path: Path) -> None:
     for name, fmt in (("codex-rollout-basic", "codex"), ("claude-code-basic", "claude-code")):
         run = tmp_path / name
         _init(run)
@@ -64,7 +64,7 @@ def test_import_codex_and_claude_with_a_phase(corpus: Path, tmp_path: Path) -> N
             "--format",
             fmt,
             "--session",
-            str(corpus / f"{name}.jsonl"),
+            str(samples / f"{name}.jsonl"),
             "--phase",
             "prepare",
         )
@@ -74,10 +74,10 @@ def test_import_codex_and_claude_with_a_phase(corpus: Path, tmp_path: Path) -> N
         assert run_cli("trace", "validate", "--run-dir", str(run)).returncode == 0
 
 
-def test_bad_session_is_one_line_and_writes_nothing(corpus: Path, tmp_path: Path) -> None:
+def test_bad_session_is_one_line_and_writes_nothing(samples: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     _init(run)
-    lines = (corpus / "pi-v3-basic.jsonl").read_bytes().split(b"\n")
+    lines = (samples / "pi-v3-basic.jsonl").read_bytes().split(b"\n")
     lines[4] = b'{"type": "message", oops'
     session = tmp_path / "bad.jsonl"
     session.write_bytes(b"\n".join(lines))
@@ -90,11 +90,11 @@ def test_bad_session_is_one_line_and_writes_nothing(corpus: Path, tmp_path: Path
     assert os.listdir(run / "imports") == []
 
 
-def test_usage_errors_exit_64(corpus: Path, tmp_path: Path) -> None:
+def test_usage_errors_exit_64(samples: Path, tmp_path: Path) -> None:
     run = tmp_path / "run"
     _init(run)
     unknown = run_cli(
-        "trace", "import", "--run-dir", str(run), "--format", "nope", "--session", str(corpus / "pi-v3-basic.jsonl")
+        "trace", "import", "--run-dir", str(run), "--format", "nope", "--session", str(samples / "pi-v3-basic.jsonl")
     )
     assert unknown.returncode == 64 and "unknown session format 'nope'" in unknown.stderr
     missing = run_cli("trace", "import-pi", "--run-dir", str(run), env={"PI_SESSION_FILE": ""})

@@ -26,8 +26,8 @@ def _refused(run: Path, fmt: str, session: Path, exc_type=ColdstartError) -> Col
 @pytest.mark.parametrize(
     "name,fmt", [("pi-v3-basic", "pi"), ("claude-code-basic", "claude-code"), ("codex-rollout-basic", "codex")]
 )
-def test_malformed_line_in_the_middle_names_the_line(corpus: Path, tmp_path: Path, name: str, fmt: str) -> None:
-    lines = (corpus / f"{name}.jsonl").read_bytes().split(b"\n")
+def test_malformed_line_in_the_middle_names_the_line(samples: Path, tmp_path: Path, name: str, fmt: str) -> None:
+    lines = (samples / f"{name}.jsonl").read_bytes().split(b"\n")
     lines[6] = lines[6][: len(lines[6]) // 2]  # line 7 loses its second half
     session = tmp_path / "broken.jsonl"
     session.write_bytes(b"\n".join(lines))
@@ -38,8 +38,8 @@ def test_malformed_line_in_the_middle_names_the_line(corpus: Path, tmp_path: Pat
 
 
 @pytest.mark.parametrize("name,fmt", [("pi-v1-legacy", "pi"), ("codex-rollout-basic", "codex")])
-def test_truncated_file_is_refused(corpus: Path, tmp_path: Path, name: str, fmt: str) -> None:
-    raw = (corpus / f"{name}.jsonl").read_bytes()
+def test_truncated_file_is_refused(samples: Path, tmp_path: Path, name: str, fmt: str) -> None:
+    raw = (samples / f"{name}.jsonl").read_bytes()
     session = tmp_path / "cut.jsonl"
     session.write_bytes(raw[: len(raw) - 40])  # the writer died mid-line
     run = new_run(tmp_path / "run")
@@ -88,26 +88,26 @@ def test_unknown_format_version_is_refused(tmp_path: Path, fmt: str, first: dict
     assert (error.line == 1 and "refus" in error.problem) or "not supported" in error.problem
 
 
-def test_wrong_format_is_a_clear_error(corpus: Path, tmp_path: Path) -> None:
-    error = _refused(new_run(tmp_path / "run"), "pi", corpus / "codex-rollout-basic.jsonl")
+def test_wrong_format_is_a_clear_error(samples: Path, tmp_path: Path) -> None:
+    error = _refused(new_run(tmp_path / "run"), "pi", samples / "codex-rollout-basic.jsonl")
     assert error.line == 1 and "not a pi session" in error.problem
 
 
-def test_unknown_format_name_is_a_usage_error(corpus: Path, tmp_path: Path) -> None:
+def test_unknown_format_name_is_a_usage_error(samples: Path, tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="registered: .*claude-code.*codex.*pi"):
-        import_session(new_run(tmp_path / "run"), "gemini", corpus / "pi-v3-basic.jsonl")
+        import_session(new_run(tmp_path / "run"), "gemini", samples / "pi-v3-basic.jsonl")
 
 
-def test_auto_format_sniffs_the_first_line(corpus: Path, tmp_path: Path) -> None:
+def test_auto_format_sniffs_the_first_line(samples: Path, tmp_path: Path) -> None:
     for name, fmt in (("pi-v1-legacy", "pi"), ("claude-code-basic", "claude-code"), ("codex-rollout-basic", "codex")):
         run = new_run(tmp_path / name)
-        import_session(run, "auto", corpus / f"{name}.jsonl")
+        import_session(run, "auto", samples / f"{name}.jsonl")
         assert manifest(run)["imports"][0]["importer"] == fmt
 
 
-def test_reimporting_the_same_session_is_refused(corpus: Path, tmp_path: Path) -> None:
+def test_reimporting_the_same_session_is_refused(samples: Path, tmp_path: Path) -> None:
     run = new_run(tmp_path / "run")
-    session = corpus / "pi-v3-basic.jsonl"
+    session = samples / "pi-v3-basic.jsonl"
     import_session(run, "pi", session)
     before = snapshot(run)
     copy = tmp_path / "renamed.jsonl"
@@ -118,14 +118,14 @@ def test_reimporting_the_same_session_is_refused(corpus: Path, tmp_path: Path) -
     assert len(manifest(run)["imports"]) == 1
 
 
-def test_same_file_name_never_overwrites_a_copy(corpus: Path, tmp_path: Path) -> None:
+def test_same_file_name_never_overwrites_a_copy(samples: Path, tmp_path: Path) -> None:
     run = new_run(tmp_path / "run")
     first = tmp_path / "a" / "session.jsonl"
     second = tmp_path / "b" / "session.jsonl"
     first.parent.mkdir()
     second.parent.mkdir()
-    first.write_bytes((corpus / "codex-rollout-basic.jsonl").read_bytes())  # March 2026
-    second.write_bytes((corpus / "pi-v3-basic.jsonl").read_bytes())  # October 2026
+    first.write_bytes((samples / "codex-rollout-basic.jsonl").read_bytes())  # March 2026
+    second.write_bytes((samples / "pi-v3-basic.jsonl").read_bytes())  # October 2026
     import_session(run, "codex", first)
     import_session(run, "pi", second)
     entries = manifest(run)["imports"]
@@ -135,12 +135,14 @@ def test_same_file_name_never_overwrites_a_copy(corpus: Path, tmp_path: Path) ->
     assert validate_run(run).valid
 
 
-def test_fork_with_the_same_call_ids_is_refused(corpus: Path, tmp_path: Path) -> None:
+def test_fork_with_the_same_call_ids_is_refused(samples: Path, tmp_path: Path) -> None:
     """pi /fork copies entries (same call ids) into a new file: importing both double-counts."""
     run = new_run(tmp_path / "run")
-    import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
+    import_session(run, "pi", samples / "pi-v3-basic.jsonl")
     fork = tmp_path / "fork.jsonl"
-    fork.write_text((corpus / "pi-v3-basic.jsonl").read_text("utf-8").replace("01a139ae-db2e", "0fffffff-db2e"))
+    fork.write_text(
+        (samples / "pi-v3-basic.jsonl").read_text("utf-8").replace('"id":"019a3c71-5e2b', '"id":"0fffffff-5e2b')
+    )
     error = _refused_after(run, "pi", fork)
     assert "already in the trajectory" in error.problem
 
@@ -153,11 +155,11 @@ def _refused_after(run: Path, fmt: str, session: Path) -> ColdstartError:
     return info.value
 
 
-def test_sealed_run_is_refused(corpus: Path, tmp_path: Path) -> None:
+def test_sealed_run_is_refused(samples: Path, tmp_path: Path) -> None:
     run = new_run(tmp_path / "run")
     seal(run)
     with pytest.raises(ColdstartError, match="sealed"):
-        import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
+        import_session(run, "pi", samples / "pi-v3-basic.jsonl")
     assert manifest(run)["imports"] == []
 
 
@@ -166,28 +168,28 @@ def test_missing_session_file(tmp_path: Path) -> None:
         import_session(new_run(tmp_path / "run"), "pi", tmp_path / "nope.jsonl")
 
 
-def test_session_older_than_the_run_is_imported_and_reported(corpus: Path, tmp_path: Path) -> None:
-    run = new_run(tmp_path / "run", created_at="2026-10-14T10:00:00.000Z")  # after the session
-    summary = import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
-    assert "warning: the session started at 2026-10-14T09:12:03.118Z, before the run was created" in summary
-    assert manifest(run)["imports"][0]["session_started_at"] == "2026-10-14T09:12:03.118Z"
+def test_session_older_than_the_run_is_imported_and_reported(samples: Path, tmp_path: Path) -> None:
+    run = new_run(tmp_path / "run", created_at="2026-10-20T10:00:00.000Z")  # after the session
+    summary = import_session(run, "pi", samples / "pi-v3-basic.jsonl")
+    assert "warning: the session started at 2026-10-20T08:30:00.250Z, before the run was created" in summary
+    assert manifest(run)["imports"][0]["session_started_at"] == "2026-10-20T08:30:00.250Z"
     report = validate_run(run)
     assert not report.valid
     assert "imports.before_run" in {f.code for f in report.findings}
 
 
-def test_records_later_than_the_session_are_warned_about(corpus: Path, tmp_path: Path) -> None:
+def test_records_later_than_the_session_are_warned_about(samples: Path, tmp_path: Path) -> None:
     from pytest_coldstart.record.recorder import Recorder
 
     run = new_run(tmp_path / "run")
     Recorder(run).mark("operator-note", {"x": 1})  # now: long after the 2026 session
-    summary = import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
+    summary = import_session(run, "pi", samples / "pi-v3-basic.jsonl")
     assert "already held records up to" in summary
 
 
-def test_parse_failure_late_in_a_valid_looking_file(corpus: Path, tmp_path: Path) -> None:
+def test_parse_failure_late_in_a_valid_looking_file(samples: Path, tmp_path: Path) -> None:
     """A structural problem (a toolCall without a name) found after many good lines."""
-    lines = [json.loads(x) for x in (corpus / "pi-v3-basic.jsonl").read_text("utf-8").splitlines()]
+    lines = [json.loads(x) for x in (samples / "pi-v3-basic.jsonl").read_text("utf-8").splitlines()]
     del lines[13]["message"]["content"][0]["name"]  # line 14: the failing pytest call
     session = write_lines(tmp_path / "s.jsonl", lines)
     error = _refused(new_run(tmp_path / "run"), "pi", session)
@@ -371,26 +373,26 @@ def test_times_out_of_file_order_are_raised_and_kept(tmp_path: Path) -> None:
     assert validate_run(run).valid
 
 
-def test_symlinked_imports_folder_is_refused(corpus: Path, tmp_path: Path) -> None:
+def test_symlinked_imports_folder_is_refused(samples: Path, tmp_path: Path) -> None:
     run = new_run(tmp_path / "run")
     outside = tmp_path / "outside"
     outside.mkdir()
     (run / "imports").rmdir()
     (run / "imports").symlink_to(outside)
     with pytest.raises(ColdstartError, match="symlink"):
-        import_session(run, "pi", corpus / "pi-v3-basic.jsonl")
+        import_session(run, "pi", samples / "pi-v3-basic.jsonl")
     assert list(outside.iterdir()) == [] and manifest(run)["imports"] == []
 
 
-def test_concurrent_imports_each_land_whole(corpus: Path, tmp_path: Path) -> None:
+def test_concurrent_imports_each_land_whole(samples: Path, tmp_path: Path) -> None:
     from concurrent.futures import ThreadPoolExecutor
 
     run = new_run(tmp_path / "run")
     jobs = [
-        ("pi", corpus / "pi-v3-basic.jsonl"),
-        ("codex", corpus / "codex-rollout-basic.jsonl"),
-        ("claude-code", corpus / "claude-code-basic.jsonl"),
-        ("pi", corpus / "pi-v1-legacy.jsonl"),
+        ("pi", samples / "pi-v3-basic.jsonl"),
+        ("codex", samples / "codex-rollout-basic.jsonl"),
+        ("claude-code", samples / "claude-code-basic.jsonl"),
+        ("pi", samples / "pi-v1-legacy.jsonl"),
     ]
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(lambda job: import_session(run, *job), jobs))

@@ -10,10 +10,10 @@ import json
 import tempfile
 from pathlib import Path
 
+from corpus import SESSIONS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from importer_helpers import CREATED, SAMPLES, manifest, new_run, snapshot
-from tests_shared import corpus_dir
 
 from pytest_coldstart.importers import registry
 from pytest_coldstart.importers.base import ImportedSession
@@ -21,7 +21,7 @@ from pytest_coldstart.importers.pipeline import import_session
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.validate.run import validate_run
 
-LINES = {name: (corpus_dir() / f"{name}.jsonl").read_bytes().splitlines() for name in SAMPLES}
+LINES = {name: (SESSIONS / f"{name}.jsonl").read_bytes().splitlines() for name in SAMPLES}
 INTERESTING = st.sampled_from(
     [
         None,

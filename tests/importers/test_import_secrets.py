@@ -100,9 +100,9 @@ def _every_byte(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize("name", sorted(SEEDERS))
-def test_seeded_secrets_reach_no_file_of_the_run(name: str, corpus: Path, tmp_path: Path) -> None:
+def test_seeded_secrets_reach_no_file_of_the_run(name: str, samples: Path, tmp_path: Path) -> None:
     fmt, seed = SEEDERS[name]
-    lines = [json.loads(line) for line in (corpus / f"{name}.jsonl").read_text("utf-8").splitlines()]
+    lines = [json.loads(line) for line in (samples / f"{name}.jsonl").read_text("utf-8").splitlines()]
     seed(lines)
     session = tmp_path / f"{name}.jsonl"
     session.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")

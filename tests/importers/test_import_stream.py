@@ -84,14 +84,14 @@ def _pi_session(path: Path, calls: int, *, text: str = "ok") -> Path:
     return write_lines(path, lines)
 
 
-def test_chunked_appends_write_the_same_bytes(monkeypatch, corpus: Path, tmp_path: Path) -> None:
+def test_chunked_appends_write_the_same_bytes(monkeypatch, samples: Path, tmp_path: Path) -> None:
     for name, fmt in SAMPLES.items():
         one = _fixed_run(tmp_path / f"one-{name}")
-        import_session(one, fmt, corpus / f"{name}.jsonl", clock=FixedClock(START))
+        import_session(one, fmt, samples / f"{name}.jsonl", clock=FixedClock(START))
         with monkeypatch.context() as patch:
             patch.setattr(spool, "CHUNK_RECORDS", 3)
             many = _fixed_run(tmp_path / f"many-{name}")
-            import_session(many, fmt, corpus / f"{name}.jsonl", clock=FixedClock(START))
+            import_session(many, fmt, samples / f"{name}.jsonl", clock=FixedClock(START))
         assert (many / "trajectory.jsonl").read_bytes() == (one / "trajectory.jsonl").read_bytes()
         assert manifest(many)["imports"] == manifest(one)["imports"]
 
@@ -247,7 +247,7 @@ def test_imports_holds_only_the_redacted_copy(monkeypatch, tmp_path: Path) -> No
     assert not [p.name for p in (run / ".coldstart").iterdir() if p.suffix in (".tmp", ".spool")]
 
 
-def test_a_linear_session_is_read_once_a_branched_one_twice(monkeypatch, corpus: Path, tmp_path: Path) -> None:
+def test_a_linear_session_is_read_once_a_branched_one_twice(monkeypatch, samples: Path, tmp_path: Path) -> None:
     reads: list[str] = []
     original = pi_module.read_lines
 
@@ -258,7 +258,7 @@ def test_a_linear_session_is_read_once_a_branched_one_twice(monkeypatch, corpus:
     monkeypatch.setattr(pi_module, "read_lines", counted)
     for name in ("pi-v3-basic", "pi-v3-branched", "pi-v1-legacy"):
         reads.clear()
-        registry.get("pi").parse(corpus / f"{name}.jsonl")
+        registry.get("pi").parse(samples / f"{name}.jsonl")
         assert len(reads) == (2 if name == "pi-v3-branched" else 1), name
 
 

@@ -16,8 +16,8 @@ from pytest_coldstart.run.errors import UsageError
 REPO = Path(__file__).resolve().parents[2]
 
 
-def test_reference_config_loads_as_version_1_with_every_value_kept(shared_dir: Path) -> None:
-    path = shared_dir / "corpus/real/examples-coldstart/harness-pi.json"
+def test_reference_config_loads_as_version_1_with_every_value_kept() -> None:
+    path = REPO / "examples/harness-pi.json"  # the reference implementation's config, shipped as is
     raw = json.loads(path.read_text())
     config = load_config(path)
     assert config.source_version == 1
@@ -32,10 +32,13 @@ def test_reference_config_loads_as_version_1_with_every_value_kept(shared_dir: P
     assert config.sha256 is not None and config.size == len(path.read_bytes())
 
 
-def test_shipped_examples_load(shared_dir: Path) -> None:
+def test_the_shipped_reference_config_is_the_corpus_one(shared_dir: Path) -> None:
     pi = REPO / "examples/harness-pi.json"
     assert pi.read_bytes() == (shared_dir / "corpus/real/examples-coldstart/harness-pi.json").read_bytes()
-    assert load_config(pi).source_version == 1
+
+
+def test_shipped_examples_load() -> None:
+    assert load_config(REPO / "examples/harness-pi.json").source_version == 1
     local = load_config(REPO / "examples/harness-local.json")
     assert local.source_version == 2 and local.get("name") == "local-python"
 

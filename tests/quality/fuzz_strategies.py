@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from corpus import corpus_root
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared"
 #: Files that no hash anchors even in a sealed run: the manifest holds the seal itself, and
 #: reviews are appended after sealing (the audit re-reads them every time).
 UNANCHORED = {"run.json", "reviews.jsonl"}
@@ -91,7 +91,9 @@ def template(name: str) -> Path:
 
         target = _base() / name
         if name == "v1":
-            _rom20_rebuild().rebuild(SHARED, target, reviews=True)
+            root = corpus_root()
+            assert root is not None, "the v1 template is built from the external corpus (--coldstart-corpus)"
+            _rom20_rebuild().rebuild(root.parent, target, reviews=True)
         else:
             build_run(target, "passing")
             if name == "sealed":

@@ -37,8 +37,13 @@ def test_quick_benchmarks_complete_and_print_every_figure(tmp_path):
         cwd=tmp_path,
     )
     print(done.stdout)
-    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    # 0: every goal met; 2: a goal missed (named; the machine may be busy with other tests); 1: an error
+    assert done.returncode in (0, 2), done.stdout[-4000:] + done.stderr[-2000:]
     document = json.loads(figures.read_text())
+    missed = [b["name"] for b in document["benchmarks"] if b["goal_missed"]]
+    assert (done.returncode == 2) == bool(missed), (done.returncode, missed)
+    for name in missed:
+        assert f"GOAL MISSED {name}:" in done.stdout
     scripts = sorted(p.stem.removeprefix("bench_") for p in BENCHMARKS.glob("bench_*.py"))
     assert [b["name"] for b in document["benchmarks"]] == scripts and set(scripts) == set(run_all.SCRIPTS)
     for benchmark in document["benchmarks"]:
@@ -50,3 +55,18 @@ def test_quick_benchmarks_complete_and_print_every_figure(tmp_path):
     machine = document["machine"]
     assert all(machine[key] and machine[key] != "unknown" for key in ("cpu", "cores", "ram", "os", "python")), machine
     assert f"machine: {machine['cpu']}; {machine['cores']} cores; {machine['ram']} RAM" in done.stdout
+
+
+def test_a_missed_goal_is_exit_2_and_an_error_exit_1(tmp_path, monkeypatch):
+    """run_all's verdict from its scripts' outcomes (the scripts themselves are not run here)."""
+    run_all = registry()
+    ok = run_all.Outcome("a", [], returncode=0)
+    goal = run_all.Outcome("b", [], returncode=1)
+    broken = run_all.Outcome("c", [], returncode=1, errors=["figure not printed: x"])
+    assert not run_all.missed(ok) and run_all.missed(goal) and not run_all.missed(broken)
+    for outcomes, code in (([ok], 0), ([ok, goal], 2), ([goal, broken], 1)):
+        monkeypatch.setattr(run_all, "discover", lambda outcomes=outcomes: [o.name for o in outcomes])
+        by_name = {o.name: o for o in outcomes}
+        monkeypatch.setattr(run_all, "run_one", lambda name, quick, timeout, by_name=by_name: by_name[name])
+        monkeypatch.setattr(run_all, "commit", lambda: "test")
+        assert run_all.main(["--quick"]) == code

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from corpus import SESSIONS
 
 from pytest_coldstart.analysis.summary import outcome
 from pytest_coldstart.audit import audit_run
@@ -26,7 +27,6 @@ from pytest_coldstart.validate.run import validate_run
 
 FUTURE = 3
 SAID = "schemaVersion 3"
-SESSIONS = "corpus/harness-sessions"
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -173,7 +173,7 @@ def test_run_json__migrate_cli(tmp_path):
     refused(cli("trace", "migrate", "--run-dir", str(run)), SAID)
 
 
-def test_run_json__import_cli(tmp_path, shared_dir):
+def test_run_json__import_cli(tmp_path):
     run = passing(tmp_path)
     bump(run / "run.json")
     refused(
@@ -185,7 +185,7 @@ def test_run_json__import_cli(tmp_path, shared_dir):
             "--format",
             "pi",
             "--session",
-            str(shared_dir / SESSIONS / "pi-v3-basic.jsonl"),
+            str(SESSIONS / "pi-v3-basic.jsonl"),
         ),
         SAID,
     )
@@ -406,8 +406,8 @@ def test_harness_config__pytest_preflight_gate(tmp_path):
         ("codex", "codex-rollout-basic.jsonl", lambda first: first["payload"].update(cli_version="1.0.0")),
     ],
 )
-def test_harness_session_format_version__import_cli(tmp_path, shared_dir, fmt, sample, change):
-    lines = (shared_dir / SESSIONS / sample).read_text(encoding="utf-8").splitlines()
+def test_harness_session_format_version__import_cli(tmp_path, fmt, sample, change):
+    lines = (SESSIONS / sample).read_text(encoding="utf-8").splitlines()
     values = [json.loads(line) for line in lines]
     if change is None:  # Claude Code: every line carries the CLI version
         for value in values:

@@ -1,7 +1,8 @@
 """The JSON Schemas (draft 2020-12) of every file pytest-coldstart writes, and a small loader.
 
 ``load(kind)`` returns a schema document, ``validator(kind)`` a cached validator whose
-registry resolves the sibling files (``common.schema.json``, ``records/<type>.schema.json``;
+registry resolves the sibling files (``common.schema.json``, ``records/<type>.schema.json``,
+``evidence/<file>.schema.json`` for the evidence files a user produces;
 an absent record schema means "envelope only"), ``errors(kind, document)`` short messages
 naming the JSON path. jsonschema is imported on first use only: the recorder's hot path
 (`coldstart trace call`) never pays for it.
@@ -35,7 +36,7 @@ _NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
 def path_of(kind: str) -> Path:
     """``run`` -> run.schema.json; ``records/decision`` -> records/decision.schema.json."""
     folder, _, name = kind.rpartition("/")
-    if folder not in ("", "records") or not _NAME.match(name):
+    if folder not in ("", "records", "evidence") or not _NAME.match(name):
         raise KeyError(f"unknown schema {kind!r}")
     path = HERE / folder / f"{name}.schema.json"
     if not path.is_file() and not (folder == "records" and name in EXTENSION_RECORDS):
@@ -48,7 +49,8 @@ def available() -> list[str]:
     """Every shipped schema kind (top level and records/)."""
     top = sorted(p.name[: -len(".schema.json")] for p in HERE.glob("*.schema.json"))
     records = sorted("records/" + p.name[: -len(".schema.json")] for p in (HERE / "records").glob("*.schema.json"))
-    return top + records
+    evidence = sorted("evidence/" + p.name[: -len(".schema.json")] for p in (HERE / "evidence").glob("*.schema.json"))
+    return top + records + evidence
 
 
 @cache
