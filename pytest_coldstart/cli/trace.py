@@ -289,8 +289,10 @@ def cmd_call(args) -> int:
 def cmd_result(args) -> int:
     fields = {"record": "result", "call_id": args.call_id, "status": args.status, "actor": args.actor}
     if args.result is not None:
+        from pytest_coldstart.run import jsonio
+
         try:
-            fields["result"] = json.loads(args.result)
+            fields["result"] = jsonio.loads(args.result)
         except ValueError:
             fields["result"] = {"text": args.result}  # protocol: non-JSON text is kept as text
     fields.update(_optional(args, "error", "duration_ms", "phase", "at"))

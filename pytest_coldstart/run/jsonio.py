@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from pytest_coldstart.run.errors import ColdstartError, TornLineError
+from pytest_coldstart.run.errors import ColdstartError, TornLineError, UsageError
 
 #: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -25,32 +25,106 @@ MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 SYMLINK_REFUSED = "is a symlink; symlinks inside a run are never followed"
 
 
+class InvalidJSON(ValueError):
+    """Text the JSON grammar allows but this project does not: one rule for every reader."""
+
+
 def _reject_constant(name: str) -> Any:
-    raise ValueError(f"non-standard JSON constant {name}")
+    raise InvalidJSON(f"non-standard JSON constant {name}")
 
 
-_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # inf - inf is nan; a finite number minus itself is 0
+        raise InvalidJSON(f"number {text[:24]} is out of range (not a finite number)")
+    return value
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InvalidJSON(f"duplicate key {key[:60]!r}")
+            seen.add(key)
+    return value
+
+
+#: The one decoder every reader uses. What it accepts (the project's rule for JSON input):
+#: RFC 8259 JSON whose numbers are finite (no NaN/Infinity, nothing like ``1e999`` that only
+#: parses to infinity), whose objects have unique keys (duplicates are ambiguous: the last
+#: one would silently win), and whose strings are valid Unicode (no unpaired surrogate
+#: escapes such as ``"\ud800"``, which no UTF-8 writer can store). Writers refuse the same.
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_unique_object)
+
+
+def _check_unicode(value: Any) -> None:
+    """InvalidJSON when a string (key or value) holds an unpaired surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings: Any = (item,)
+        elif isinstance(item, dict):
+            strings = item.keys()
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+            continue
+        else:
+            continue
+        for text in strings:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InvalidJSON(f"unpaired surrogate \\u{ord(text[exc.start]):04x} in a string") from None
+
+
+def _decode(text: str, value: Any) -> Any:
+    # An unpaired surrogate can only come from a \uD800-\uDFFF escape (UTF-8 input cannot hold
+    # one), so only text with such an escape pays for the walk.
+    if "\\ud" in text or "\\uD" in text:
+        _check_unicode(value)
+    return value
 
 
 def loads(text: str | bytes) -> Any:
-    """Strict JSON: no NaN/Infinity."""
-    if isinstance(text, str):
-        return _STRICT.decode(text)  # one shared decoder: json.loads(**kw) builds one per call
-    return json.loads(text, parse_constant=_reject_constant)
+    """Strict JSON (see ``_STRICT``): InvalidJSON (a ValueError) for anything else."""
+    if not isinstance(text, str):
+        text = bytes(text).decode(json.detect_encoding(text))  # UnicodeDecodeError is a ValueError
+    return _decode(text, _STRICT.decode(text))  # one shared decoder: json.loads(**kw) builds one per call
+
+
+class UnstorableValue(UsageError, ValueError):
+    """A value the readers would refuse (non-finite number, unpaired surrogate): never written.
+    A UsageError for the CLI (exit 64) and a ValueError for callers that catch json's."""
+
+
+def _dumps(value: Any, **options: Any) -> bytes:
+    """Serialize under the reader's rule: what a reader would reject is never written."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        where = ord(exc.object[exc.start]) if isinstance(exc.object, str) else 0
+        problem = f"unpaired surrogate \\u{where:04x} in a string (not valid Unicode; often undecodable bytes)"
+    except ValueError:
+        problem = "a number that is not finite (NaN or infinity)"
+    raise UnstorableValue(f"refusing to store a value with {problem}")
 
 
 def dumps_line(value: Any) -> bytes:
     """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+    return _dumps(value, separators=(",", ":"))
 
 
 def dumps_document(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
+    return _dumps(value, indent=2) + b"\n"
 
 
 def canonical_bytes(value: Any) -> bytes:
     """Key-sorted compact form: for digests of values (redaction, state hashes)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False).encode("utf-8")
+    return _dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 def fsync_directory(directory: str | Path) -> None:
@@ -122,7 +196,7 @@ def parse_json_bytes(data: bytes, label: str) -> Any:
     try:
         return loads(text)
     except (ValueError, RecursionError) as exc:
-        raise ColdstartError(f"malformed JSON ({_short_reason(exc)})", label) from None
+        raise ColdstartError(json_problem(exc), label) from None
 
 
 def read_json_object(path: str | Path, *, what: str | None = None, follow_symlinks: bool = False) -> dict[str, Any]:
@@ -138,6 +212,12 @@ def type_name(value: Any) -> str:
     return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
         type(value), type(value).__name__
     )
+
+
+def json_problem(exc: BaseException) -> str:
+    """The one wording of a parse failure, whether the text is not JSON or is JSON the project
+    refuses (InvalidJSON: non-finite number, duplicate key, unpaired surrogate)."""
+    return f"malformed JSON ({_short_reason(exc)})"
 
 
 def _short_reason(exc: BaseException) -> str:
@@ -316,13 +396,13 @@ def parse_line(number: int, offset: int, body: bytes) -> RawLine:
     try:
         value = _object(text)
     except (ValueError, RecursionError) as exc:
-        return RawLine(number, offset, body, None, f"malformed JSON ({_short_reason(exc)})")
+        return RawLine(number, offset, body, None, json_problem(exc))
     if type(value) is not dict:
         return RawLine(number, offset, body, None, f"expected a JSON object, got {type_name(value)}")
     return RawLine(number, offset, body, value, None)
 
 
-_scan_once = _STRICT.scan_once
+_scan_once = _STRICT.scan_once  # type: ignore[attr-defined]  # the C scanner, undeclared in typeshed
 
 
 def _object(text: str) -> Any:
@@ -334,5 +414,5 @@ def _object(text: str) -> Any:
         except StopIteration:
             value, end = None, -1
         if end == len(text):
-            return value
-    return _STRICT.decode(text)
+            return _decode(text, value)
+    return _decode(text, _STRICT.decode(text))
