@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart._version import __version__
+from pytest_coldstart.record.manifest_check import check_manifest
 from pytest_coldstart.run import jsonio, layout, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
@@ -364,6 +365,7 @@ def build(run_dir: str | Path) -> dict[str, Any]:
     rundir.require()
     version = rundir.manifest_version()
     manifest = rundir.load_manifest()
+    check_manifest(manifest)  # its fields are read below: a wrong shape is a named error, never a crash
     builder = _Builder()
     head = None
     for item in _records(rundir, version):

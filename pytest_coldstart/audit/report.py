@@ -13,6 +13,7 @@ from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.layout import TRAJECTORY
+from pytest_coldstart.run.textsafe import one_line
 
 SCHEMA_VERSION = 2
 CUT = 300
@@ -186,7 +187,8 @@ def _entry(record: Call | Event) -> dict[str, Any]:
 
 
 def _md(text: Any) -> str:
-    value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Markdown-safe: control and bidi characters escaped (``textsafe``), then markup neutralised."""
+    value = one_line(str(text), None).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return value.replace("|", "\\|").replace("`", "'").replace("\r", " ").replace("\n", " ")
 
 

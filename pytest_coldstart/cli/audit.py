@@ -31,9 +31,10 @@ def register(groups) -> None:
 
 
 def safe(value: object) -> str:
-    """Printable text: control characters (ANSI escapes included) are shown escaped."""
-    text = str(value)
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    """Printable text: control and bidi characters (ANSI escapes included) are shown escaped."""
+    from pytest_coldstart.run.textsafe import one_line
+
+    return "(unknown)" if value is None else one_line(str(value), None)
 
 
 def _override(value: str | None) -> str | None:

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+
+from pytest_coldstart.run.textsafe import clean, one_line  # the one escaping helper (re-exported)
 
 PASSED, FAILED, XFAILED = "passed", "failed", "xfailed"
 FLAG_OUTCOMES = {"PASS": PASSED, "FAIL": FAILED, "PENDING": XFAILED}
@@ -38,27 +39,6 @@ class Verdict:
 
     def text(self) -> str:
         return "\n".join([self.reason, *self.details])
-
-
-def clean(value: object, limit: int | None = None) -> str:
-    """A one-terminal-safe rendering of run-provided text (control characters escaped)."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    if text.isprintable():  # fast path: nothing to escape
-        return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
-    out = []
-    for char in text:
-        if char == "\n" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
-            out.append(char)
-        else:
-            out.append(char.encode("unicode_escape", "backslashreplace").decode("ascii"))
-    result = "".join(out)
-    if limit is not None and len(result) > limit:
-        result = result[: limit - 3] + "..."
-    return result
-
-
-def one_line(value: object, limit: int = 300) -> str:
-    return clean(value, limit).replace("\n", " ")
 
 
 def describe(entry: object) -> str:

@@ -90,10 +90,14 @@ def _decode(text: str, value: Any) -> Any:
 
 
 def loads(text: str | bytes) -> Any:
-    """Strict JSON (see ``_STRICT``): InvalidJSON (a ValueError) for anything else."""
+    """Strict JSON (see ``_STRICT``): InvalidJSON (a ValueError) for anything else, nesting too
+    deep for the parser included (never a RecursionError)."""
     if not isinstance(text, str):
         text = bytes(text).decode(json.detect_encoding(text))  # UnicodeDecodeError is a ValueError
-    return _decode(text, _STRICT.decode(text))  # one shared decoder: json.loads(**kw) builds one per call
+    try:
+        return _decode(text, _STRICT.decode(text))  # one shared decoder: json.loads(**kw) builds one per call
+    except RecursionError:
+        raise InvalidJSON("nested too deeply") from None
 
 
 class UnstorableValue(UsageError, ValueError):
