@@ -1,9 +1,11 @@
 """``audit_inputs_digest``: a cheap key that changes whenever any file the audit may read
-changes (for the pytest plugin's shared xdist cache).
+changes (for the pytest plugin's shared xdist cache, and for ``currency``: is a stored audit
+report still the verdict of its run).
 
 Instead of hashing every byte it digests, for every file and symlink of the run (except the
 derived ``audit/`` output and the private ``.coldstart/`` state), its path, size, inode,
-mtime_ns and ctime_ns (ctime cannot be set back by a user), plus the audit code's own files,
+mtime_ns and ctime_ns (ctime cannot be set back by a user; the derived ``summary.json``
+is skipped too), plus the audit code's own files,
 so a code change also invalidates cached reports.
 """
 
@@ -15,7 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR
+from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR, SUMMARY_JSON
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
 
@@ -37,6 +39,7 @@ def audit_inputs_digest(run_dir: str | Path) -> str:
         relative = Path(current).relative_to(root)
         if relative == Path("."):
             dirs[:] = [d for d in dirs if d not in _SKIP_TOP]
+            files = [f for f in files if f != SUMMARY_JSON]  # derived from the audit, never its input
         dirs.sort()
         for name in sorted(files) + [d for d in dirs if (Path(current) / d).is_symlink()]:
             path = Path(current) / name

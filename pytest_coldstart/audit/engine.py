@@ -12,8 +12,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity
+from pytest_coldstart.audit import correlation, currency, fixture, integrity
 from pytest_coldstart.audit.classify import classify
+from pytest_coldstart.audit.digest import audit_inputs_digest
 from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.load import Evidence, load_evidence
 from pytest_coldstart.audit.evidence.scan import Scanner, Trajectory
@@ -38,6 +39,10 @@ def audit_run(
 ) -> dict[str, Any]:
     """Audit one run directory and return the report (also written to ``out``/audit.json)."""
     root = Path(run_dir)
+    # A report written to the run's own audit/ records what it judged (audit/currency.py); an
+    # explicit ``out`` (the demo's byte-identical runs, reports elsewhere) records nothing.
+    reusable = write and out is None and answer is None and oracle is None and root.is_dir()
+    digest = audit_inputs_digest(root) if reusable else None
     try:
         report = _audit(root, answer, oracle)
     except Exception as exc:
@@ -47,7 +52,9 @@ def audit_run(
         )
         report = _empty_report(None, findings, "not audited: internal error")
     if write:
-        write_report(report, output_dir(root, out))
+        target = output_dir(root, out)
+        write_report(report, target)
+        currency.record(target, report, digest)
     return report
 
 

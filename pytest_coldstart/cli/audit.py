@@ -47,18 +47,22 @@ def _override(value: str | None) -> str | None:
 
 
 def cmd_run(args) -> int:
-    from pytest_coldstart.audit import audit_run
+    from pytest_coldstart.audit import audit_run, currency
     from pytest_coldstart.audit.classify import exit_code
+    from pytest_coldstart.audit.digest import audit_inputs_digest
     from pytest_coldstart.audit.engine import output_dir
     from pytest_coldstart.run.errors import UsageError
 
     root = Path(args.run_dir)
     out = output_dir(root, args.out)
+    own = args.answer is None and args.oracle is None and root.is_dir() and out == root / "audit"
+    digest = audit_inputs_digest(root) if own else None  # taken before the audit reads anything
     report = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
     try:
         from pytest_coldstart.audit.report import write_report
 
         write_report(report, out)
+        currency.record(out, report, digest)
     except OSError as exc:
         raise UsageError(
             f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"

@@ -20,7 +20,7 @@ from filelock import FileLock, Timeout
 
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
-from pytest_coldstart.run.versioning import CURRENT
+from pytest_coldstart.run.versioning import CURRENT, is_version
 
 Compute = Callable[[], dict[str, Any]]
 
@@ -80,7 +80,7 @@ class AuditCache:
             entry = jsonio.read_json_object(entry_path)
         except ColdstartError:
             return None
-        if entry.get("schemaVersion") != CURRENT or entry.get("kind") != kind or entry.get("key") != key:
+        if not is_version(entry.get("schemaVersion"), CURRENT) or entry.get("kind") != kind or entry.get("key") != key:
             return None
         value = entry.get("value")
         if not isinstance(value, dict) or not _current_report(value):

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.run import jsonio, layout, payloads
-from pytest_coldstart.run.errors import ContainmentError
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError, VersionError
 from pytest_coldstart.run.hashing import BLOCK, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.versioning import EVIDENCE_DOCUMENTS, evidence_version
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 from pytest_coldstart.validate.findings import Findings
 
@@ -208,6 +209,8 @@ def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None
             code="evidence",
             require_hash=version >= 2,
         )
+        if name in EVIDENCE_DOCUMENTS:
+            _check_document_version(ctx, name, declaration["path"], what)
         if declaration.get("normalized") is not None:
             ctx.check_file(
                 declaration["normalized"],
@@ -217,6 +220,21 @@ def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None
                 document=layout.EVIDENCE_JSON,
                 code="evidence.normalized",
             )
+
+
+def _check_document_version(ctx: Context, name: str, relative: Any, what: str) -> None:
+    """An evidence document's own version marker (``run.versioning.evidence_version``, the
+    audit's rule): unknown -> a finding. Unreadable or malformed documents are the audit's
+    to report (validate checks their bytes against their declaration above)."""
+    try:
+        path = resolve_inside(ctx.root, relative, what=what)
+        document = jsonio.read_json(path, what=str(relative))
+    except ColdstartError:
+        return
+    try:
+        evidence_version(name, document, str(relative))
+    except VersionError as exc:
+        ctx.add(str(relative), None, exc.problem, "evidence.version", what)
 
 
 def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]]) -> None:

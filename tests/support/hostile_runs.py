@@ -21,10 +21,12 @@ RUNS = REPO / "runs"
 _OUTCOME = re.compile(r"^(PASSED|FAILED|XFAIL|XPASS|SKIPPED|ERROR) (\S+)", re.MULTILINE)
 
 
-def copy_run(name: str, target: Path) -> Path:
-    """A private copy of ``runs/<name>`` (its stored audit/ folder dropped: tests audit afresh)."""
-    shutil.copytree(RUNS / name, target)
-    shutil.rmtree(target / "audit", ignore_errors=True)
+def copy_run(name: str, target: Path, *, keep_audit: bool = True) -> Path:
+    """A private copy of ``runs/<name>``, its stored audit/ folder kept unless told otherwise
+    (a copy's stored report is stale: readers must not believe it)."""
+    shutil.copytree(RUNS / name, target, symlinks=True)
+    if not keep_audit:
+        shutil.rmtree(target / "audit", ignore_errors=True)
     return target
 
 

@@ -35,9 +35,8 @@ from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import EVIDENCE_JSON, REVIEWS, RunDir
 from pytest_coldstart.run.paths import resolve_inside
-from pytest_coldstart.run.versioning import version_of
+from pytest_coldstart.run.versioning import evidence_version
 
-DOCUMENT_KINDS = {"answer": "answer", "oracle": "oracle", "preflight": "preflight"}
 STREAM_KINDS = {
     "test_mod": (TESTMOD, "testmod", aliases.TESTMOD_EVENTS),
     "agent_logger": (LOGGER, "logger", aliases.LOGGER_EVENTS),
@@ -433,12 +432,8 @@ class _Loader:
                 f"evidence {name}: {decl['path']}: expected a JSON object, got {jsonio.type_name(value)}"
             )
             return
-        kind = DOCUMENT_KINDS.get(name)
         try:
-            if kind is not None:
-                version_of(value, kind, decl["path"])
-            elif "schemaVersion" in value:
-                version_of(value, name, decl["path"])
+            evidence_version(name, value, decl["path"])  # the rule validate applies too
         except ColdstartError as exc:
             self.findings.infra(f"evidence {name}: {exc.one_line()}")
             return
