@@ -237,11 +237,14 @@ def _check_document_version(ctx: Context, name: str, relative: Any, what: str) -
         ctx.add(str(relative), None, exc.problem, "evidence.version", what)
 
 
-def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]]) -> None:
-    """Every stored ref resolves to bytes with its hash; every file in payloads/ is named by its hash."""
+def check_payloads(
+    ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]], limit: int = payloads.HARD_CAP
+) -> None:
+    """Every stored ref resolves to bytes with its hash; every file in payloads/ is named by its hash.
+    ``limit`` (the run's max_payload_bytes, ``payloads.read_limit``) bounds what is read, streamed."""
     verified: set[str] = set()
     for (digest, compression), (line, ref) in refs.items():
-        problem, _data = payloads.read_ref(ctx.root, ref)
+        problem, _data = payloads.read_ref(ctx.root, ref, limit=limit, keep=False)
         name = payloads.stored_name(str(digest), str(compression)) if isinstance(digest, str) else repr(digest)
         if problem is None:
             ctx.hashed += 1
@@ -271,9 +274,13 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
                 "payload.name",
             )
             continue
-        actual = _stored_digest(path, parsed[1])
+        actual = _stored_digest(path, parsed[1], limit)
         ctx.hashed += 1
-        if actual != parsed[0]:
+        if actual == _OVER_LIMIT:
+            ctx.add(
+                label, None, f"payload holds more than the {limit}-byte limit (not read further)", "payload.integrity"
+            )
+        elif actual != parsed[0]:
             ctx.add(
                 label,
                 None,
@@ -282,11 +289,20 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
             )
 
 
-def _stored_digest(path: Path, compression: str) -> str | None:
+_OVER_LIMIT = "over the limit"
+
+
+def _stored_digest(path: Path, compression: str, limit: int) -> str | None:
+    """sha256 of a stored payload's original bytes, streamed; _OVER_LIMIT past ``limit`` bytes
+    (a decompression bomb costs at most ``limit`` bytes of work), None when unreadable."""
     digest = hashlib.sha256()
+    seen = 0
     try:
         with jsonio.open_regular(path) as raw, gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw as handle:
             while block := handle.read(BLOCK):
+                seen += len(block)
+                if seen > limit:
+                    return _OVER_LIMIT
                 digest.update(block)
     except (OSError, EOFError, zlib.error):
         return None
