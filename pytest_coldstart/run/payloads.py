@@ -19,6 +19,7 @@ import gzip
 import io
 import re
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,7 +85,7 @@ def is_ref(value: Any) -> bool:
     return isinstance(value, dict) and all(key in value for key in REF_KEYS)
 
 
-def iter_refs(record: dict[str, Any]):
+def iter_refs(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield (key, ref) for every ``<key>_payload`` ref at the top level of a record."""
     for key, value in record.items():
         if isinstance(key, str) and key.endswith("_payload") and is_ref(value):
