@@ -46,11 +46,12 @@ _PROFILE = os.environ.get("COLDSTART_FUZZ") or os.environ.get("HYPOTHESIS_PROFIL
 LONG = _PROFILE in ("long", "coldstart-long")
 
 
-def fuzz_settings(short_examples: int) -> settings:
-    """Settings for one property: ``short_examples`` in the suite, LONG_EXAMPLES on demand."""
-    examples = LONG_EXAMPLES if LONG else short_examples
+def fuzz_settings(short_examples: int, long: int | None = None) -> settings:
+    """Settings for one property: ``short_examples`` in the suite, LONG_EXAMPLES on demand
+    (``long``: fewer for a property that starts a process per example)."""
+    examples = (long or LONG_EXAMPLES) if LONG else short_examples
     if _PROFILE.isdigit():
-        examples = int(_PROFILE)
+        examples = min(int(_PROFILE), long) if long else int(_PROFILE)
     return settings(
         max_examples=examples,
         deadline=None,
