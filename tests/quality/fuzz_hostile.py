@@ -91,7 +91,7 @@ def raw_edit(kind: str, data: bytes, target: str, params: tuple[Any, ...]) -> by
     index = params[0] % len(units)
     try:
         value = json.loads(units[index])
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier edit may have nested it past the parser
         return data + b"x"
     slots = _slots(value)
     if kind == "duplicate_key":
@@ -150,7 +150,7 @@ class HostileMutation:
         elif self.kind == "manifest_shape":
             try:
                 document = json.loads(data)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return
             if isinstance(document, dict):
                 where, value = MANIFEST_SHAPES[self.params[0] % len(MANIFEST_SHAPES)]
@@ -167,7 +167,10 @@ class HostileMutation:
         if not candidates:
             return data
         index = candidates[line % len(candidates)]
-        record = json.loads(units[index])
+        try:
+            record = json.loads(units[index])
+        except (ValueError, RecursionError):
+            return data
         key = "result" if record.get("record") == "result" else "arguments"
         blob = bomb() if gzip_stored else b"\x1f\x8b" + bytes(range(256)) * 64
         digest = hashlib.sha256(blob).hexdigest()

@@ -276,7 +276,7 @@ def edit(kind: str, data: bytes, target: str, params: tuple[Any, ...]) -> bytes:
         return _join(units)
     try:
         value = json.loads(units[index])
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier edit may have nested it past the parser
         return data + b"x"
     ending, document = _ending(units[index]), not target.endswith(".jsonl")
     if kind == "swap_type":
