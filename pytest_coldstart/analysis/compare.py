@@ -3,7 +3,7 @@
 Each PATH is a run directory or a folder searched (recursively) for run directories. Every
 run is summarized in memory (``summary.build``, streaming): a stale or absent summary.json
 never matters. A run that cannot be read is a row with its one-line error, never a crash.
-Output: a text table (untrusted strings stripped of control characters), CSV (cells that a
+Output: a text table (untrusted strings with control and bidi characters escaped), CSV (cells that a
 spreadsheet would run as a formula are quoted with a leading apostrophe), or JSON.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.run import layout
 from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.textsafe import one_line
 from pytest_coldstart.run.versioning import CURRENT
 
 #: (key, table heading, CSV/JSON name) of the per-run columns, in order.
@@ -41,7 +41,7 @@ COLUMNS = (
     ("decisions", "dec", "decisions"),
     ("error_records", "errs", "error_records"),
 )
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+UNREADABLE = "UNREADABLE"
 
 
 def find_runs(paths: list[str | Path]) -> list[Path]:
@@ -74,12 +74,18 @@ def _round(value: Any, digits: int = 3) -> Any:
     return round(value, digits) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
+def _unreadable(run: Path, error: str) -> dict[str, Any]:
+    return {"path": str(run), "harness": None, "model": None, "run_id": None, "error": error}
+
+
 def row_of(run: Path) -> dict[str, Any]:
     """One comparison row; ``error`` is set (and the numbers null) when the run is unreadable."""
     try:
         doc = summary.build(run)
     except ColdstartError as exc:
-        return {"path": str(run), "harness": None, "model": None, "run_id": None, "error": exc.one_line()}
+        return _unreadable(run, exc.one_line())
+    except Exception as exc:  # last guard: one run never aborts the comparison of all the others
+        return _unreadable(run, f"internal error reading this run (please report it): {type(exc).__name__}: {exc}")
     calls = doc["calls"]
     timing = doc["timing"]
     duration = doc.get("duration_ms")
@@ -163,7 +169,7 @@ def _cell(value: Any) -> str:
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}".rstrip("0").rstrip(".") if value != int(value) else str(int(value))
-    return _CONTROL.sub("?", str(value))
+    return one_line(str(value), None)
 
 
 def _percent(value: Any) -> str:
@@ -173,19 +179,16 @@ def _percent(value: Any) -> str:
 def to_table(result: dict[str, Any]) -> str:
     headings = [heading for _, heading, _ in COLUMNS]
     lines: list[list[str]] = []
+    unreadable: list[str] = []
     for group in result["groups"]:
         for row in result["runs"]:
             if _group_key(row) != (group["harness"] or "", group["model"] or ""):
                 continue
-            if row["error"] is not None:
-                lines.append(
-                    [
-                        _cell(row.get("harness")),
-                        _cell(row.get("model")),
-                        _cell(row["path"]),
-                        "UNREADABLE: " + _cell(row["error"]),
-                    ]
-                )
+            if row["error"] is not None:  # the row keeps the columns; its error goes below the table
+                cells = ["-"] * len(COLUMNS)
+                cells[2], cells[3] = _cell(row["path"]), UNREADABLE
+                unreadable.append(f"{UNREADABLE} {_cell(row['path'])}: {_cell(row['error'])}")
+                lines.append(cells)
                 continue
             cells = []
             for key, _, _ in COLUMNS:
@@ -218,12 +221,13 @@ def to_table(result: dict[str, Any]) -> str:
     widths = [len(h) for h in headings]
     for cells in lines:
         for i, cell in enumerate(cells[: len(widths)]):
-            if not cell.startswith("UNREADABLE"):
-                widths[i] = max(widths[i], len(cell))
+            widths[i] = max(widths[i], len(cell))
     out = ["  ".join(h.ljust(w) for h, w in zip(headings, widths, strict=False)).rstrip()]
     out.append("  ".join("-" * w for w in widths))
     for cells in lines:
         out.append("  ".join(c.ljust(w) for c, w in zip(cells, widths + [0], strict=False)).rstrip())
+    if unreadable:
+        out += ["", *unreadable]
     return "\n".join(out) + "\n"
 
 

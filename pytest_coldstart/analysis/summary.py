@@ -14,14 +14,14 @@ from typing import Any
 
 from pytest_coldstart._version import __version__
 from pytest_coldstart.analysis.tally import Tally, rate
-from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
+from pytest_coldstart.audit.currency import AUDIT_JSON, stored_report
+from pytest_coldstart.audit.engine import audit_run
+from pytest_coldstart.record.manifest_check import check_manifest
 from pytest_coldstart.run import jsonio, layout, v1
-from pytest_coldstart.run.errors import ColdstartError, VersionError
+from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.versioning import CURRENT, V1_SCHEMAS, incompatible, version_of
-
-AUDIT_JSON = f"{layout.AUDIT_DIR}/audit.json"
+from pytest_coldstart.run.versioning import CURRENT, V1_SCHEMAS, incompatible, is_version
 
 
 def _records(rundir: RunDir, version: int) -> Iterator[tuple[Any, bytes] | jsonio.LineProblem]:
@@ -34,7 +34,7 @@ def _records(rundir: RunDir, version: int) -> Iterator[tuple[Any, bytes] | jsoni
         where = f"{layout.TRAJECTORY}:{item.number}"
         value = item.value
         if version == 2:
-            if value.get("schemaVersion") != CURRENT or isinstance(value.get("schemaVersion"), bool):
+            if not is_version(value.get("schemaVersion"), CURRENT):  # no bool, no 2.0
                 raise VersionError(
                     incompatible("trajectory record", value.get("schemaVersion")) + " (in a version-2 run)", where
                 )
@@ -45,35 +45,34 @@ def _records(rundir: RunDir, version: int) -> Iterator[tuple[Any, bytes] | jsoni
             yield v1.trajectory_record_to_current(value), item.raw
 
 
-def outcome(rundir: RunDir) -> dict[str, Any]:
-    """The audit verdict from audit/audit.json, or null with the reason it is unknown."""
-    path = rundir.path(AUDIT_JSON)
-    if not path.is_file():
+def outcome(rundir: RunDir, run_id: Any = None) -> dict[str, Any]:
+    """The audit verdict: null when the run was never audited; the stored audit/audit.json when
+    it is current and the run's own (``audit.currency``); else a fresh audit in memory (a
+    stale, foreign or unversioned report is never believed; ``recomputed_because`` says why)."""
+    if not rundir.path(AUDIT_JSON).is_file() and not rundir.path(AUDIT_JSON).is_symlink():
         return {
             "overall": None,
             "failure_class": None,
             "source": None,
             "missing_reason": f"no {AUDIT_JSON} (run `coldstart audit run`)",
         }
-    try:
-        document = jsonio.read_json_object(path, what=AUDIT_JSON)
-        version_of(document, "audit", AUDIT_JSON)
-        report = AuditReport.from_json(document)
-    except ReportFormatError as exc:
-        return {
-            "overall": None,
-            "failure_class": None,
-            "source": None,
-            "missing_reason": f"{AUDIT_JSON}: {exc.problem}",
-        }
-    except ColdstartError as exc:
-        return {"overall": None, "failure_class": None, "source": None, "missing_reason": exc.one_line()}
-    digest, _ = sha256_file(path)
+    document, why = stored_report(rundir.root, run_id)
+    if document is not None:
+        digest, _ = sha256_file(rundir.path(AUDIT_JSON))
+        source: dict[str, Any] | None = {"path": AUDIT_JSON, "sha256": digest}
+        extra: dict[str, Any] = {}
+    else:
+        document, source, extra = audit_run(rundir.root, write=False), None, {"recomputed_because": why}
+    flags = {}
+    for flag in document.get("flags") or []:
+        if isinstance(flag, dict) and isinstance(flag.get("flag"), str):
+            flags[flag["flag"]] = flag.get("status")
     return {
-        "overall": report.overall.value,
-        "failure_class": None if report.failure_class is None else report.failure_class.value,
-        "flags": {flag.flag.value: flag.status.value for flag in report.flags},
-        "source": {"path": AUDIT_JSON, "sha256": digest},
+        "overall": document.get("overall") if document.get("overall") in ("PASS", "FAIL", "PENDING") else None,
+        "failure_class": document.get("failure_class"),
+        "flags": flags,
+        "source": source,
+        **extra,
     }
 
 
@@ -83,6 +82,7 @@ def build(run_dir: str | Path) -> dict[str, Any]:
     rundir.require()
     version = rundir.manifest_version()
     manifest = rundir.load_manifest()
+    check_manifest(manifest)  # its fields are read below: a wrong shape is a named error, never a crash
     builder = Tally()
     head = None
     for item in _records(rundir, version):
@@ -130,7 +130,7 @@ def build(run_dir: str | Path) -> dict[str, Any]:
         "actions": builder.actions_json(),
         "decisions": builder.decisions_json(),
         "errors": builder.errors_json(),
-        "outcome": outcome(rundir),
+        "outcome": outcome(rundir, manifest.get("run_id")),
     }
 
 

@@ -31,7 +31,7 @@ from filelock import FileLock, Timeout
 from pytest_coldstart.audit.digest import audit_content_digest, audit_inputs_digest, code_fingerprint
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
-from pytest_coldstart.run.versioning import CURRENT
+from pytest_coldstart.run.versioning import CURRENT, is_version
 
 Compute = Callable[[], dict[str, Any]]
 _HEX = frozenset("0123456789abcdef")
@@ -113,7 +113,7 @@ class AuditCache:
             entry = jsonio.read_json_object(entry_path)
         except ColdstartError:
             return None
-        if entry.get("schemaVersion") != CURRENT or entry.get("kind") != kind or entry.get("key") != key:
+        if not is_version(entry.get("schemaVersion"), CURRENT) or entry.get("kind") != kind or entry.get("key") != key:
             return None
         value = entry.get("value")
         if not isinstance(value, dict) or not _current_report(value):

@@ -8,8 +8,10 @@
   list to keep in step: a new module the audit imports is covered by being imported.
 * ``audit_inputs_digest(run)``: a cheap key that changes whenever any file the audit may read
   changes: for every file and symlink of the run (except the derived ``audit/`` output and the
-  private ``.coldstart/`` state) its path, size, inode, mtime_ns and ctime_ns (ctime cannot be
-  set back by a user), plus the code fingerprint. Stat only: no byte is read.
+  private ``.coldstart/`` state, and the derived ``summary.json``) its path, size, inode,
+  mtime_ns and ctime_ns (ctime cannot be set back by a user), plus the code fingerprint. Stat
+  only: no byte is read. ``currency`` uses it to tell whether a stored report is still the
+  verdict of its run.
 * ``audit_content_digest(run)``: the same listing with the sha256 of each file's bytes (or a
   symlink's target) instead of its stat: equal for equal content wherever the run lies - the
   key of the shared audit cache (``audit.cache``), which therefore survives copying runs to
@@ -25,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_coldstart._version import __version__
-from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR
+from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR, SUMMARY_JSON
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -160,6 +162,7 @@ def _inputs(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
         relative = Path(current).relative_to(root)
         if relative == Path("."):
             dirs[:] = [d for d in dirs if d not in _SKIP_TOP]
+            files = [f for f in files if f != SUMMARY_JSON]  # derived from the audit, never its input
         dirs.sort()
         for name in sorted(files) + [d for d in dirs if (Path(current) / d).is_symlink()]:
             path = Path(current) / name

@@ -12,9 +12,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, fixture, integrity, visibility
+from pytest_coldstart.audit import correlation, currency, fixture, integrity, visibility
 from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.audit.classify import classify
+from pytest_coldstart.audit.digest import audit_inputs_digest
 from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.identity import Workspace
@@ -56,6 +57,10 @@ def audit_report(
 ) -> AuditReport:
     """Audit one run directory: the typed report (written to ``out``/audit.json if ``write``)."""
     root = Path(run_dir)
+    # A report written to the run's own audit/ records what it judged (audit/currency.py); an
+    # explicit ``out`` (the demo's byte-identical runs, reports elsewhere) records nothing.
+    reusable = write and out is None and answer is None and oracle is None and root.is_dir()
+    digest = audit_inputs_digest(root) if reusable else None
     try:
         report = _audit(root, answer, oracle)
     except Exception as exc:
@@ -65,7 +70,9 @@ def audit_report(
         )
         report = _empty_report(None, findings, "not audited: internal error")
     if write:
-        write_report(report, output_dir(root, out))
+        target = output_dir(root, out)
+        write_report(report, target)
+        currency.record(target, report.to_json(), digest)
     return report
 
 

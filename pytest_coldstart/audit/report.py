@@ -24,6 +24,7 @@ from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.layout import TRAJECTORY
+from pytest_coldstart.run.textsafe import one_line
 from pytest_coldstart.run.vocabulary import FailureClass, FlagName, ReviewId, ReviewState, ReviewStatus, Status
 
 CUT = 300
@@ -214,7 +215,8 @@ def _entry(record: Call | Event) -> TimelineEntry:
 
 
 def _md(text: Any) -> str:
-    value = str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Markdown-safe: control and bidi characters escaped (``textsafe``), then markup neutralised."""
+    value = one_line(str(text), None).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return value.replace("|", "\\|").replace("`", "'").replace("\r", " ").replace("\n", " ")
 
 

@@ -70,9 +70,10 @@ def _override(value: str | None) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pytest_coldstart.audit import anchoring, audit_run
+    from pytest_coldstart.audit import anchoring, audit_run, currency
     from pytest_coldstart.audit.audit_report import AuditReport
     from pytest_coldstart.audit.classify import exit_code
+    from pytest_coldstart.audit.digest import audit_inputs_digest
     from pytest_coldstart.audit.engine import output_dir
     from pytest_coldstart.run.errors import UsageError
 
@@ -80,15 +81,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not root.is_dir():  # never create it (trace init would then refuse the folder)
         raise UsageError("--run-dir: no such run directory; nothing was created", root)
     out = output_dir(root, args.out)
+    own = args.answer is None and args.oracle is None and root.is_dir() and out == root / "audit"
+    digest = audit_inputs_digest(root) if own else None  # taken before the audit reads anything
     wanted = anchoring.expectation(
         [args.anchor] if args.anchor else [], [args.ledger] if args.ledger else [], args.public_key
     )
     document = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
-    report = AuditReport.from_json(anchoring.check(document, root, wanted))
+    document = anchoring.check(document, root, wanted)
+    report = AuditReport.from_json(document)
     try:
         from pytest_coldstart.audit.report import write_report
 
         write_report(report, out)
+        currency.record(out, document, digest)
     except OSError as exc:
         raise UsageError(
             f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"

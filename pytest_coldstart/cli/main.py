@@ -84,10 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(handler(args) or 0)
     except UsageError as exc:
-        sys.stderr.write(f"coldstart: error: {exc.one_line()}\n")
+        sys.stderr.write(f"coldstart: error: {_printable(exc.one_line())}\n")
         return EXIT_USAGE
-    except ColdstartError as exc:
-        sys.stderr.write(f"coldstart: {exc.one_line()}\n")
+    except ColdstartError as exc:  # its file names and problems may quote run content: escaped
+        sys.stderr.write(f"coldstart: {_printable(exc.one_line())}\n")
         return 1
     except KeyboardInterrupt:
         return 130
@@ -98,6 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         if "--debug" in (argv or sys.argv):
             raise
         return EXIT_INTERNAL
+
+
+def _printable(text: str) -> str:
+    from pytest_coldstart.run.textsafe import one_line
+
+    return one_line(text, None)
 
 
 def parse_json_arg(text: str, option: str) -> Any:

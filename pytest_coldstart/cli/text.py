@@ -1,9 +1,10 @@
-"""Text from runs and reports, made safe for a terminal."""
+"""Text from runs and reports, made safe for a terminal (``run.textsafe`` is the one rule)."""
 
 from __future__ import annotations
 
+from pytest_coldstart.run.textsafe import one_line
+
 
 def safe(value: object) -> str:
-    """Printable text: control characters (ANSI escapes included) are shown escaped."""
-    text = str(value)
-    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+    """Printable text: control and bidi characters (ANSI escapes included) are shown escaped."""
+    return "(unknown)" if value is None else one_line(str(value), None)

@@ -9,6 +9,7 @@ import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from pytest_coldstart.cli.main import parse_json_arg
+from pytest_coldstart.run import jsonio
 
 if TYPE_CHECKING:
     from pytest_coldstart.record.recorder import Recorder
@@ -95,7 +96,7 @@ def cmd_result(args: argparse.Namespace) -> int:
     fields = {"record": "result", "call_id": args.call_id, "status": args.status, "actor": args.actor}
     if args.result is not None:
         try:
-            fields["result"] = json.loads(args.result)
+            fields["result"] = jsonio.loads(args.result)
         except ValueError:
             fields["result"] = {"text": args.result}  # protocol: non-JSON text is kept as text
     fields.update(_optional(args, "error", "duration_ms", "phase", "at"))

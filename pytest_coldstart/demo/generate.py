@@ -26,7 +26,7 @@ from pytest_coldstart.demo.facts import clock_for
 from pytest_coldstart.demo.scenarios import SCENARIOS, build_run
 from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.errors import ColdstartError
-from pytest_coldstart.run.versioning import CURRENT
+from pytest_coldstart.run.versioning import CURRENT, is_version
 
 INDEX = "demo.json"
 
@@ -61,7 +61,7 @@ def _previous_names(out: Path) -> list[str]:
     if not index.is_file():
         raise ColdstartError(f"is not empty and holds no {INDEX} from a previous demo; refusing to overwrite it", out)
     document = jsonio.read_json_object(index, what=INDEX)
-    if document.get("schemaVersion") != CURRENT or not isinstance(document.get("runs"), list):
+    if not is_version(document.get("schemaVersion"), CURRENT) or not isinstance(document.get("runs"), list):
         raise ColdstartError(f"{INDEX} is not a version-{CURRENT} demo index; refusing to overwrite", out)
     names = [r.get("name") for r in document["runs"] if isinstance(r, dict)]
     valid = [n for n in names if isinstance(n, str) and n and "/" not in n and n not in (".", "..")]

@@ -9,11 +9,12 @@ escaped, never interpreted.
 from __future__ import annotations
 
 import json
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pytest_coldstart.audit.audit_report import AuditReport, FlagReport, RequiredReview, ReviewResolution
+from pytest_coldstart.run.textsafe import clean as clean  # the one escaping helper, re-exported
+from pytest_coldstart.run.textsafe import one_line as one_line
 from pytest_coldstart.run.vocabulary import ReviewState, Status
 
 PASSED, FAILED, XFAILED = "passed", "failed", "xfailed"
@@ -44,27 +45,6 @@ class Verdict:
 
     def text(self) -> str:
         return "\n".join([self.reason, *self.details])
-
-
-def clean(value: object, limit: int | None = None) -> str:
-    """A one-terminal-safe rendering of run-provided text (control characters escaped)."""
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    if text.isprintable():  # fast path: nothing to escape
-        return text if limit is None or len(text) <= limit else text[: limit - 3] + "..."
-    out = []
-    for char in text:
-        if char == "\n" or unicodedata.category(char) not in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
-            out.append(char)
-        else:
-            out.append(char.encode("unicode_escape", "backslashreplace").decode("ascii"))
-    result = "".join(out)
-    if limit is not None and len(result) > limit:
-        result = result[: limit - 3] + "..."
-    return result
-
-
-def one_line(value: object, limit: int = 300) -> str:
-    return clean(value, limit).replace("\n", " ")
 
 
 def record_lines(report: AuditReport, refs: Iterable[str], indent: str = "  ") -> list[str]:

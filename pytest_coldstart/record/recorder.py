@@ -15,6 +15,7 @@ from typing import Any
 
 from pytest_coldstart.record import logsettings, records
 from pytest_coldstart.record.manifest import initial_manifest
+from pytest_coldstart.record.manifest_check import writable_manifest
 from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.record.reviewing import append_review
 from pytest_coldstart.record.trajectory import Appender, lock_for
@@ -37,6 +38,17 @@ from pytest_coldstart.run.vocabulary import (
 
 def default_logging() -> dict[str, Any]:
     return logsettings.complete()
+
+
+def _require_creatable(root: Path) -> None:
+    """A new run's directory: absent or empty; never a symlink that leads nowhere (a loop)."""
+    try:
+        if root.is_symlink() and not root.is_dir():
+            raise ColdstartError("run directory is a symlink to no directory (dangling or a loop)", root)
+        if root.exists() and any(root.iterdir()):
+            raise ColdstartError("run directory already exists and is not empty (init never overwrites a run)", root)
+    except OSError as exc:
+        raise ColdstartError(f"run directory cannot be used ({exc.strerror or exc})", root) from None
 
 
 def init_run(
@@ -67,8 +79,7 @@ def init_run(
     rundir = RunDir(run_dir)
     if not run_id or not isinstance(run_id, str) or any(c in run_id for c in "/\\\n\r\t"):
         raise UsageError(f"invalid run id {run_id!r}")
-    if rundir.root.exists() and any(rundir.root.iterdir()):
-        raise ColdstartError("run directory already exists and is not empty (init never overwrites a run)", rundir.root)
+    _require_creatable(rundir.root)
     if created_at is not None:
         moment = parse_at(created_at)
         if moment is None:
@@ -78,7 +89,10 @@ def init_run(
         created = format_at(clock.now())
     logging = logsettings.complete(logging)  # checked (and the salt fingerprinted) before anything is written
     notes = [Redactor.from_settings(logging).apply(note) for note in notes or []]
-    rundir.root.mkdir(parents=True, exist_ok=True)
+    try:
+        rundir.root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ColdstartError(f"run directory cannot be created ({exc.strerror or exc})", rundir.root) from None
     for folder in (layout.IMPORTS, layout.ARTIFACTS):
         ensure_folder(rundir.root, folder)
     jsonio.write_bytes_atomic(rundir.path(layout.TASK_MD), task_bytes)
@@ -150,7 +164,7 @@ class Recorder:
                 "run is in the version-1 (reference) format; run `coldstart trace migrate` before appending",
                 self.rundir.run_json,
             )
-        self.manifest = self.rundir.load_manifest()
+        self.manifest = writable_manifest(self.rundir)
         self.clock = clock or Clock()
         self.run_id = self.manifest["run_id"]
         origin = (self.manifest.get("clock") or {}).get("monotonic_origin_ns") or 0
@@ -262,7 +276,7 @@ class Recorder:
 
     def _update_manifest(self, change: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
         with lock_for(self.rundir):
-            manifest = self.rundir.load_manifest()
+            manifest = writable_manifest(self.rundir)
             change(manifest)
             jsonio.write_json_atomic(self.rundir.run_json, manifest)
         self.manifest = manifest

@@ -8,7 +8,6 @@ lines are compact UTF-8. Reading: every failure becomes a ``ColdstartError`` nam
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 from collections.abc import Iterator
@@ -17,40 +16,24 @@ from pathlib import Path
 from typing import Any, BinaryIO, Literal, NamedTuple, overload
 
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
+from pytest_coldstart.run.jsonrule import (
+    _STRICT,
+    InvalidJSON,
+    UnstorableValue,
+    _decode,
+    canonical_bytes,
+    dumps_document,
+    dumps_line,
+    loads,
+)
+
+__all__ = ["InvalidJSON", "UnstorableValue", "canonical_bytes", "dumps_document", "dumps_line", "loads"]
 
 #: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
 MAX_LINE_BYTES = 64 * 1024 * 1024
 #: A JSON document larger than this is refused by ``read_json`` (same bound as the audit's).
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024
 SYMLINK_REFUSED = "is a symlink; symlinks inside a run are never followed"
-
-
-def _reject_constant(name: str) -> Any:
-    raise ValueError(f"non-standard JSON constant {name}")
-
-
-_STRICT = json.JSONDecoder(parse_constant=_reject_constant)
-
-
-def loads(text: str | bytes) -> Any:
-    """Strict JSON: no NaN/Infinity."""
-    if isinstance(text, str):
-        return _STRICT.decode(text)  # one shared decoder: json.loads(**kw) builds one per call
-    return json.loads(text, parse_constant=_reject_constant)
-
-
-def dumps_line(value: Any) -> bytes:
-    """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
-
-
-def dumps_document(value: Any) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
-
-
-def canonical_bytes(value: Any) -> bytes:
-    """Key-sorted compact form: for digests of values (redaction, state hashes)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False).encode("utf-8")
 
 
 def fsync_directory(directory: str | Path) -> None:
@@ -122,7 +105,7 @@ def parse_json_bytes(data: bytes, label: str) -> Any:
     try:
         return loads(text)
     except (ValueError, RecursionError) as exc:
-        raise ColdstartError(f"malformed JSON ({_short_reason(exc)})", label) from None
+        raise ColdstartError(json_problem(exc), label) from None
 
 
 def read_json_object(path: str | Path, *, what: str | None = None, follow_symlinks: bool = False) -> dict[str, Any]:
@@ -138,6 +121,12 @@ def type_name(value: Any) -> str:
     return {bool: "boolean", int: "number", float: "number", str: "string", list: "array", dict: "object"}.get(
         type(value), type(value).__name__
     )
+
+
+def json_problem(exc: BaseException) -> str:
+    """The one wording of a parse failure, whether the text is not JSON or is JSON the project
+    refuses (InvalidJSON: non-finite number, duplicate key, unpaired surrogate)."""
+    return f"malformed JSON ({_short_reason(exc)})"
 
 
 def _short_reason(exc: BaseException) -> str:
@@ -328,13 +317,13 @@ def parse_line(number: int, offset: int, body: bytes) -> RawLine:
     try:
         value = _object(text)
     except (ValueError, RecursionError) as exc:
-        return RawLine(number, offset, body, None, f"malformed JSON ({_short_reason(exc)})")
+        return RawLine(number, offset, body, None, json_problem(exc))
     if type(value) is not dict:
         return RawLine(number, offset, body, None, f"expected a JSON object, got {type_name(value)}")
     return RawLine(number, offset, body, value, None)
 
 
-_scan_once = _STRICT.scan_once  # type: ignore[attr-defined]  # set by JSONDecoder.__init__, missing from typeshed
+_scan_once = _STRICT.scan_once  # type: ignore[attr-defined]  # the C scanner, undeclared in typeshed
 
 
 def _object(text: str) -> Any:
@@ -346,5 +335,5 @@ def _object(text: str) -> Any:
         except StopIteration:
             value, end = None, -1
         if end == len(text):
-            return value
-    return _STRICT.decode(text)
+            return _decode(text, value)
+    return _decode(text, _STRICT.decode(text))

@@ -85,7 +85,7 @@ def is_ref(value: Any) -> bool:
     return isinstance(value, dict) and all(key in value for key in REF_KEYS)
 
 
-def iter_refs(record: dict[str, Any]) -> Iterator[tuple[str, str]]:
+def iter_refs(record: dict[str, Any]) -> Iterator[tuple[str, dict[str, Any]]]:
     """Yield (key, ref) for every ``<key>_payload`` ref at the top level of a record."""
     for key, value in record.items():
         if isinstance(key, str) and key.endswith("_payload") and is_ref(value):
@@ -161,7 +161,7 @@ class PayloadStore:
         return decode(self.load_bytes(ref), ref.get("encoding", "json"), self._label(ref))
 
     def load_bytes(self, ref: dict[str, Any]) -> bytes:
-        problem, data = read_ref(self.rundir.root, ref)
+        problem, data = read_ref(self.rundir.root, ref, limit=read_limit(self.settings))
         if problem is not None:
             raise ColdstartError(problem, self._label(ref))
         assert data is not None
@@ -173,11 +173,37 @@ class PayloadStore:
         return f"{PAYLOADS}/{digest}"
 
 
-def read_ref(root: str | Path, ref: Any) -> tuple[str | None, bytes | None]:
+#: No stored payload is ever read beyond this many (decompressed) bytes, whatever the run's
+#: settings say (``max_payload_bytes: null`` included): a ref's own ``size`` is never trusted.
+HARD_CAP = 256 * 1024 * 1024
+_CHUNK = 1024 * 1024
+
+
+def read_limit(settings: Any) -> int:
+    """The most bytes a reader takes from one stored payload of a run with these ``logging``
+    settings: its ``max_payload_bytes`` (the writer stored nothing larger; the default when
+    absent or unusable), never above HARD_CAP."""
+    cap = (
+        settings.get("max_payload_bytes", DEFAULT_SETTINGS["max_payload_bytes"]) if isinstance(settings, dict) else None
+    )
+    if cap is None and isinstance(settings, dict) and "max_payload_bytes" in settings:
+        return HARD_CAP
+    if isinstance(cap, bool) or not isinstance(cap, int) or cap < 0:
+        cap = DEFAULT_SETTINGS["max_payload_bytes"]
+    return min(cap, HARD_CAP)
+
+
+def read_ref(
+    root: str | Path, ref: Any, *, limit: int | None = None, keep: bool = True
+) -> tuple[str | None, bytes | None]:
     """(problem, None) or (None, original bytes) for a ref, checking size and hash.
 
-    Used by the loader and by ``validate`` (payload-store integrity). Decompression is bounded
-    by the ref's size, so a hostile ``.gz`` cannot exhaust memory.
+    Used by the loader and by ``validate`` (payload-store integrity). Memory and work are bounded
+    by the real limits, never by the ref: a ref whose ``size`` exceeds ``limit`` (``read_limit``
+    of the run's settings; HARD_CAP by default) is refused unread, and the stored file is
+    decompressed as a stream that stops one chunk past ``size``, so a gzip bomb behind a huge
+    ``size`` costs at most ``limit`` bytes. With ``keep=False`` nothing is held (bytes None on
+    success): validate only needs the verdict.
     """
     if not is_ref(ref):
         return "payload ref lacks one of " + ", ".join(REF_KEYS), None
@@ -190,25 +216,46 @@ def read_ref(root: str | Path, ref: Any) -> tuple[str | None, bytes | None]:
         return f"payload ref has unknown encoding {ref['encoding']!r} or compression {compression!r}", None
     if ref["stored"] is not True:
         return "payload was not stored (" + str(ref.get("missing_reason") or "no reason given") + ")", None
+    bound = HARD_CAP if limit is None else min(limit, HARD_CAP)
+    if size > bound:
+        return f"payload ref size {size} exceeds the {bound}-byte limit for stored payloads (never read)", None
     try:
         path = resolve_inside(Path(root), f"{PAYLOADS}/{stored_name(digest, compression)}", what="payload")
         with jsonio.open_regular(path) as handle:
             if compression == "gzip":
                 with gzip.GzipFile(fileobj=handle) as unpacked:
-                    data = unpacked.read(size + 1)
+                    total, hasher, chunks = _stream(unpacked, size, keep)
             else:
-                data = handle.read(size + 1)
+                total, hasher, chunks = _stream(handle, size, keep)
     except ColdstartError as exc:
         return exc.problem, None
     except FileNotFoundError:
         return "payload is missing from the store", None
     except (OSError, EOFError, zlib.error, io.UnsupportedOperation) as exc:
         return f"payload is unreadable ({type(exc).__name__})", None
-    if len(data) != size:
-        return f"payload holds {'more' if len(data) > size else 'fewer'} bytes than its ref's size {size}", None
-    if sha256_bytes(data) != digest:
+    if total != size:
+        return f"payload holds {'more' if total > size else 'fewer'} bytes than its ref's size {size}", None
+    if hasher.hexdigest() != digest:
         return "payload bytes do not match their sha256", None
-    return None, data
+    return None, b"".join(chunks) if keep else None
+
+
+def _stream(source: Any, size: int, keep: bool) -> tuple[int, Any, list[bytes]]:
+    """Read ``source`` in chunks up to one chunk past ``size``: (bytes seen, sha256, chunks)."""
+    import hashlib
+
+    hasher = hashlib.sha256()
+    chunks: list[bytes] = []
+    total = 0
+    while total <= size:
+        chunk = source.read(min(_CHUNK, size + 1 - total))
+        if not chunk:
+            break
+        total += len(chunk)
+        hasher.update(chunk)
+        if keep:
+            chunks.append(chunk)
+    return total, hasher, chunks
 
 
 def exists(rundir: RunDir, digest: str, compression: str = "none") -> bool:

@@ -55,9 +55,15 @@ def version_of(document: Any, kind: str, label: str | None = None) -> int:
         return found
     schema = document.get("schema")
     expected = V1_SCHEMAS.get(kind)
-    if schema is not None:
-        if schema == expected:
+    if schema is not None or (expected is None and "schema" in document):
+        if schema == expected and expected is not None:
             return 1
+        if expected is None:
+            raise VersionError(
+                f"{kind} declares schema {schema!r}, which pytest-coldstart {__version__} does not know "
+                f"({kind} documents carry no schema string, or an integer schemaVersion {CURRENT}); refusing to guess",
+                where,
+            )
         raise VersionError(
             f"{kind} declares schema {schema!r}, expected {expected!r} (version 1) or an integer "
             f"schemaVersion {CURRENT}; refusing to guess",
@@ -82,3 +88,26 @@ def require_current(record: Any, kind: str, label: str | None = None) -> None:
             f"{CURRENT} records (fail closed: upgrade pytest-coldstart or migrate the file)",
             label or kind,
         )
+
+
+#: Evidence documents declared in evidence.json whose version markers every reader checks
+#: (the audit's loader and ``validate`` alike), by evidence name -> document kind.
+EVIDENCE_DOCUMENTS = {
+    "answer": "answer",
+    "oracle": "oracle",
+    "preflight": "preflight",
+    "fixture": "fixture",
+    "restore": "restore",
+}
+
+
+def evidence_version(name: str, document: Any, label: str) -> int | None:
+    """The version of an evidence document, VersionError when it is unknown (fail closed).
+
+    Kinds with a reference (version 1) format are always checked; lab-written fixture and
+    restore reports need no marker, but one they carry (``schemaVersion`` or ``schema``) must
+    be one this build reads. None: an unmarked fixture or restore report."""
+    kind = EVIDENCE_DOCUMENTS[name]
+    if kind in V1_SCHEMAS or not isinstance(document, dict) or "schemaVersion" in document or "schema" in document:
+        return version_of(document, kind, label)
+    return None

@@ -15,11 +15,12 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.run import jsonio, layout, payloads
-from pytest_coldstart.run.errors import ContainmentError
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError, VersionError
 from pytest_coldstart.run.hashing import BLOCK, sha256_file, short
 from pytest_coldstart.run.jsonfields import list_or_empty, object_or_empty
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
+from pytest_coldstart.run.versioning import EVIDENCE_DOCUMENTS, evidence_version
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 from pytest_coldstart.validate.findings import Findings
 
@@ -209,6 +210,8 @@ def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None
             code="evidence",
             require_hash=version >= 2,
         )
+        if name in EVIDENCE_DOCUMENTS:
+            _check_document_version(ctx, name, declaration["path"], what)
         if declaration.get("normalized") is not None:
             ctx.check_file(
                 declaration["normalized"],
@@ -220,11 +223,29 @@ def check_evidence(ctx: Context, evidence: dict[str, Any], version: int) -> None
             )
 
 
-def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]]) -> None:
-    """Every stored ref resolves to bytes with its hash; every file in payloads/ is named by its hash."""
+def _check_document_version(ctx: Context, name: str, relative: Any, what: str) -> None:
+    """An evidence document's own version marker (``run.versioning.evidence_version``, the
+    audit's rule): unknown -> a finding. Unreadable or malformed documents are the audit's
+    to report (validate checks their bytes against their declaration above)."""
+    try:
+        path = resolve_inside(ctx.root, relative, what=what)
+        document = jsonio.read_json(path, what=str(relative))
+    except ColdstartError:
+        return
+    try:
+        evidence_version(name, document, str(relative))
+    except VersionError as exc:
+        ctx.add(str(relative), None, exc.problem, "evidence.version", what)
+
+
+def check_payloads(
+    ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str, Any]]], limit: int = payloads.HARD_CAP
+) -> None:
+    """Every stored ref resolves to bytes with its hash; every file in payloads/ is named by its hash.
+    ``limit`` (the run's max_payload_bytes, ``payloads.read_limit``) bounds what is read, streamed."""
     verified: set[str] = set()
     for (digest, compression), (line, ref) in refs.items():
-        problem, _data = payloads.read_ref(ctx.root, ref)
+        problem, _data = payloads.read_ref(ctx.root, ref, limit=limit, keep=False)
         name = payloads.stored_name(str(digest), str(compression)) if isinstance(digest, str) else repr(digest)
         if problem is None:
             ctx.hashed += 1
@@ -254,9 +275,13 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
                 "payload.name",
             )
             continue
-        actual = _stored_digest(path, parsed[1])
+        actual = _stored_digest(path, parsed[1], limit)
         ctx.hashed += 1
-        if actual != parsed[0]:
+        if actual == _OVER_LIMIT:
+            ctx.add(
+                label, None, f"payload holds more than the {limit}-byte limit (not read further)", "payload.integrity"
+            )
+        elif actual != parsed[0]:
             ctx.add(
                 label,
                 None,
@@ -265,11 +290,20 @@ def check_payloads(ctx: Context, refs: dict[tuple[Any, Any], tuple[int, dict[str
             )
 
 
-def _stored_digest(path: Path, compression: str) -> str | None:
+_OVER_LIMIT = "over the limit"
+
+
+def _stored_digest(path: Path, compression: str, limit: int) -> str | None:
+    """sha256 of a stored payload's original bytes, streamed; _OVER_LIMIT past ``limit`` bytes
+    (a decompression bomb costs at most ``limit`` bytes of work), None when unreadable."""
     digest = hashlib.sha256()
+    seen = 0
     try:
         with jsonio.open_regular(path) as raw, gzip.GzipFile(fileobj=raw) if compression == "gzip" else raw as handle:
             while block := handle.read(BLOCK):
+                seen += len(block)
+                if seen > limit:
+                    return _OVER_LIMIT
                 digest.update(block)
     except (OSError, EOFError, zlib.error):
         return None

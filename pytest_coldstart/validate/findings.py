@@ -76,6 +76,7 @@ CODES: dict[str, str] = {
     "seal.count": "the trajectory's record count differs from the sealed count",
     "seal.head": "the last line's hash differs from the sealed head",
     "seal.file.added": "a file appeared after the seal",
+    "evidence.version": "a declared evidence document carries a schemaVersion or schema this build does not read",
     "internal.error": "validate itself failed on this run (a bug: please report it)",
 }
 #: Checks of a declared file; each yields <prefix>.path | .missing | .hash | .size.

@@ -23,7 +23,7 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio, layout, schemas, v1
+from pytest_coldstart.run import jsonio, layout, payloads, schemas, v1
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.run.jsonfields import object_or_empty
@@ -131,7 +131,7 @@ def _validate(ctx: Context, report: ValidationReport, counts: dict[str, Any], ob
     if evidence is not None:
         check_evidence(ctx, evidence[1], version)
     counts["reviews"] = _check_reviews(ctx, manifest, evidence[1] if evidence else {}, version)
-    check_payloads(ctx, checker.payload_refs)
+    check_payloads(ctx, checker.payload_refs, payloads.read_limit(manifest.get("logging")))
     if version >= 2:
         check_seal(ctx, manifest, checker.records, checker.head)
     check_originals(ctx, manifest)

@@ -46,11 +46,12 @@ _PROFILE = os.environ.get("COLDSTART_FUZZ") or os.environ.get("HYPOTHESIS_PROFIL
 LONG = _PROFILE in ("long", "coldstart-long")
 
 
-def fuzz_settings(short_examples: int) -> settings:
-    """Settings for one property: ``short_examples`` in the suite, LONG_EXAMPLES on demand."""
-    examples = LONG_EXAMPLES if LONG else short_examples
+def fuzz_settings(short_examples: int, long: int | None = None) -> settings:
+    """Settings for one property: ``short_examples`` in the suite, LONG_EXAMPLES on demand
+    (``long``: fewer for a property that starts a process per example)."""
+    examples = (long or LONG_EXAMPLES) if LONG else short_examples
     if _PROFILE.isdigit():
-        examples = int(_PROFILE)
+        examples = min(int(_PROFILE), long) if long else int(_PROFILE)
     return settings(
         max_examples=examples,
         deadline=None,
@@ -277,7 +278,7 @@ def edit(kind: str, data: bytes, target: str, params: tuple[Any, ...]) -> bytes:
         return _join(units)
     try:
         value = json.loads(units[index])
-    except ValueError:
+    except (ValueError, RecursionError):  # an earlier edit may have nested it past the parser
         return data + b"x"
     ending, document = _ending(units[index]), not target.endswith(".jsonl")
     if kind == "swap_type":

@@ -307,11 +307,13 @@ def test_audit_json__compare_and_trace_summary_cli(tmp_path):
         assert cli("audit", "run", "--run-dir", str(run)).returncode == 0
     bump(new / "audit" / "audit.json")
     rows = {Path(r["path"]).name: r for r in json.loads(cli("compare", "--json", str(tmp_path)).stdout)["runs"]}
-    assert rows["old"]["outcome"] == "PASS" and rows["new"]["outcome"] is None
-    assert SAID in outcome(RunDir(new))["missing_reason"]
-    assert cli("trace", "summary", "--run-dir", str(new)).returncode == 0  # summary.json keeps the verdict unknown
+    # A report of an unknown version is never believed: the verdict is recomputed (audit.currency).
+    assert rows["old"]["outcome"] == "PASS" and rows["new"]["outcome"] == "PASS"
+    recomputed = outcome(RunDir(new), "scenario-passing")
+    assert recomputed["source"] is None and SAID in recomputed["recomputed_because"]
+    assert cli("trace", "summary", "--run-dir", str(new)).returncode == 0
     written = jsonio.read_json(new / "summary.json")["outcome"]
-    assert written["overall"] is None and SAID in written["missing_reason"]
+    assert written["source"] is None and SAID in written["recomputed_because"]
 
 
 def _pytest_runs(pytester: pytest.Pytester, runs: Path, *extra: str) -> dict[str, dict[str, str]]:

@@ -119,3 +119,85 @@ def test_iter_jsonl_round_trips_what_dumps_line_writes(tmp_path_factory, records
     path.write_bytes(b"".join(jsonio.dumps_line(r) + b"\n" for r in records))
     items = list(jsonio.iter_jsonl(path))
     assert [i.value for i in items] == records and [i.raw for i in items] == [jsonio.dumps_line(r) for r in records]
+
+
+# -- the one rule every reader and writer shares (issue 16.1, 16.6) -----------------------------
+
+REFUSED = {
+    '{"a": 1e999}': "not a finite number",
+    '{"a": -1e999}': "not a finite number",
+    '{"a": 1' + "0" * 400 + ".0}": "not a finite number",
+    '{"a": "\\ud800"}': "unpaired surrogate \\ud800",
+    '{"a": ["x\\udfff"]}': "unpaired surrogate \\udfff",
+    '{"\\ud800": 1}': "unpaired surrogate \\ud800",
+    '{"a": "\\ude00\\ud83d"}': "unpaired surrogate",  # a pair in the wrong order is two lone halves
+    '{"a": 1, "a": 1}': "duplicate key 'a'",
+    '{"a": {"b": 1, "c": 2, "b": 3}}': "duplicate key 'b'",
+    '[{"k": 1, "k": 2}]': "duplicate key 'k'",
+}
+
+
+@pytest.mark.parametrize("text", sorted(REFUSED))
+def test_every_entry_point_refuses_the_same_values(text, tmp_path):
+    words = REFUSED[text]
+    with pytest.raises(jsonio.InvalidJSON) as caught:
+        jsonio.loads(text)
+    assert words in str(caught.value)
+    with pytest.raises(jsonio.InvalidJSON):
+        jsonio.loads(text.encode("utf-8"))
+    line = jsonio.parse_line(7, 0, text.encode("utf-8"))
+    assert line.value is None and line.problem is not None and words in line.problem
+    path = tmp_path / "doc.json"
+    path.write_text(text + "\n", "utf-8")
+    with pytest.raises(ColdstartError, match="malformed JSON") as named:
+        jsonio.read_json(path)
+    assert named.value.path == str(path) and words in named.value.problem
+    (tmp_path / "lines.jsonl").write_text('{"ok": 1}\n' + text.replace("\n", " ") + "\n", "utf-8")
+    problems = [
+        p for p in jsonio.iter_jsonl(tmp_path / "lines.jsonl", strict=False) if isinstance(p, jsonio.LineProblem)
+    ]
+    assert [p.number for p in problems] == [2] and words in problems[0].problem
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": "\\ud83d\\ude00"}',
+        '{"a": "C:\\\\udir"}',
+        '{"a": 1e308, "b": -0.0, "c": 10000000000000000000000}',
+        '{"a": {"a": {"a": 1}}}',
+    ],
+)
+def test_what_the_rule_still_accepts(text):
+    value = jsonio.loads(text)
+    assert value == json.loads(text)
+    assert jsonio.loads(jsonio.dumps_line(value)) == value
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("nan"), "\ud800", {"\udcff": 1}, ["ok", {"k": "x\udc80"}]])
+def test_writers_refuse_what_readers_reject(value):
+    for dump in (jsonio.dumps_line, jsonio.dumps_document, jsonio.canonical_bytes):
+        with pytest.raises(jsonio.UnstorableValue):
+            dump(value)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
+        lambda c: st.lists(c) | st.dictionaries(st.text(), c),
+    )
+)
+def test_a_writer_and_a_reader_agree_on_every_value(value):
+    """Whatever a writer stores, every reader parses back to the same value; what it refuses,
+    a reader would refuse too (no value is storable but unreadable, or the reverse)."""
+    try:
+        data = jsonio.dumps_line(value)
+    except jsonio.UnstorableValue:
+        raw = json.dumps(value, allow_nan=True)  # the stdlib writes it: our readers must refuse it
+        with pytest.raises(jsonio.InvalidJSON):
+            jsonio.loads(raw)
+        return
+    if isinstance(value, dict):
+        assert jsonio.parse_line(1, 0, data).problem is None
+    assert jsonio.dumps_line(jsonio.loads(data)) == data

@@ -35,7 +35,7 @@ from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
 from pytest_coldstart.run.layout import EVIDENCE_JSON, REVIEWS, RunDir
 from pytest_coldstart.run.paths import resolve_inside
-from pytest_coldstart.run.versioning import version_of
+from pytest_coldstart.run.versioning import evidence_version
 
 if TYPE_CHECKING:  # typing only: correlation reads the loaded evidence
     from pytest_coldstart.audit.correlation import RunIdCheck
@@ -286,12 +286,8 @@ class _Loader(StreamReading):
                 f"evidence {name}: {decl['path']}: expected a JSON object, got {jsonio.type_name(value)}"
             )
             return
-        kind = DOCUMENT_KINDS.get(name)
         try:
-            if kind is not None:
-                version_of(value, kind, decl["path"])
-            elif "schemaVersion" in value:
-                version_of(value, name, decl["path"])
+            evidence_version(name, value, decl["path"])  # the rule validate applies too
         except ColdstartError as exc:
             self.findings.infra(f"evidence {name}: {exc.one_line()}")
             return

@@ -1,0 +1,123 @@
+"""The project's one rule for JSON text: what every reader accepts and every writer writes.
+
+RFC 8259 JSON whose numbers are finite (no NaN/Infinity, nothing like ``1e999`` that only
+parses to infinity), whose objects have unique keys (duplicates are ambiguous: the last one
+would silently win), whose strings are valid Unicode (no unpaired surrogate escape such as
+``"\\ud800"``, which no UTF-8 writer can store) and whose nesting the parser can follow.
+Anything else is ``InvalidJSON`` (a ValueError) for readers and ``UnstorableValue`` (a
+UsageError, also a ValueError) for writers, so a reader never accepts what a writer refuses,
+nor the reverse. ``jsonio`` re-exports all of it; import it from there.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pytest_coldstart.run.errors import UsageError
+
+
+class InvalidJSON(ValueError):
+    """Text the JSON grammar allows but this project does not: one rule for every reader."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise InvalidJSON(f"non-standard JSON constant {name}")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value - value != 0.0:  # inf - inf is nan; a finite number minus itself is 0
+        raise InvalidJSON(f"number {text[:24]} is out of range (not a finite number)")
+    return value
+
+
+def _unique_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise InvalidJSON(f"duplicate key {key[:60]!r}")
+            seen.add(key)
+    return value
+
+
+#: The one decoder every reader uses. What it accepts (the project's rule for JSON input):
+#: RFC 8259 JSON whose numbers are finite (no NaN/Infinity, nothing like ``1e999`` that only
+#: parses to infinity), whose objects have unique keys (duplicates are ambiguous: the last
+#: one would silently win), and whose strings are valid Unicode (no unpaired surrogate
+#: escapes such as ``"\ud800"``, which no UTF-8 writer can store). Writers refuse the same.
+_STRICT = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_unique_object)
+
+
+def _check_unicode(value: Any) -> None:
+    """InvalidJSON when a string (key or value) holds an unpaired surrogate."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            strings: Any = (item,)
+        elif isinstance(item, dict):
+            strings = item.keys()
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+            continue
+        else:
+            continue
+        for text in strings:
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError as exc:
+                raise InvalidJSON(f"unpaired surrogate \\u{ord(text[exc.start]):04x} in a string") from None
+
+
+def _decode(text: str, value: Any) -> Any:
+    # An unpaired surrogate can only come from a \uD800-\uDFFF escape (UTF-8 input cannot hold
+    # one), so only text with such an escape pays for the walk.
+    if "\\ud" in text or "\\uD" in text:
+        _check_unicode(value)
+    return value
+
+
+def loads(text: str | bytes) -> Any:
+    """Strict JSON (see ``_STRICT``): InvalidJSON (a ValueError) for anything else, nesting too
+    deep for the parser included (never a RecursionError)."""
+    if not isinstance(text, str):
+        text = bytes(text).decode(json.detect_encoding(text))  # UnicodeDecodeError is a ValueError
+    try:
+        return _decode(text, _STRICT.decode(text))  # one shared decoder: json.loads(**kw) builds one per call
+    except RecursionError:
+        raise InvalidJSON("nested too deeply") from None
+
+
+class UnstorableValue(UsageError, ValueError):
+    """A value the readers would refuse (non-finite number, unpaired surrogate): never written.
+    A UsageError for the CLI (exit 64) and a ValueError for callers that catch json's."""
+
+
+def _dumps(value: Any, **options: Any) -> bytes:
+    """Serialize under the reader's rule: what a reader would reject is never written."""
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
+    except UnicodeEncodeError as exc:
+        where = ord(exc.object[exc.start]) if isinstance(exc.object, str) else 0
+        problem = f"unpaired surrogate \\u{where:04x} in a string (not valid Unicode; often undecodable bytes)"
+    except ValueError:
+        problem = "a number that is not finite (NaN or infinity)"
+    raise UnstorableValue(f"refusing to store a value with {problem}")
+
+
+def dumps_line(value: Any) -> bytes:
+    """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
+    return _dumps(value, separators=(",", ":"))
+
+
+def dumps_document(value: Any) -> bytes:
+    return _dumps(value, indent=2) + b"\n"
+
+
+def canonical_bytes(value: Any) -> bytes:
+    """Key-sorted compact form: for digests of values (redaction, state hashes)."""
+    return _dumps(value, separators=(",", ":"), sort_keys=True)
