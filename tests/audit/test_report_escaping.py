@@ -9,10 +9,14 @@ from pathlib import Path
 import pytest
 from hostile_runs import coldstart, copy_run, no_traceback
 
+from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.audit.report import render_markdown
 from pytest_coldstart.run.textsafe import ESCAPED_CATEGORIES, clean, one_line
 
 HOSTILE = ["\x1b[31mred", "a\u202egnp.exe", "zero\u200bwidth", "cr\rreturn", "line\u2028sep", "bell\x07", "\x9b2J"]
+
+
+RUNS = Path(__file__).resolve().parents[2] / "runs"
 
 
 def _raw_controls(text: str) -> list[str]:
@@ -29,19 +33,13 @@ def test_the_helper_escapes_every_control_and_format_character(value: str) -> No
 
 def test_render_markdown_escapes_every_field_from_the_run() -> None:
     text = " ".join(HOSTILE)
-    report = {
-        "run_id": text,
-        "schemaVersion": 2,
-        "overall": "FAIL",
-        "failure_class": "INFRA_ERROR",
-        "flags": [
-            {"flag": "answer_correct", "status": "FAIL", "summary": text, "evidence": [text], "review_resolutions": []}
-        ],
-        "required_reviews": [],
-        "infra_errors": [f"evidence answer: declared path {text!s} is missing"],
-        "inputs": {"answer": text},
-        "unknown_orderings": [[text, text]],
-    }
+    document = json.loads((RUNS / "answer_mismatch" / "audit" / "audit.json").read_text("utf-8"))
+    document["run_id"] = text
+    document["flags"][0].update(summary=text, evidence=[text])
+    document["infra_errors"] = [f"evidence answer: declared path {text!s} is missing"]
+    document["inputs"] = {**document["inputs"], "answer": text}
+    document["unknown_orderings"] = [[text, text]]
+    report = AuditReport.from_json(document)
     rendered = render_markdown(report)
     assert not _raw_controls(rendered), [hex(ord(c)) for c in _raw_controls(rendered)]
     assert "\\x1b[31mred" in rendered and "\\u202e" in rendered

@@ -37,9 +37,9 @@ def seed(value: Any) -> Any:
 
 
 @pytest.mark.parametrize("name", sorted(FORMATS))
-def test_shapes_in_sessions_reach_no_file(name: str, corpus: Path, tmp_path: Path) -> None:
+def test_shapes_in_sessions_reach_no_file(name: str, samples: Path, tmp_path: Path) -> None:
     fmt = FORMATS[name]
-    lines = [seed(json.loads(line)) for line in (corpus / f"{name}.jsonl").read_text("utf-8").splitlines()]
+    lines = [seed(json.loads(line)) for line in (samples / f"{name}.jsonl").read_text("utf-8").splitlines()]
     session = tmp_path / f"{name}.jsonl"
     session.write_text("".join(json.dumps(line) + "\n" for line in lines), "utf-8")
     raw = session.read_text("utf-8")
