@@ -7,9 +7,12 @@ origin or a non-object ``logging`` became a TypeError or KeyError in the middle 
 ``writable_manifest`` is the one check: the manifest is read, version-checked and validated
 against the full schema, and a problem is one line naming run.json and the JSON path.
 
-The verdict is cached per process by the file's identity (device, inode, size, mtime and ctime,
-taken before and after the read), so a process appending many records validates once and
-appends stay O(1); any rewrite of run.json changes the identity and is checked again.
+The verdict is cached by the file's identity (device, inode, size, mtime and ctime, taken
+before and after the read): per process, and across processes in a stamp in the run's private
+``.coldstart/`` folder (with the tool version), so a harness's one-process-per-call appends do
+not load the schema machinery each time; any rewrite of run.json changes the identity and is
+checked again. The stamp guards writers against crashes, not the audit: validate and the
+audit check run.json themselves.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from typing import Any
 from pytest_coldstart.run import layout, schemas
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.paths import open_for_write
 
 Identity = tuple[int, int, int, int, int]
 
 _VALID: set[Identity] = set()
+STAMP = "manifest-checked"
 
 
 def _identity(path: os.PathLike[str] | str) -> Identity | None:
@@ -46,14 +51,51 @@ def check_manifest(manifest: Any) -> None:
     )
 
 
+def _stamp_text(identity: Identity) -> bytes:
+    from pytest_coldstart._version import __version__
+
+    return f"{__version__} {' '.join(str(n) for n in identity)}\n".encode()
+
+
+def _stamped(rundir: RunDir, identity: Identity) -> bool:
+    state = rundir.state_dir
+    if os.path.islink(state):
+        return False
+    try:
+        fd = os.open(state / STAMP, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return False
+    try:
+        return os.read(fd, 256) == _stamp_text(identity)
+    finally:
+        os.close(fd)
+
+
+def _stamp(rundir: RunDir, identity: Identity) -> None:
+    """Best effort: a stamp that cannot be written only costs the next process a check."""
+    state = rundir.state_dir
+    if not state.is_dir() or os.path.islink(state):
+        return
+    try:
+        fd = open_for_write(state / STAMP, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    except (OSError, ColdstartError):
+        return
+    try:
+        os.write(fd, _stamp_text(identity))
+    finally:
+        os.close(fd)
+
+
 def writable_manifest(rundir: RunDir) -> dict[str, Any]:
-    """run.json in the current shape, validated (once per process per file identity)."""
+    """run.json in the current shape, validated (once per file identity)."""
     before = _identity(rundir.run_json)
     manifest = rundir.load_manifest()
     same = before is not None and _identity(rundir.run_json) == before
-    if same and before in _VALID:
+    if same and before is not None and (before in _VALID or _stamped(rundir, before)):
+        _VALID.add(before)
         return manifest
     check_manifest(manifest)
     if same and before is not None:
         _VALID.add(before)
+        _stamp(rundir, before)
     return manifest
