@@ -79,15 +79,22 @@ def test_a_bomb_behind_an_allowed_size_is_read_only_one_chunk_past_it(keep: bool
     assert peak < 4 * MiB, peak  # bounded by the size, never by the 300 MiB behind it
 
 
+#: runs ``args`` in a child and prints its peak RSS (KiB) last on stderr (no /usr/bin/time needed)
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "done = subprocess.run(sys.argv[1:])\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(done.returncode)"
+)
+
+
 def _max_rss_kib(args: list[str], cwd: Path) -> tuple[int, subprocess.CompletedProcess[str]]:
-    done = subprocess.run(["/usr/bin/time", "-f", "%M", *args], capture_output=True, text=True, timeout=300, cwd=cwd)
+    done = subprocess.run([sys.executable, "-c", _MEASURE, *args], capture_output=True, text=True, timeout=300, cwd=cwd)
     return int(done.stderr.strip().splitlines()[-1]), done
 
 
 @pytest.mark.parametrize("size", [3_000_000_000, MiB])
 def test_validate_audit_and_pytest_stay_small_on_a_bomb(size: int, tmp_path: Path) -> None:
-    if not Path("/usr/bin/time").exists():
-        pytest.skip("needs /usr/bin/time to measure the peak memory of a process")
     run, _ = _bombed_run(tmp_path / "lab" / "run", size)
     commands = {
         "validate": [sys.executable, "-m", "pytest_coldstart", "trace", "validate", "--run-dir", str(run)],
