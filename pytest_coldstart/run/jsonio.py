@@ -18,6 +18,7 @@ from typing import Any, BinaryIO, Literal, NamedTuple, overload
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
 from pytest_coldstart.run.jsonrule import (
     _STRICT,
+    MAX_DEPTH,
     InvalidJSON,
     UnstorableValue,
     _decode,
@@ -27,7 +28,7 @@ from pytest_coldstart.run.jsonrule import (
     loads,
 )
 
-__all__ = ["InvalidJSON", "UnstorableValue", "canonical_bytes", "dumps_document", "dumps_line", "loads"]
+__all__ = ["MAX_DEPTH", "InvalidJSON", "UnstorableValue", "canonical_bytes", "dumps_document", "dumps_line", "loads"]
 
 #: A JSONL line longer than this is reported, not loaded (protects memory on hostile input).
 MAX_LINE_BYTES = 64 * 1024 * 1024

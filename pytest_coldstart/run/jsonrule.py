@@ -3,7 +3,9 @@
 RFC 8259 JSON whose numbers are finite (no NaN/Infinity, nothing like ``1e999`` that only
 parses to infinity), whose objects have unique keys (duplicates are ambiguous: the last one
 would silently win), whose strings are valid Unicode (no unpaired surrogate escape such as
-``"\\ud800"``, which no UTF-8 writer can store) and whose nesting the parser can follow.
+``"\\ud800"``, which no UTF-8 writer can store) and whose containers nest at most ``MAX_DEPTH``
+deep (so no recursive consumer, the schema checks, the encoder, a report, meets a
+RecursionError later).
 Anything else is ``InvalidJSON`` (a ValueError) for readers and ``UnstorableValue`` (a
 UsageError, also a ValueError) for writers, so a reader never accepts what a writer refuses,
 nor the reverse. ``jsonio`` re-exports all of it; import it from there.
@@ -15,6 +17,11 @@ import json
 from typing import Any
 
 from pytest_coldstart.run.errors import UsageError
+
+#: Containers (objects and arrays) nested deeper than this are refused by readers and writers.
+#: Real records nest a few levels; 100 keeps every recursive consumer (jsonschema spends several
+#: frames a level) far below the interpreter's 1000-frame limit, whatever stack it starts from.
+MAX_DEPTH = 100
 
 
 class InvalidJSON(ValueError):
@@ -73,11 +80,33 @@ def _check_unicode(value: Any) -> None:
                 raise InvalidJSON(f"unpaired surrogate \\u{ord(text[exc.start]):04x} in a string") from None
 
 
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """True when containers nest more than ``limit`` deep (the top object or array is level 1)."""
+    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def _may_be_deep(text: str | bytes) -> bool:
+    # Nesting past the limit needs more than MAX_DEPTH opening brackets: a C-speed count lets
+    # nearly every line skip the walk (brackets inside strings only make it walk for nothing).
+    if isinstance(text, str):
+        return text.count("[") + text.count("{") > MAX_DEPTH
+    return text.count(b"[") + text.count(b"{") > MAX_DEPTH
+
+
 def _decode(text: str, value: Any) -> Any:
     # An unpaired surrogate can only come from a \uD800-\uDFFF escape (UTF-8 input cannot hold
     # one), so only text with such an escape pays for the walk.
     if "\\ud" in text or "\\uD" in text:
         _check_unicode(value)
+    if _may_be_deep(text) and too_deep(value):
+        raise InvalidJSON(f"nested too deeply: more than {MAX_DEPTH} levels")
     return value
 
 
@@ -89,18 +118,24 @@ def loads(text: str | bytes) -> Any:
     try:
         return _decode(text, _STRICT.decode(text))  # one shared decoder: json.loads(**kw) builds one per call
     except RecursionError:
-        raise InvalidJSON("nested too deeply") from None
+        raise InvalidJSON(f"nested too deeply: more than {MAX_DEPTH} levels") from None
 
 
 class UnstorableValue(UsageError, ValueError):
-    """A value the readers would refuse (non-finite number, unpaired surrogate): never written.
+    """A value the readers would refuse (non-finite number, unpaired surrogate, nesting past
+    ``MAX_DEPTH``): never written.
     A UsageError for the CLI (exit 64) and a ValueError for callers that catch json's."""
 
 
 def _dumps(value: Any, **options: Any) -> bytes:
     """Serialize under the reader's rule: what a reader would reject is never written."""
     try:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
+        data = json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
+        if not (_may_be_deep(data) and too_deep(value)):
+            return data
+        problem = f"containers nested more than {MAX_DEPTH} levels deep"
+    except RecursionError:
+        problem = f"containers nested more than {MAX_DEPTH} levels deep"
     except UnicodeEncodeError as exc:
         where = ord(exc.object[exc.start]) if isinstance(exc.object, str) else 0
         problem = f"unpaired surrogate \\u{where:04x} in a string (not valid Unicode; often undecodable bytes)"

@@ -5,7 +5,7 @@ printed and shrunk readably) that writes what a JSON library would never write:
   non_finite      a number that only parses to infinity (1e999), NaN, Infinity
   lone_surrogate  an unpaired surrogate escape ("\\ud800") as a value or a key
   duplicate_key   the same key twice in one object (the last would silently win)
-  deep_nesting    a value nested past any parser's recursion limit
+  deep_nesting    a value nested past MAX_DEPTH (or the parser's recursion limit), or just under it
   payload_bomb    a stored-payload ref with a hostile ``size`` over a gzip bomb (or junk)
   manifest_shape  a run.json field every writer reads, given a shape it does not expect
 """
@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 NON_FINITE = ("1e999", "-1e999", "1E+400", "-0.1e1000", "NaN", "Infinity", "-Infinity", "9" * 400 + ".5")
 SURROGATES = ('"\\ud800"', '"x\\udfff"', '"\\udc00\\ud800"', '"\\uDBFF!"', '"\\udfffA\\ud83d"')
-DEPTHS = (600, 5_000, 120_000)
+DEPTHS = (101, 600, 5_000, 120_000, 97)  # one past MAX_DEPTH, past the parser, and just under
 _TOKEN = "\u0000coldstart-fuzz-token\u0000"
 _TOKEN_JSON = json.dumps(_TOKEN, ensure_ascii=False)
 #: Hostile ref sizes: over every bound, at the bounds, and small.

@@ -134,7 +134,7 @@ WORDS = {
     "non_finite": ("not a finite number", "non-standard JSON constant"),
     "lone_surrogate": ("unpaired surrogate",),
     "duplicate_key": ("duplicate key",),
-    "deep_nesting": ("nested too deeply", "expected"),  # shallower than the parser's limit: a wrong type
+    "deep_nesting": ("nested too deeply", "expected"),  # under MAX_DEPTH it parses: then a wrong type
     "payload_bomb": ("payload",),
 }
 

@@ -134,6 +134,10 @@ REFUSED = {
     '{"a": 1, "a": 1}': "duplicate key 'a'",
     '{"a": {"b": 1, "c": 2, "b": 3}}': "duplicate key 'b'",
     '[{"k": 1, "k": 2}]': "duplicate key 'k'",
+    "[" * 101 + "]" * 101: "nested too deeply",  # one past MAX_DEPTH: parseable, but refused
+    '{"a":' * 101 + "0" + "}" * 101: "nested too deeply",
+    '{"a": ' + "[" * 600 + "]" * 600 + "}": "nested too deeply",
+    "[" * 120_000 + "]" * 120_000: "nested too deeply",  # past the parser's own recursion limit
 }
 
 
@@ -166,6 +170,9 @@ def test_every_entry_point_refuses_the_same_values(text, tmp_path):
         '{"a": "C:\\\\udir"}',
         '{"a": 1e308, "b": -0.0, "c": 10000000000000000000000}',
         '{"a": {"a": {"a": 1}}}',
+        "[" * 100 + "]" * 100,  # exactly MAX_DEPTH
+        '{"a": "' + "[" * 500 + '"}',  # brackets inside a string are not nesting
+        "[" + ",".join(["[[1]]"] * 400) + "]",  # many containers, shallow
     ],
 )
 def test_what_the_rule_still_accepts(text):
@@ -174,7 +181,26 @@ def test_what_the_rule_still_accepts(text):
     assert jsonio.loads(jsonio.dumps_line(value)) == value
 
 
-@pytest.mark.parametrize("value", [float("inf"), float("nan"), "\ud800", {"\udcff": 1}, ["ok", {"k": "x\udc80"}]])
+def _nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def test_the_depth_limit_is_the_same_for_readers_and_writers():
+    assert jsonio.MAX_DEPTH == 100
+    assert jsonio.loads(jsonio.dumps_line(_nested(jsonio.MAX_DEPTH))) == _nested(jsonio.MAX_DEPTH)
+    for dump in (jsonio.dumps_line, jsonio.dumps_document, jsonio.canonical_bytes):
+        with pytest.raises(jsonio.UnstorableValue, match="nested more than 100"):
+            dump({"args": _nested(jsonio.MAX_DEPTH)})  # the object adds the 101st level
+        with pytest.raises(jsonio.UnstorableValue, match="nested more than 100"):
+            dump(_nested(5_000))  # past the encoder's recursion limit: refused, not RecursionError
+
+
+@pytest.mark.parametrize(
+    "value", [float("inf"), float("nan"), "\ud800", {"\udcff": 1}, ["ok", {"k": "x\udc80"}], _nested(101)]
+)
 def test_writers_refuse_what_readers_reject(value):
     for dump in (jsonio.dumps_line, jsonio.dumps_document, jsonio.canonical_bytes):
         with pytest.raises(jsonio.UnstorableValue):
