@@ -80,7 +80,11 @@ def _chain(char: str, node: Trie) -> str:
 
 
 CANONICAL_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-_UUID_AT = re.compile(r"(?=([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}))")
+# Every canonical uuid has its first hyphen 8 characters in: a pattern that starts with the
+# literal hyphen lets the regex engine skip ahead to each "-" (a fast literal search) instead of
+# trying the 36-character shape at every position; the 8 hex digits before it are checked after.
+_FIRST_HYPHEN = re.compile(r"-(?=[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})")
+_HEX8 = re.compile(r"[0-9a-f]{8}")
 
 
 class UuidFinder:
@@ -106,11 +110,14 @@ class UuidFinder:
             return [(m.start(), m.group(0)) for m in self._pattern.finditer(text)]
         found: list[tuple[int, str]] = []
         end = 0
-        for match in _UUID_AT.finditer(text):
-            start, uuid = match.start(), match.group(1)
-            if start >= end and uuid in self.uuids:
+        for match in _FIRST_HYPHEN.finditer(text):
+            start = match.start() - 8
+            if start < end or start < 0 or not _HEX8.fullmatch(text, start, start + 8):
+                continue
+            uuid = text[start : start + 36]
+            if uuid in self.uuids:
                 found.append((start, uuid))
-                end = start + len(uuid)
+                end = start + 36
         return found
 
 
