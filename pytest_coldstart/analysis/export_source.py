@@ -17,7 +17,7 @@ from typing import Any
 
 from pytest_coldstart.analysis.audits import audit_of
 from pytest_coldstart.record.trajectory import iter_records
-from pytest_coldstart.run import jsonio
+from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.run.layout import TRAJECTORY, RunDir
 from pytest_coldstart.run.versioning import CURRENT
@@ -106,6 +106,7 @@ def load_source(run_dir: str | Path, *, fresh: bool = False) -> ExportSource:
     records: list[dict[str, Any]] = []
     calls: dict[str, Call] = {}
     last: bytes | None = None
+    valid_record = schemas.check("trajectory-record")  # the exporters read fields by their schema types
     for item in iter_records(rundir, strict=True):
         if isinstance(item, jsonio.LineProblem):  # strict reads raise instead; kept for the type checker
             raise ColdstartError(item.problem, f"{TRAJECTORY}:{item.number}")
@@ -116,6 +117,12 @@ def load_source(run_dir: str | Path, *, fresh: bool = False) -> ExportSource:
             or value["schemaVersion"] != CURRENT
         ):
             raise VersionError("a trajectory record is not of version 2 (fail closed)", f"{TRAJECTORY}:{item.number}")
+        if not valid_record(value):
+            problem = (schemas.errors("trajectory-record", value) or ["does not match its schema"])[0]
+            raise ColdstartError(
+                f"not a valid trajectory record ({problem}); `coldstart trace validate` lists every problem",
+                f"{TRAJECTORY}:{item.number}",
+            )
         records.append(value)
         last = item.raw
         call_id = value.get("call_id")

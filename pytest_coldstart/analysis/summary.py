@@ -17,7 +17,7 @@ from pytest_coldstart.analysis.tally import Tally, rate
 from pytest_coldstart.audit.currency import AUDIT_JSON, stored_report
 from pytest_coldstart.audit.engine import audit_run
 from pytest_coldstart.record.manifest_check import check_manifest
-from pytest_coldstart.run import jsonio, layout, v1
+from pytest_coldstart.run import jsonio, layout, schemas, v1
 from pytest_coldstart.run.errors import VersionError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
@@ -85,14 +85,17 @@ def build(run_dir: str | Path) -> dict[str, Any]:
     check_manifest(manifest)  # its fields are read below: a wrong shape is a named error, never a crash
     builder = Tally()
     head = None
+    valid_record = schemas.check("trajectory-record")  # the tally reads fields by their schema types
     for item in _records(rundir, version):
         if isinstance(item, jsonio.LineProblem):
             builder.problems += 1
             continue
         record, raw = item
         head = raw
-        if isinstance(record, dict):
+        if isinstance(record, dict) and valid_record(record):
             builder.add(record)
+        else:  # an invalid record (validate names it) is skipped like an unparseable line
+            builder.problems += 1
     harness = manifest.get("harness") or {}
     tool = manifest.get("tool") or {}
     calls = builder.calls_json()

@@ -78,9 +78,10 @@ class AuditCache:
 
     def key(self, run_dir: Path) -> str:
         """The entry key of ``run_dir`` as it is now (content-addressed; see the module doc).
-        A memory-only cache (no directory: one session) keeps one entry per run directory."""
+        A memory-only cache (no directory: one session, nothing to relocate) keeps one entry per
+        run directory and state, keyed by the stat digest: no byte of the run is read for it."""
         if self.directory is None:
-            return entry_key(run_dir, f"{audit_content_digest(run_dir)}\0{run_dir.resolve()}")
+            return entry_key(run_dir, f"{audit_inputs_digest(run_dir)}\0{run_dir.resolve()}")
         return entry_key(run_dir, self.content_digest(run_dir))
 
     def content_digest(self, run_dir: Path) -> str:

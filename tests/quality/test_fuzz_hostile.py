@@ -101,6 +101,10 @@ def test_no_hostile_input_makes_the_cli_exit_70(data, name):
             ("compare", str(run)),
             ("compare", "--csv", str(run)),
             ("trace", "summary", "--run-dir", str(run)),
+            ("export", "--format", "atif", "--out", str(outside / "run.atif.json"), str(run)),
+            ("export", "--format", "otel", "--out", str(outside / "run.otlp.json"), str(run)),
+            ("report", "--html", str(outside / "lab.html"), str(run)),
+            ("review", "todo", "--json", str(run)),
             ("trace", "mark", "--run-dir", str(run), "--name", "fuzz"),
         ]
         for args in commands:
