@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "support"))
 from corpus import ENV, SESSIONS, corpus_root
 
 REPO = Path(__file__).resolve().parents[1]
+
+# The suite starts hundreds of interpreters (pytest, the CLI). Where the environment forbids
+# bytecode files (PYTHONDONTWRITEBYTECODE, as some sandboxes set), each would compile every
+# module from source; they share a bytecode cache outside the checkout instead. Set before
+# xdist starts its workers, so they inherit it too. Results do not depend on it.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) and "PYTHONPYCACHEPREFIX" not in os.environ:
+    os.environ["PYTHONPYCACHEPREFIX"] = str(Path(tempfile.gettempdir()) / f"pytest-coldstart-pycache-{os.getuid()}")
 _DESELECTED: dict[str, int] = {}
 
 
