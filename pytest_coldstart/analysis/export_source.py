@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.analysis.audits import audit_of
+from pytest_coldstart.record.manifest_check import check_manifest
 from pytest_coldstart.record.trajectory import iter_records
 from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.run.errors import ColdstartError, VersionError
@@ -103,6 +104,7 @@ def load_source(run_dir: str | Path, *, fresh: bool = False) -> ExportSource:
     if rundir.manifest_version() != CURRENT:
         raise VersionError("exports read version-2 runs: run `coldstart trace migrate` first", rundir.run_json)
     manifest = rundir.load_manifest()
+    check_manifest(manifest)  # its fields are exported: a wrong shape is a named error, never a crash
     records: list[dict[str, Any]] = []
     calls: dict[str, Call] = {}
     last: bytes | None = None

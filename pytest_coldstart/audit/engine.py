@@ -28,6 +28,7 @@ from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
+from pytest_coldstart.run import schemas
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
 from pytest_coldstart.run.paths import resolve_inside
@@ -137,10 +138,13 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
         findings.infra(f"{root}: the run directory does not exist")
         return _empty_report(None, findings, "not audited: no run directory")
     try:
-        manifest = rundir.load_manifest()
+        written = rundir.load_manifest()
     except ColdstartError as exc:
         findings.infra(f"run.json: {exc.problem}")
         return _empty_report(None, findings, "not audited: run.json is unusable")
+    # Readers see only schema-valid fields; the logging settings are checked (and named) by the
+    # audit itself, type by type, so it reads them as written.
+    manifest = schemas.valid_fields("run", written)
     run_id = manifest.get("run_id")
     if not isinstance(run_id, str) or not run_id:
         findings.infra("run.json: run_id must be a non-empty string")
@@ -150,7 +154,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check, digests)
     correlation.check_files(rundir, manifest, findings, digests)
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
-    logging = manifest.get("logging") if isinstance(manifest.get("logging"), dict) else None
+    logging = written.get("logging") if isinstance(written.get("logging"), dict) else None
     reviews = load_reviews(evidence, run_id, findings)
     model = provenance.for_evidence(evidence.declarations, Workspace(root, manifest))
     scanner = Scanner(

@@ -30,7 +30,7 @@ def explain_provenance(run_dir: str | Path) -> tuple[str, list[Explained]]:
     """(the workspace line, one entry per declared evidence file). Raises ColdstartError for
     an unusable run.json (the CLI reports it in one line)."""
     rundir = RunDir(run_dir)
-    manifest = rundir.load_manifest()
+    manifest = rundir.load_manifest_fields()
     findings = Findings()
     run_id = str(manifest["run_id"]) if isinstance(manifest.get("run_id"), str) else ""
     evidence = load_evidence(rundir, run_id, findings)

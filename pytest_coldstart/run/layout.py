@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.run import jsonio, v1
+from pytest_coldstart.run import jsonio, schemas, v1
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.versioning import version_of
 
@@ -82,6 +82,12 @@ class RunDir:
         if version_of(document, "run", RUN_JSON) == 1:
             return v1.manifest_to_current(document)
         return document
+
+    def load_manifest_fields(self) -> dict[str, Any]:
+        """``load_manifest`` without the fields run.schema.json rejects (``schemas.valid_fields``):
+        for readers that go on when run.json is invalid (the audit, its explanation, the lab
+        views), so no wrong type reaches them."""
+        return schemas.valid_fields("run", self.load_manifest())
 
     def load_evidence(self) -> dict[str, Any]:
         """evidence.json as {name: declaration or None}; a missing file declares nothing."""

@@ -81,7 +81,7 @@ def view_of(run_dir: Path, *, fresh: bool = False) -> RunView:
     audited = audit_of(run_dir, fresh=fresh)
     row = row_of(run_dir)
     try:
-        manifest = RunDir(run_dir).load_manifest()
+        manifest = RunDir(run_dir).load_manifest_fields()
     except ColdstartError:
         manifest = {}
     key, label = task_of(run_dir, manifest)

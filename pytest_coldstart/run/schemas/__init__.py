@@ -171,3 +171,14 @@ def load_shared(kind: str) -> dict[str, Any]:
 
 def is_valid(kind: str, document: Any) -> bool:
     return check(kind)(document)
+
+
+def valid_fields(kind: str, document: dict[str, Any]) -> dict[str, Any]:
+    """``document`` without the top-level fields its schema rejects (a wrong type or shape
+    anywhere inside one drops that field): a reader of a document that failed its schema
+    (validate names each problem) sees every field left as the schema types it, and a field
+    left out as missing. A valid document is returned as it is."""
+    if check(kind)(document):
+        return document
+    rejected = {error.absolute_path[0] for error in iter_errors(kind, document) if error.absolute_path}
+    return {key: value for key, value in document.items() if key not in rejected}
