@@ -10,7 +10,10 @@ and the same pytest pair over ``--small`` tiny runs, where xdist's cost per item
 than the audit it spreads. Prints each speed-up with its goal (met/missed) and the machine's
 load (the ratios need N idle cores).
 
-    python benchmarks/bench_batch.py [--runs 8 --mb 3.5 --small 300 --jobs 2 --dask]
+    python benchmarks/bench_batch.py [--runs 8 --mb 3.5 --small 300 --jobs 2 --dask --formats 1,2]
+
+Each figure is printed for every format given (``--formats``, default both): version-1 runs
+are the version-2 ones rewritten in the reference layout (``shapes.to_version_1``).
 """
 
 from __future__ import annotations
@@ -25,14 +28,25 @@ import time
 from pathlib import Path
 
 
-def generate(root: Path, runs: int, megabytes: float, small: int) -> None:
+def generate(root: Path, runs: int, megabytes: float, small: int, fmt: int = 2) -> None:
     from pytest_coldstart.demo.scenarios import RunBuilder, build_run
 
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from shapes import to_version_1
+
     calls = max(1, int(megabytes * 1024 * 1024 / 2800))
+    built = []
     for number in range(runs):
-        RunBuilder(root / "big" / f"run-{number:03}", run_id=f"big-{number}").passing().filler(calls, 2048).build()
+        run = root / "big" / f"run-{number:03}"
+        RunBuilder(run, run_id=f"big-{number}").passing().filler(calls, 2048).build()
+        built.append(run)
     for number in range(small):
-        build_run(root / "small" / f"run-{number:04}", "passing" if number % 3 else "pending_reviews")
+        run = root / "small" / f"run-{number:04}"
+        build_run(run, "passing" if number % 3 else "pending_reviews")
+        built.append(run)
+    if fmt == 1:
+        for run in built:
+            to_version_1(run)
 
 
 def timed(command: list[str], cwd: Path) -> float:
@@ -51,28 +65,38 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=300, help="tiny runs for the xdist comparison (default 300)")
     parser.add_argument("--jobs", type=int, default=2, help="processes to compare with 1 (default 2)")
     parser.add_argument("--dask", action="store_true", help="also time --scheduler local (extra [dask])")
+    parser.add_argument("--formats", default="1,2", help="comma-separated run formats (default 1,2)")
     args = parser.parse_args()
-    base = Path(tempfile.mkdtemp(prefix="bench-batch-"))
+    figures: list[tuple[str, float, float, float]] = []
+    for fmt in (int(f) for f in args.formats.split(",")):
+        one_format(args, fmt, figures)
+    for label, first, second, goal in figures:
+        print(f"{'met   ' if first / second >= goal else 'MISSED'} {label}: {first / second:.2f}x (goal >= {goal}x)")
+    print(f"load at the end {os.getloadavg()[0]:.1f} (ratios need {args.jobs} idle cores)")
+    return 0
+
+
+def one_format(args: argparse.Namespace, fmt: int, figures: list[tuple[str, float, float, float]]) -> None:
+    base = Path(tempfile.mkdtemp(prefix=f"bench-batch-v{fmt}-"))
     n = str(args.jobs)
     coldstart = [sys.executable, "-m", "pytest_coldstart"]
     pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"]
     try:
-        generate(base, args.runs, args.mb, args.small)
+        generate(base, args.runs, args.mb, args.small, fmt)
         (base / "pytest.ini").write_text("[pytest]\n")
         caches = iter(range(1000))
 
         def cache() -> str:
             return str(base / f"cache-{next(caches)}")
 
-        figures: list[tuple[str, float, float, float]] = []
-
         def compare(label: str, one: list[str], many: list[str], goal: float) -> None:
+            label = f"v{fmt} {label}"
             first, second = timed(one, base), timed(many, base)
             figures.append((label, first, second, goal))
             print(f"{label:<44} {first:7.2f}s  {second:7.2f}s  {first / second:5.2f}x  (goal >= {goal}x)", flush=True)
 
         print(
-            f"{args.runs} runs of ~{args.mb} MB, {args.small} tiny runs, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+            f"format {fmt}: {args.runs} runs of ~{args.mb} MB, {args.small} tiny runs, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
         )
         print(f"{'what':<44} {'1':>8}  {n:>8}  ratio")
         big, small = str(base / "big"), str(base / "small")
@@ -107,14 +131,8 @@ def main() -> int:
             [*pytest, f"--coldstart-runs={small}", f"--coldstart-cache-dir={cache()}", "-n", n],
             1.0,
         )
-        for label, first, second, goal in figures:
-            print(
-                f"{'met   ' if first / second >= goal else 'MISSED'} {label}: {first / second:.2f}x (goal >= {goal}x)"
-            )
-        print(f"load at the end {os.getloadavg()[0]:.1f} (ratios need {n} idle cores)")
     finally:
         shutil.rmtree(base, ignore_errors=True)
-    return 0
 
 
 if __name__ == "__main__":
