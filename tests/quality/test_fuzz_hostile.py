@@ -6,7 +6,8 @@ Properties:
 - the audit (writing audit.json and audit.md), validate, summary, the compare row and an append
   never crash: every problem is a report or a one-line ColdstartError; audit.md holds no raw
   control or bidi character; a validate finding never leaves the audit at PASS;
-- the real CLI (in process: ``cli.main.main``) never exits 70 on the mutated run;
+- the real CLI (in process: ``cli.main.main``: validate, audit run/explain, compare, summary,
+  export, report, review todo, mark) never exits 70 on the mutated run;
 - real pytest (a subprocess) over the mutated run never errors internally, and a run that does
   not audit PASS never shows all green.
 Short profile in the suite; ``COLDSTART_FUZZ=long`` (or a number) runs many more examples.
