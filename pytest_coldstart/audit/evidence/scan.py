@@ -36,6 +36,7 @@ from pytest_coldstart.run.vocabulary import HUMAN_PROMPT_MARK, LIVE_CROSSCHECK_M
 NON_AGENT_PHASES = ("prepare", "restore", "audit")
 RECENT = 256  # records kept of the latest calls before the first input_processed
 PINNED = 1024  # records kept of calls the report is likely to cite
+JUDGED_PAYLOADS = 4096  # stored results whose judgement is remembered (by digest) at a time
 
 
 @dataclass
@@ -87,6 +88,9 @@ class Scanner:
         self.named = named  # call ids the reviews cite
         self.provenance = provenance  # evidence identity by resolved path, and who writes what
         self._name_bytes = [n.encode("utf-8", "replace") for n in logger_names | testmod_names]
+        # A stored result read back many times (the same file re-read) is loaded and judged once:
+        # the judgement depends on the text alone. Bounded, so distinct payloads cost no memory.
+        self._judged: dict[tuple[Any, Any, Any], tuple[Any, Any]] = {}
         self._start()
 
     def _start(self) -> None:
@@ -255,8 +259,21 @@ class Scanner:
             return
         if self.last_capture is None or compare(call, self.last_capture) == BEFORE:
             return  # only a read after the last capture can read the captures back
+        ref = record.get("result_payload")
+        key = None
+        if isinstance(ref, dict) and record.get("result") is None and ref.get("stored") is True:
+            key = (ref.get("sha256"), ref.get("compression", "none"), ref.get("size"))
+            if not isinstance(key[0], str):
+                key = None
+            elif key in self._judged:
+                call.content, call.content_uuid = self._judged[key]
+                return
         value = self._value(record, "result")
-        call.content, call.content_uuid = self.matcher.judge(content.text_of(value))
+        call.content, call.content_uuid = judged = self.matcher.judge(content.text_of(value))
+        if key is not None and value is not None:
+            if len(self._judged) >= JUDGED_PAYLOADS:
+                self._judged.clear()
+            self._judged[key] = judged
 
     def _value(self, record: dict[str, Any], key: str) -> Any:
         ref = record.get(f"{key}_payload")
