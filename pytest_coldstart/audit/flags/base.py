@@ -31,11 +31,14 @@ class Context:
     index: RefIndex
     findings: Findings
     unordered: list[list[str]] = field(default_factory=list)
+    _unordered_seen: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
     def cannot_order(self, a: Ordered, b: Ordered) -> None:
-        pair = [a.ref, b.ref]
-        if pair not in self.unordered:
-            self.unordered.append(pair)
+        # a set beside the list: a run with 10,000 captures reports 10,000 pairs, and a scan of
+        # the list per pair made that quadratic
+        if (a.ref, b.ref) not in self._unordered_seen:
+            self._unordered_seen.add((a.ref, b.ref))
+            self.unordered.append([a.ref, b.ref])
 
     def events(self, stream: str, name: str) -> list[Event]:
         return [e for e in self.evidence.stream(stream) if e.name == name]
