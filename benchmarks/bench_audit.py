@@ -74,6 +74,20 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def own_peak_mb() -> float:
+    """This process's peak RSS. VmHWM belongs to the process image, so it starts afresh at exec;
+    ru_maxrss on Linux keeps the high-water mark of the parent at fork (a benchmark that grew
+    while generating runs would lend its size to every child)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def child(run: Path, repeat: int) -> None:
     from pytest_coldstart.audit import audit_run
 
@@ -89,7 +103,7 @@ def child(run: Path, repeat: int) -> None:
         report = audit_run(run, write=False)
         audits.append(time.perf_counter() - started)
         audit_cpu.append(cpu() - spent)
-    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    own = own_peak_mb()
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print(
         json.dumps(
