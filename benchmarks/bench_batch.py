@@ -10,7 +10,7 @@ and the same pytest pair over ``--small`` tiny runs, where xdist's cost per item
 than the audit it spreads. Prints each speed-up with its goal (met/missed) and the machine's
 load (the ratios need N idle cores).
 
-    python benchmarks/bench_batch.py [--runs 8 --mb 3.5 --small 300 --jobs 2 --dask --formats 1,2]
+    python benchmarks/bench_batch.py [--runs 8 --mb 25 --small 300 --jobs 2 --dask --formats 1,2]
 
 Each figure is printed for every format given (``--formats``, default both): version-1 runs
 are the version-2 ones rewritten in the reference layout (``shapes.to_version_1``).
@@ -61,7 +61,7 @@ def timed(command: list[str], cwd: Path) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=8, help="audit-dominated runs (default 8)")
-    parser.add_argument("--mb", type=float, default=3.5, help="size of each of them in MB (default 3.5)")
+    parser.add_argument("--mb", type=float, default=25, help="size of each of them in MB (default 25)")
     parser.add_argument("--small", type=int, default=300, help="tiny runs for the xdist comparison (default 300)")
     parser.add_argument("--jobs", type=int, default=2, help="processes to compare with 1 (default 2)")
     parser.add_argument("--dask", action="store_true", help="also time --scheduler local (extra [dask])")
