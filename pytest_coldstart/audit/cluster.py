@@ -1,8 +1,8 @@
 """The batch audit on a Dask distributed cluster (optional extra ``pytest-coldstart[dask]``).
 
 ``connect("tcp://HOST:8786")`` joins an existing scheduler; ``connect("local")`` starts a
-``distributed.LocalCluster`` on this machine (worker processes, loopback only, no
-dashboard). Either way the batch submits ``batch.audit_one`` through the client's
+``distributed.LocalCluster`` on this machine (worker processes, loopback only, its
+HTTP server on a free port). Either way the batch submits ``batch.audit_one`` through the client's
 ``concurrent.futures`` executor: the workers read the runs (and the audit cache) from the
 path they all see, write each report and cache entry there, and send back only the small
 ``Outcome``. A worker that dies mid-run loses nothing: the scheduler runs its tasks again
@@ -50,7 +50,7 @@ def connect(scheduler: str, jobs: int | None = None) -> tuple[Connection, str]:
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address="127.0.0.1:0",  # its HTTP server (metrics) on a free loopback port: two clusters never clash
         )
         client = Client(cluster)  # type: ignore[no-untyped-call]
         return Connection(client, cluster), f"a local Dask cluster of {workers} worker processes"

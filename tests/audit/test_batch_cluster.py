@@ -52,7 +52,16 @@ def test_a_local_cluster_gives_the_bytes_of_the_local_pool(cluster, tmp_path: Pa
     assert results["dask"] == results["pool"]
 
 
-def test_a_worker_killed_mid_batch_loses_nothing_and_reports_nothing_twice(cluster, tmp_path: Path) -> None:
+@pytest.fixture
+def own_cluster():
+    """A cluster of this test's own: it kills a worker, which no other test should inherit."""
+    connection, _where = connect("local", 2)
+    yield connection
+    connection.close()
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_and_reports_nothing_twice(own_cluster, tmp_path: Path) -> None:
+    cluster = own_cluster
     labs = tmp_path / "labs"
     for number in range(8):
         RunBuilder(labs / f"run-{number}", run_id=f"run-{number}").passing().filler(1500, 2048).build()
