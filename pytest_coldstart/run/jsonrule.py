@@ -129,13 +129,14 @@ class UnstorableValue(UsageError, ValueError):
 
 def _dumps(value: Any, **options: Any) -> bytes:
     """Serialize under the reader's rule: what a reader would reject is never written."""
+    deep = f"containers nested more than {MAX_DEPTH} levels deep"
     try:
         data = json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
         if not (_may_be_deep(data) and too_deep(value)):
             return data
-        problem = f"containers nested more than {MAX_DEPTH} levels deep"
-    except RecursionError:
-        problem = f"containers nested more than {MAX_DEPTH} levels deep"
+        problem = deep
+    except RecursionError:  # deeper than the encoder can follow
+        problem = deep
     except UnicodeEncodeError as exc:
         where = ord(exc.object[exc.start]) if isinstance(exc.object, str) else 0
         problem = f"unpaired surrogate \\u{where:04x} in a string (not valid Unicode; often undecodable bytes)"
