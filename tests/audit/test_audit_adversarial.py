@@ -25,6 +25,7 @@ CLASSES = {
     "clean context": ("visible_", "task_carries"),
     "components": ("enchantment",),
     "reviews": ("review_cites",),
+    "the lab's record": ("lab_",),
 }
 
 
@@ -51,6 +52,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "oracle_written_by_operator",
     "visible_uuid_only",
     "answer_same_enchantment",
+    "lab_agent_records_its_own_call",
+    "lab_review_of_another_run",
 }
 
 

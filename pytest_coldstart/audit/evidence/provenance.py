@@ -2,10 +2,9 @@
 
 Fed every call record of the trajectory (``Provenance.feed``, from the scanner's one pass),
 it records, per declared file, the calls that write it - a write/edit/create tool aimed at
-its path, a shell redirect (``>``, ``>>``, ``&>``), ``tee``, ``cp``/``mv``/``install``/
-``rsync``/``ln``/``Copy-Item``/``Move-Item`` destinations, ``dd of=``, ``sed -i``, ``touch``,
-``curl -o``/``wget -O``, ``Set-Content``/``Out-File`` - and whether each writer is the agent
-(an agent call in the agent phase) or an operator (any other call). It also keeps what the
+its path, a shell command that writes it (``shell_writes``), one of our recording commands
+that rewrites a lab file (``lab_record``) - and whether each writer is the agent (an agent
+call in the agent phase) or an operator (any other call). It also keeps what the
 agent wrote anywhere in the run (paths, and the sha256 of every content a write tool was
 given), so evidence byte-identical to something the agent wrote is known.
 
@@ -18,7 +17,10 @@ The independence rules derived from it (``violations``; docs/protocol.md "Proven
 - the agent logger must be agent-written (an agent call writes it, or builds/starts the
   logger) and must not be a copy of test-side evidence (byte-identical, or a copy/redirect of
   a test-side file onto it) -> the logger flags FAIL, AGENT_FAIL (test-side-only
-  observation).
+  observation);
+- the run's own record (run.json, trajectory, declarations, imports, ...), its reviews and
+  its preflight must not be agent-written, nor (reviews, preflight) byte-identical to what
+  the agent wrote -> INFRA_ERROR (the audit has nothing independent left to stand on).
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
+from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
+from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
+from pytest_coldstart.audit.evidence.shell_writes import HINTS, ShellWrite, may_write, shell_writes
 
 TEST_SIDE = ("test_mod", "oracle", "fixture", "restore")
 INDEPENDENT = TEST_SIDE
@@ -37,13 +42,6 @@ AGENT_FILES = ("answer", "agent_logger")
 WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
 PATH_KEYS = ("path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "destination")
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
-COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy")
-REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
-_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
-_SPLIT = re.compile(r"&&|\|\||[;\n|]")
-_ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
-_HINTS: tuple[bytes, ...] = (b">", b"tee", b"cp ", b"mv ", b"install", b"rsync", b"ln ", b"dd ", b"sed ", b"touch")
-_HINTS += (b"curl", b"wget", b"copy", b"move", b"set-content", b"out-file", b"add-content")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 MAX_HASHED = 4096  # agent-written run files hashed for the byte-identity rule
 
@@ -54,6 +52,7 @@ class Write:
     agent: bool
     how: str
     source: str | None = None  # the key a copy/move came from
+    order: int = 0  # the call's place among the calls fed (trajectory order)
 
 
 @dataclass(frozen=True)
@@ -77,6 +76,7 @@ class Provenance:
     _bases: set[str] = field(default_factory=set)  # file names worth resolving (declared ones, in-run symlinks)
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
     _writer_tools: dict[str, bool] = field(default_factory=dict)
+    _fed: int = 0
 
     def declare(self, name: str, paths: list[tuple[str, bool]]) -> None:
         """``paths``: (path, run_relative) - run-relative declarations, or an original host path."""
@@ -100,8 +100,9 @@ class Provenance:
         if writer:
             return True
         if self._scan is None:
-            words = sorted(set(_HINTS) | {base.encode("utf-8", "replace") for base in self._bases})
-            self._scan = re.compile(b"|".join(re.escape(w) for w in words))
+            words = sorted(set(HINTS) | {base.encode("utf-8", "replace") for base in self._bases})
+            cli = lab_record.CLI_HINT.encode("ascii")
+            self._scan = re.compile(b"|".join([*(re.escape(w) for w in words), cli]))
         return self._scan.search(raw) is not None
 
     def names(self, arguments: Any) -> set[str]:
@@ -118,8 +119,9 @@ class Provenance:
         return found
 
     def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> None:
+        self._fed += 1
         for key, how, source in self._writes(tool, arguments):
-            self.writes.setdefault(key, []).append(Write(call_id, agent, how, source))
+            self.writes.setdefault(key, []).append(Write(call_id, agent, how, source, self._fed))
             if agent:
                 self.agent_paths.setdefault(key, call_id)
         if agent and isinstance(arguments, dict) and _is_writer(tool, arguments):
@@ -128,8 +130,8 @@ class Provenance:
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
 
-    def _writes(self, tool: str, arguments: Any) -> list[tuple[str, str, str | None]]:
-        out: list[tuple[str, str, str | None]] = []
+    def _writes(self, tool: str, arguments: Any) -> list[ShellWrite]:
+        out: list[ShellWrite] = []
         if isinstance(arguments, dict) and _is_writer(tool, arguments):
             for name in PATH_KEYS:
                 target = arguments.get(name)
@@ -139,71 +141,27 @@ class Provenance:
                         out.append((key, f"{tool} tool", None))
                     break
         for text in strings(arguments):
-            if any(hint.decode() in text for hint in _HINTS):
-                out.extend(self._shell(text))
+            if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
+                out += shell_writes(text, self.workspace, self._recording)
         return out
 
-    def _shell(self, text: str) -> list[tuple[str, str, str | None]]:
-        out: list[tuple[str, str, str | None]] = []
-        cwd: str | None = None
+    def _recording(self, words: list[str], cwd: str | None) -> list[ShellWrite]:
+        """The lab files one of our recording commands writes. It is taken to write this run
+        unless the run's host path is known and the --run-dir it names is outside it: a run dir
+        left to the default, a $VARIABLE or a relative path the audit cannot place fail closed."""
+        found = lab_record.cli_write(words)
+        if found is None:
+            return []
         ws = self.workspace
-        for segment in _SPLIT.split(text):
-            words = [w.strip("\"'") for w in _WORD.findall(segment)]
-            if not words:
-                continue
-            head = words[0].lower()
-            if head in ("cd", "pushd", "set-location", "chdir") and len(words) > 1:
-                cwd = ws.key(words[1], cwd) or cwd
-                continue
-
-            def key(token: str, cwd: str | None = cwd) -> str | None:
-                return ws.key(token, cwd)
-
-            for index, word in enumerate(words):
-                target = None
-                if word in REDIRECTS and index + 1 < len(words):
-                    target = words[index + 1]
-                elif word[:1] in (">", "1", "2", "&") and ">" in word[:3]:
-                    match = _ATTACHED.match(word)
-                    target = match.group(1) if match else None
-                if target and not target.startswith("&"):
-                    found = key(target)
-                    if found:
-                        out.append((found, "shell redirect", None))
-            args = [w for w in words[1:] if not w.startswith("-") and w not in REDIRECTS]
-            if head == "tee":
-                out += [(k, "tee", None) for k in map(key, args) if k]
-            elif head in COPIERS and len(args) >= 2:
-                option = next(
-                    (words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None
-                )
-                if option is not None:
-                    sources, destination, directory = [a for a in args if a != option], option, True
-                else:
-                    sources, destination = args[:-1], args[-1]
-                    directory = destination.endswith("/") or len(sources) > 1
-                for source in sources:
-                    name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-                    found = key(name)
-                    if found:
-                        out.append((found, head, key(source)))
-            elif head == "dd":
-                out += [(k, "dd", None) for w in words if w.startswith("of=") and (k := key(w[3:]))]
-            elif head in ("sed", "perl") and any(w.startswith("-i") for w in words):
-                out += [(k, f"{head} -i", None) for k in map(key, args[1:]) if k]
-            elif head in ("touch", "truncate"):
-                out += [(k, head, None) for k in map(key, args) if k]
-            elif head in ("curl", "wget"):
-                flags = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
-                out += [(k, head, None) for i, w in enumerate(words[:-1]) if w in flags and (k := key(words[i + 1]))]
-            elif head in ("set-content", "out-file", "add-content"):
-                path = next(
-                    (words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() in ("-path", "-filepath")), None
-                )
-                target = path or (args[0] if args else None)
-                if target and (k := key(target)):
-                    out.append((k, head, None))
-        return out
+        if found.run_dir is not None and ws.run_base != RUN:
+            target = ws.key(found.run_dir, cwd)
+            if target is not None and ws.inside(target) is None:
+                return []  # another run
+        if found.file == lab_record.DEFAULT_REVIEWS:
+            keys = sorted(self.keys.get(REVIEW, ()))
+        else:
+            keys = [k for k in (ws.run_key(found.file),) if k is not None]
+        return [(keys[0], found.how, None)] if keys else []
 
     # -- the rules -------------------------------------------------------------------------
 
@@ -259,8 +217,52 @@ class Provenance:
                         ref if ref.startswith("trajectory:") else None,
                     )
                 )
+        out += self._lab_side(hashes, agent_written)
         out += self._logger(hashes, logger_armed)
         self.violations = out
+        return out
+
+    def _lab_side(self, hashes: dict[str, str], agent_written: dict[str, tuple[str, str]]) -> list[Violation]:
+        """The run's record, its reviews and its preflight are the lab's: an agent call that
+        writes one (or its exact bytes) leaves the audit nothing independent to stand on."""
+        out: list[Violation] = []
+        ws = self.workspace
+        for name in LAB_SIDE:
+            agent = [(w, k) for k in sorted(self.keys.get(name, ())) for w in self.writes.get(k, []) if w.agent]
+            if name == RECORD:
+                inside = ((ws.inside(k), k) for k in self.agent_paths)
+                agent += [
+                    (w, k)
+                    for relative, k in inside
+                    if relative is not None and lab_record.in_record_dir(relative)
+                    for w in self.writes.get(k, [])
+                    if w.agent
+                ]
+            what = "the run's record" if name == RECORD else f"{name} evidence"
+            if agent:
+                write, key = min(agent, key=lambda pair: (pair[0].order, pair[1]))
+                where = ws.inside(key) or key
+                out.append(
+                    Violation(
+                        name,
+                        "INFRA_ERROR",
+                        f"{what} is agent-written: agent call {write.call_id} writes {where} ({write.how}); "
+                        "the run's record, its reviews and its preflight are the lab's, never the agent's",
+                        f"trajectory:{write.call_id}",
+                    )
+                )
+                continue
+            found = hashes.get(name)
+            if name != RECORD and found is not None and found in agent_written:
+                text, ref = agent_written[found]
+                out.append(
+                    Violation(
+                        name,
+                        "INFRA_ERROR",
+                        f"{what} is byte-identical to {text}: the lab's evidence must not be agent-written",
+                        ref if ref.startswith("trajectory:") else None,
+                    )
+                )
         return out
 
     def _logger(self, hashes: dict[str, str], logger_armed: bool) -> list[Violation]:
@@ -317,6 +319,8 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
     """The model of a run's declarations: each known by its run-relative path(s) and, when
     declared, the ``original_path`` it had while the agent worked."""
     model = Provenance(workspace)
+    # The record first: an evidence declaration naming one of its files takes the path over.
+    model.declare(RECORD, [(path, True) for path in lab_record.RECORD_FILES])
     for name, decl in declarations.items():
         if not isinstance(decl, dict):
             continue
@@ -329,6 +333,8 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
         if isinstance(original, str) and original.strip():
             paths.append((original, False))
         model.declare(name, paths)
+    if REVIEW not in model.keys:
+        model.declare(REVIEW, [(lab_record.DEFAULT_REVIEWS, True)])
     return model
 
 

@@ -1,0 +1,89 @@
+"""The files only the lab writes, and the commands of ours that write them.
+
+A run's own record (run.json, the trajectory, the declarations, the visibility inventory, the
+task, the imported sessions, the stored audit), its reviews and its preflight are written by
+the recorder, the harness, the operator and the reviewers. An agent that writes one of them
+has forged the evidence the audit stands on: a resolved review appended by the agent, a
+trajectory line it made up, a preflight it rewrote. The provenance model (``provenance.py``)
+knows these files by their resolved paths and asks ``cli_write`` whether a shell segment runs
+one of our recording commands (``coldstart trace review``, ``run_trace.py call``, ...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: The declaration name the run's own record is known by in the provenance model.
+RECORD = "run_record"
+REVIEW = "review"
+PREFLIGHT = "preflight"
+#: Agent-written, each is an INFRA_ERROR: the audit has nothing independent left to stand on.
+LAB_SIDE = (REVIEW, PREFLIGHT, RECORD)
+RECORD_FILES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "task.md")
+RECORD_DIRS = ("imports/", "visibility/", "audit/", "preflight/", ".coldstart/")
+DEFAULT_REVIEWS = "reviews.jsonl"
+
+#: ``coldstart trace`` / ``run_trace.py`` subcommands that rewrite the lab's files, and the file
+#: each rewrites. Appending to the trajectory (``call``, ``result``, ``artifact``, ``import``,
+#: ``hook``, ...) is left to the agent: the reference protocol had agents record their own key
+#: calls that way (the real rom20 run does), and such records are the agent's claims, never
+#: independent evidence.
+TRACE_WRITERS = {"review": DEFAULT_REVIEWS, "evidence": "evidence.json", "init": "run.json"}
+TRACE_WRITERS |= {"seal": "run.json", "migrate": "run.json"}
+REVIEW_WRITERS = frozenset(["resolve", "reject"])
+_PROGRAMS = ("coldstart", "coldstart.exe", "run_trace.py", "run_trace")
+_MODULES = ("pytest_coldstart", "pytest_coldstart.cli.main")
+#: A cheap necessary condition for ``cli_write`` on a call's text (lowercased bytes or str).
+CLI_HINT = r"coldstart(?:\.exe)?[\"']?\s+[\"']?(?:trace|review)\b|pytest_coldstart|run_trace"
+CLI_HINT_TEXT = re.compile(CLI_HINT, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CliWrite:
+    how: str  # the command as written, e.g. "coldstart trace review"
+    file: str  # the run file it writes (DEFAULT_REVIEWS: the run's review file, wherever declared)
+    run_dir: str | None  # the --run-dir it names; None: not named (the default or $ENV)
+
+
+def cli_write(words: Sequence[str]) -> CliWrite | None:
+    """What one shell segment's words write through our CLI, or None when they run no
+    command of ours that rewrites a lab file."""
+    for index, word in enumerate(words):
+        name = word.replace("\\", "/").rpartition("/")[2].lower()
+        if name in _PROGRAMS:
+            program, start = name, index + 1
+        elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
+            program, start = "coldstart", index + 2
+        else:
+            continue
+        found = _subcommand(program, [w.lower() for w in words[start:] if not w.startswith("-")][:2])
+        if found is not None:
+            return CliWrite(f"{program} {found[0]}", found[1], _run_dir(words))
+    return None
+
+
+def _subcommand(program: str, subs: list[str]) -> tuple[str, str] | None:
+    first = subs[0] if subs else ""
+    second = subs[1] if len(subs) > 1 else ""
+    if program.startswith("run_trace"):  # the reference tool: run_trace.py <subcommand>
+        return (first, TRACE_WRITERS[first]) if first in TRACE_WRITERS else None
+    if first == "trace" and second in TRACE_WRITERS:
+        return f"trace {second}", TRACE_WRITERS[second]
+    if first == "review" and second in REVIEW_WRITERS:
+        return f"review {second}", DEFAULT_REVIEWS
+    return None
+
+
+def _run_dir(words: Sequence[str]) -> str | None:
+    for index, word in enumerate(words):
+        if word == "--run-dir" and index + 1 < len(words):
+            return words[index + 1]
+        if word.startswith("--run-dir="):
+            return word.partition("=")[2]
+    return None
+
+
+def in_record_dir(relative: str) -> bool:
+    return relative.startswith(RECORD_DIRS)

@@ -1,0 +1,66 @@
+"""Which shell segments run one of our recording commands, and which lab file each rewrites
+(``lab_record.cli_write``); the scenarios in the adversarial catalogue ("lab_*") judge runs."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence import lab_record
+
+
+@pytest.mark.parametrize(
+    "command, how, file, run_dir",
+    [
+        ("coldstart trace review --run-dir r --id x", "coldstart trace review", "reviews.jsonl", "r"),
+        (
+            "/usr/bin/coldstart trace evidence --run-dir=r2 --name oracle",
+            "coldstart trace evidence",
+            "evidence.json",
+            "r2",
+        ),
+        ("coldstart review resolve labs --id x", "coldstart review resolve", "reviews.jsonl", None),
+        ("coldstart review reject labs --id x", "coldstart review reject", "reviews.jsonl", None),
+        ("python -m pytest_coldstart trace seal --run-dir .", "coldstart trace seal", "run.json", "."),
+        ("python3 -m pytest_coldstart.cli.main trace migrate", "coldstart trace migrate", "run.json", None),
+        ("python tools/run_trace.py review --run-dir $RUN", "run_trace.py review", "reviews.jsonl", "$RUN"),
+        ("COLDSTART.EXE trace init --run-dir r", "coldstart.exe trace init", "run.json", "r"),
+    ],
+)
+def test_recording_commands_that_rewrite_a_lab_file(command, how, file, run_dir):
+    assert lab_record.cli_write(command.split()) == lab_record.CliWrite(how, file, run_dir)
+    assert lab_record.CLI_HINT_TEXT.search(command)  # the cheap scan lets it through
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "coldstart trace call --run-dir . --call-id c --tool read",  # the agent's own claims
+        "coldstart trace result --run-dir . --call-id c --status ok",
+        "coldstart review todo labs",
+        "coldstart audit run --run-dir .",
+        "python tools/run_trace.py call --run-dir .",
+        "echo coldstart",
+        "cat reviews.jsonl",
+    ],
+)
+def test_commands_that_rewrite_no_lab_file(command):
+    assert lab_record.cli_write(command.split()) is None
+
+
+def test_the_record_directories():
+    assert lab_record.in_record_dir("imports/session.jsonl")
+    assert lab_record.in_record_dir(".coldstart/lock")
+    assert not lab_record.in_record_dir("workspace/imports/x")
+
+
+@given(
+    st.lists(
+        st.sampled_from(["coldstart", "trace", "review", "-m", "pytest_coldstart", "--run-dir", "x", ""])
+        | st.text(max_size=8)
+    )
+)
+def test_any_words_are_answered_without_a_crash(words):
+    found = lab_record.cli_write(words)
+    assert found is None or found.file in set(lab_record.TRACE_WRITERS.values())
