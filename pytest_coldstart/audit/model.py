@@ -59,6 +59,7 @@ class Call:
     status: str | None = None  # of its result
     content: str | None = None  # "items" / "uuid" / None: what its result returned
     content_uuid: str | None = None
+    doubt: str | None = None  # why it is no plausible read of the logger it names (read_plausibility)
 
     @property
     def stream(self) -> str:

@@ -12,6 +12,7 @@ from pytest_coldstart.demo.scenarios import ADVERSARIAL, SCENARIOS, SHOWCASE, Ru
 
 CLASSES = {
     "identity": ("read", "path", "symlink", "case", "cwd", "collision", "outside"),
+    "a plausible read": ("read_filename", "read_is_", "read_logger_listed"),
     "provenance": ("oracle_", "testmod_", "fixture_written", "fixture_bytes", "restore_sed", "logger_"),
     "scope": ("instance", "dim_alias"),
     "states": (
@@ -54,6 +55,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "answer_same_enchantment",
     "lab_agent_records_its_own_call",
     "lab_review_of_another_run",
+    "read_grep_for_a_uuid",
+    "read_by_command_substitution",
 }
 
 

@@ -158,6 +158,12 @@ class Workspace:
             yield from self.tokens(text)
 
     def tokens(self, text: str) -> Iterator[tuple[str, str | None]]:
+        for _, found in self.segments(text):
+            yield from found
+
+    def segments(self, text: str) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
+        """Per shell segment of ``text``: the segment and its path-like tokens, each with the
+        cwd the segment runs in (``cd`` segments move it)."""
         cwd: str | None = None
         for segment in _SEGMENT.split(text):
             words = segment.split()
@@ -165,12 +171,13 @@ class Workspace:
                 target = words[1].strip("\"'")
                 resolved = normalize(target) if is_absolute(normalize(target)) else None
                 cwd = resolved or normalize(f"{cwd or self.cwd}/{target}")
+            found: list[tuple[str, str | None]] = []
             for match in _QUOTED.finditer(segment):
                 inner = match.group(1) or match.group(2)
                 if " " in inner and ("/" in inner or "\\" in inner):
-                    yield inner, cwd
-            for match in _TOKEN.finditer(segment):
-                yield match.group(0), cwd
+                    found.append((inner, cwd))
+            found += [(match.group(0), cwd) for match in _TOKEN.finditer(segment)]
+            yield segment, found
 
 
 def strings(value: Any) -> Iterator[str]:

@@ -118,9 +118,13 @@ class Provenance:
                 found.add(name)
         return found
 
-    def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> None:
+    def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> set[str]:
+        """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1
+        written: set[str] = set()
         for key, how, source in self._writes(tool, arguments):
+            if key in self._by_key:
+                written.add(self._by_key[key])
             self.writes.setdefault(key, []).append(Write(call_id, agent, how, source, self._fed))
             if agent:
                 self.agent_paths.setdefault(key, call_id)
@@ -129,6 +133,7 @@ class Provenance:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
+        return written
 
     def _writes(self, tool: str, arguments: Any) -> list[ShellWrite]:
         out: list[ShellWrite] = []

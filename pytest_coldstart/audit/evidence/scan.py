@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import content
+from pytest_coldstart.audit.evidence import content, read_plausibility
 from pytest_coldstart.audit.evidence.provenance import TEST_SIDE, Provenance
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
@@ -196,12 +196,13 @@ class Scanner:
         named_tool = get("tool")
         tool = named_tool if isinstance(named_tool, str) else ""
         provenance, named = self.provenance, None
+        written: set[str] = set()
         lowered = raw.lower()
         if provenance is not None and (
             provenance.may_matter(lowered, tool) or isinstance(get("arguments_payload"), dict)
         ):
             arguments = self._value(record, "arguments")
-            provenance.feed(call_id, tool, arguments, get("actor") == "agent")
+            written = provenance.feed(call_id, tool, arguments, get("actor") == "agent")
             named = provenance.names(arguments)
         if get("actor") != "agent":
             return None
@@ -231,6 +232,14 @@ class Scanner:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
                 call.names_logger = "agent_logger" in named
                 call.names_testmod = bool(named & set(TEST_SIDE))
+            if call.names_logger:
+                call.doubt = read_plausibility.doubt(
+                    provenance.workspace,
+                    provenance.keys.get("agent_logger", ()),
+                    arguments,
+                    writes_logger="agent_logger" in written,
+                    echoes_content=self.matcher.judge(content.text_of(arguments))[0] == "items",
+                )
             if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
                 text = content.text_of(self._value(record, "arguments"))
                 call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())

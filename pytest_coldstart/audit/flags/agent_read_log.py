@@ -1,6 +1,7 @@
 """agent_read_log (R2): an agent call (status ok, after the last capture) whose arguments name
-the logger file AND whose result returns captured content. Content without the name, the
-name without content, a uuid alone, or an unknown order -> the linkage review. A read of the
+the logger file AND whose result returns captured content, in a plausible read of it
+(``read_plausibility``). Content without the name, the name without content, a uuid alone, a
+filename echoed, content the call itself supplied, or an unknown order -> the linkage review. A read of the
 test mod's own file is test-side observation and never counts. A tool name alone never counts.
 """
 
@@ -37,7 +38,13 @@ def evaluate(ctx: Context) -> FlagResult:
         order = compare(call, last)
         if order == BEFORE:
             continue
-        if call.names_logger and call.content == "items" and order == AFTER and not call.names_testmod:
+        if (
+            call.names_logger
+            and call.content == "items"
+            and order == AFTER
+            and not call.names_testmod
+            and not call.doubt
+        ):
             strong = strong or call
             continue
         if order == UNKNOWN:
@@ -69,6 +76,8 @@ def evaluate(ctx: Context) -> FlagResult:
 def _reason(call: Call, order: str) -> str:
     if order == UNKNOWN:
         return "its order against the last capture is unknown"
+    if call.doubt and call.content == "items":
+        return call.doubt
     if call.names_testmod:
         return "it reads test-side evidence as well as the logger, so the content it returns may be test-side"
     if not call.names_logger:

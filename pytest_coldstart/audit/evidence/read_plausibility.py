@@ -1,0 +1,54 @@
+"""Is a call that names the logger and returns captured content a plausible read of it?
+
+R2 (seed §6) asks for "a plausible read/exec call"; the linkage is ambiguous - the
+``agent_read_log.linkage`` review, never PASS - when the call:
+- writes the logger file (a write tool, ``tee``, a redirect): what it returns is what it wrote;
+- already holds the captured content in its own arguments (``echo '<uuid> <items>'``): the
+  result may echo what the agent typed, not what the logger recorded;
+- names the logger file only in commands that do not read it (``echo``, ``ls``, ``stat``,
+  ``touch``, ``cp`` ...: a filename echoed), while the content comes from elsewhere.
+A read tool, ``cat``/``grep``/``jq``/a script, or a command substitution (``$(cat log)``) are
+plausible reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
+
+#: Commands whose output never holds a file's content, only its name or metadata.
+NON_READERS = frozenset(
+    ("echo", "printf", "print", "ls", "dir", "stat", "file", "touch", "mkdir", "rm", "rmdir", "test", "[")
+    + ("which", "whereis", "wc", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "chmod", "chown")
+    + ("basename", "dirname", "realpath", "readlink", "export", "set", "cp", "mv", "ln", "install")
+    + ("write-output", "write-host", "test-path", "get-item", "new-item", "remove-item", "copy-item", "move-item")
+)
+
+
+def doubt(
+    ws: Workspace, logger_keys: Collection[str], arguments: Any, *, writes_logger: bool, echoes_content: bool
+) -> str | None:
+    """Why the call is not a plausible read of the logger, or None when it is one."""
+    if writes_logger:
+        return "it writes the logger file, so what it returns is what it wrote, not a read"
+    if echoes_content:
+        return "its own arguments already hold the captured content, so the result may echo what the agent wrote"
+    heads: set[str] = set()
+    for text in strings(arguments):
+        for segment, tokens in ws.segments(text):
+            if any(ws.key(token, cwd) in logger_keys for token, cwd in tokens):
+                heads.add(_head(segment))
+    if heads and all(head in NON_READERS for head in heads):
+        return f"it names the logger file only in `{sorted(heads)[0]}`, which does not read it (a filename echoed)"
+    return None
+
+
+def _head(segment: str) -> str:
+    """The program a segment runs (``/bin/echo`` -> echo); "" when it may run anything else
+    (a command substitution) or is no command at all (a bare path)."""
+    if "$(" in segment or "`" in segment:
+        return ""
+    words = segment.split()
+    return last_component(words[0].strip("\"'")) if words else ""
