@@ -57,6 +57,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "lab_review_of_another_run",
     "read_grep_for_a_uuid",
     "read_by_command_substitution",
+    "notes_written_through_a_variable",
 }
 
 

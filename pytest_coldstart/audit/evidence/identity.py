@@ -32,6 +32,7 @@ _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
 _SEGMENT = re.compile(r"&&|\|\||[;\n|]")
+_CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
 
@@ -129,9 +130,14 @@ class Workspace:
 
     def key(self, token: str, cwd: str | None = None) -> str | None:
         """The key of a path a call names (relative to ``cwd``, default the agent's)."""
-        text = normalize(token)
-        if not text or "\x00" in text or text.startswith("~") or "$" in text or "*" in text:
+        raw = token.strip().replace("\\", "/")
+        head, _, rest = raw.partition("/")
+        if head in _CWD_FORMS:  # $PWD/x, ${PWD}/x, $(pwd)/x, `pwd`/x: relative to the cwd itself
+            raw = rest or "."
+        # A variable, ~ or a glob is unresolvable; checked before ".." collapses it away.
+        if not raw or "\x00" in raw or raw.startswith("~") or "$" in raw or "`" in raw or "*" in raw:
             return None
+        text = normalize(raw)
         full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
         inside = self.inside(full)
         return self.run_key(inside) if inside is not None else self.fold(full)

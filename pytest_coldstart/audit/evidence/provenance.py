@@ -25,6 +25,7 @@ The independence rules derived from it (``violations``; docs/protocol.md "Proven
 
 from __future__ import annotations
 
+import fnmatch
 import hashlib
 import re
 from collections.abc import Callable
@@ -142,13 +143,27 @@ class Provenance:
                 target = arguments.get(name)
                 if isinstance(target, str) and target.strip():
                     key = self.workspace.key(target)
-                    if key is not None:
-                        out.append((key, f"{tool} tool", None))
+                    keys = [key] if key is not None else self._unplaced(target)
+                    out += [(k, f"{tool} tool", None) for k in keys]
                     break
         for text in strings(arguments):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
-                out += shell_writes(text, self.workspace, self._recording)
+                out += shell_writes(text, self.workspace, self._recording, self._unplaced)
         return out
+
+    def _unplaced(self, target: str) -> list[str]:
+        """A write to a path the audit cannot place ($RUN_DIR/oracle.json, ~/run/x, a glob) is
+        taken to write every independent or lab-side declaration of that file name (fail
+        closed); the run's own record files (run.json, task.md ...) are too common a name."""
+        name = last_component(target)
+        if not name or name in (".", ".."):
+            return []
+        return sorted(
+            key
+            for declaration in (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT)
+            for key in self.keys.get(declaration, ())
+            if fnmatch.fnmatchcase(key.rpartition("/")[2].lower(), name)
+        )
 
     def _recording(self, words: list[str], cwd: str | None) -> list[ShellWrite]:
         """The lab files one of our recording commands writes. It is taken to write this run

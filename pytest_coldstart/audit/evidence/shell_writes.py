@@ -19,6 +19,8 @@ from pytest_coldstart.audit.evidence.identity import Workspace, last_component
 ShellWrite = tuple[str, str, str | None]
 #: Extra writers of one segment: (its words, the cwd key it runs in) -> writes.
 SegmentRule = Callable[[list[str], str | None], list[ShellWrite]]
+#: The keys a write target the workspace cannot place may stand for.
+Unplaced = Callable[[str], list[str]]
 
 COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy")
 REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
@@ -29,14 +31,18 @@ _HINT_TEXT = tuple(hint.decode() for hint in HINTS)
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 _SPLIT = re.compile(r"&&|\|\||[;\n|]")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
+_INPUTS = ("<", "<<", "<<<", "0<")
 
 
 def may_write(text: str) -> bool:
     return any(hint in text for hint in _HINT_TEXT)
 
 
-def shell_writes(text: str, ws: Workspace, also: SegmentRule | None = None) -> list[ShellWrite]:
-    """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave."""
+def shell_writes(
+    text: str, ws: Workspace, also: SegmentRule | None = None, unplaced: Unplaced | None = None
+) -> list[ShellWrite]:
+    """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave.
+    ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be."""
     out: list[ShellWrite] = []
     cwd: str | None = None
     for segment in _SPLIT.split(text):
@@ -49,15 +55,26 @@ def shell_writes(text: str, ws: Workspace, also: SegmentRule | None = None) -> l
             continue
         if also is not None:
             out += also(words, cwd)
-        out += _segment(words, head, _resolver(ws, cwd))
+        out += _segment(words, head, _Resolver(ws, cwd, unplaced))
     return out
 
 
-def _resolver(ws: Workspace, cwd: str | None) -> Callable[[str], str | None]:
-    return lambda token: ws.key(token, cwd)
+class _Resolver:
+    def __init__(self, ws: Workspace, cwd: str | None, unplaced: Unplaced | None):
+        self.ws, self.cwd, self.unplaced = ws, cwd, unplaced
+
+    def key(self, token: str) -> str | None:
+        return self.ws.key(token, self.cwd)
+
+    def __call__(self, target: str) -> list[str]:
+        """The keys a write target names: its own, or (unplaceable) the ones it may be."""
+        key = self.ws.key(target, self.cwd)
+        if key is not None:
+            return [key]
+        return self.unplaced(target) if self.unplaced is not None and target.strip() else []
 
 
-def _segment(words: list[str], head: str, key: Callable[[str], str | None]) -> list[ShellWrite]:
+def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:
     out: list[ShellWrite] = []
     for index, word in enumerate(words):
         target = None
@@ -67,12 +84,10 @@ def _segment(words: list[str], head: str, key: Callable[[str], str | None]) -> l
             match = _ATTACHED.match(word)
             target = match.group(1) if match else None
         if target and not target.startswith("&"):
-            found = key(target)
-            if found:
-                out.append((found, "shell redirect", None))
-    args = [w for w in words[1:] if not w.startswith("-") and w not in REDIRECTS]
+            out += [(k, "shell redirect", None) for k in targets(target)]
+    args = _operands(words)
     if head == "tee":
-        out += [(k, "tee", None) for k in map(key, args) if k]
+        out += [(k, "tee", None) for a in args for k in targets(a)]
     elif head in COPIERS and len(args) >= 2:
         option = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None)
         if option is not None:
@@ -82,21 +97,33 @@ def _segment(words: list[str], head: str, key: Callable[[str], str | None]) -> l
             directory = destination.endswith("/") or len(sources) > 1
         for source in sources:
             name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-            found = key(name)
-            if found:
-                out.append((found, head, key(source)))
+            out += [(k, head, targets.key(source)) for k in targets(name)]
     elif head == "dd":
-        out += [(k, "dd", None) for w in words if w.startswith("of=") and (k := key(w[3:]))]
+        out += [(k, "dd", None) for w in words if w.startswith("of=") for k in targets(w[3:])]
     elif head in ("sed", "perl") and any(w.startswith("-i") for w in words):
-        out += [(k, f"{head} -i", None) for k in map(key, args[1:]) if k]
+        out += [(k, f"{head} -i", None) for a in args[1:] for k in targets(a)]
     elif head in ("touch", "truncate"):
-        out += [(k, head, None) for k in map(key, args) if k]
+        out += [(k, head, None) for a in args for k in targets(a)]
     elif head in ("curl", "wget"):
         flags = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
-        out += [(k, head, None) for i, w in enumerate(words[:-1]) if w in flags and (k := key(words[i + 1]))]
+        out += [(k, head, None) for i, w in enumerate(words[:-1]) if w in flags for k in targets(words[i + 1])]
     elif head in ("set-content", "out-file", "add-content"):
         path = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() in ("-path", "-filepath")), None)
         target = path or (args[0] if args else None)
-        if target and (k := key(target)):
-            out.append((k, head, None))
+        if target:
+            out += [(k, head, None) for k in targets(target)]
+    return out
+
+
+def _operands(words: list[str]) -> list[str]:
+    """A command's operands: its words but options, redirections and their targets."""
+    out: list[str] = []
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in REDIRECTS or word in _INPUTS:
+            skip = True
+        elif not word.startswith("-") and not _ATTACHED.match(word) and not word.startswith("<"):
+            out.append(word)
     return out

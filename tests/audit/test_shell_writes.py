@@ -1,0 +1,71 @@
+"""What a shell command writes (``shell_writes``) and how a write target is placed
+(``Workspace.key``): the cwd forms ($PWD, $(pwd), `pwd`), and targets no one can place."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.shell_writes import shell_writes
+
+HOME = {"agent": {"cwd": "/home/lab/run/workspace", "run_dir": "/home/lab/run"}}
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    (tmp_path / "workspace").mkdir()
+    return Workspace(tmp_path, HOME)
+
+
+@pytest.mark.parametrize("form", ["$PWD", "${PWD}", "$(pwd)", "`pwd`"])
+def test_the_cwd_forms_name_the_working_directory(ws, form):
+    assert ws.key(f"{form}/../oracle.json") == ws.run_key("oracle.json")
+    assert ws.key(f"{form}/draft.json") == ws.run_key("workspace/draft.json")
+    assert ws.key(form) == ws.run_key("workspace")
+
+
+@pytest.mark.parametrize("token", ["$HOME/oracle.json", "$X/../oracle.json", "~/oracle.json", "*.json", "`a`/b"])
+def test_a_variable_a_tilde_or_a_glob_is_never_placed(ws, token):
+    assert ws.key(token) is None
+
+
+def test_unplaceable_targets_go_to_the_guess(ws):
+    guessed: list[str] = []
+
+    def unplaced(target: str) -> list[str]:
+        guessed.append(target)
+        return ["<guess>"]
+
+    writes = shell_writes("cat a > $RUN/oracle.json; cp x ~/t.jsonl && tee $PWD/log.txt < y", ws, None, unplaced)
+    assert guessed == ["$RUN/oracle.json", "~/t.jsonl"]
+    assert [(k, how) for k, how, _ in writes] == [
+        ("<guess>", "shell redirect"),
+        ("<guess>", "cp"),
+        (ws.run_key("workspace/log.txt"), "tee"),
+    ]
+
+
+@given(st.text(max_size=60))
+def test_any_command_line_is_parsed_without_a_crash(text):
+    ws = Workspace(Path("/nonexistent-run"), HOME)
+    for key, how, _ in shell_writes(text, ws, None, lambda target: ["<guess>"]):
+        assert isinstance(key, str) and how
+
+
+@pytest.mark.parametrize(
+    "command, written",
+    [
+        ("cp forged.json ../oracle.json 2> err.txt", ["oracle.json", "workspace/err.txt"]),
+        ("cp forged.json ../oracle.json 2>/dev/null", ["oracle.json"]),
+        ("tee -a ../oracle.json < forged.json", ["oracle.json"]),
+        ("mv -f a.json b.json ../fixture/ >> log.txt", ["fixture/a.json", "fixture/b.json", "workspace/log.txt"]),
+        ("sed -i s/x/y/ ../restore/verify.json <<< input", ["restore/verify.json"]),
+    ],
+)
+def test_redirections_are_not_operands(ws, command, written):
+    keys = sorted(k for k, _, _ in shell_writes(command, ws) if ws.inside(k) is not None)  # /dev/null aside
+    assert keys == sorted(ws.run_key(path) for path in written), keys
