@@ -88,7 +88,11 @@ def init_run(
     else:
         created = format_at(clock.now())
     logging = logsettings.complete(logging)  # checked (and the salt fingerprinted) before anything is written
-    notes = [Redactor.from_settings(logging).apply(note) for note in notes or []]
+    # Every free string of run.json passes the rules, as a record's would.
+    redactor = Redactor.from_settings(logging)
+    notes = [redactor.apply(note) for note in notes or []]
+    experiment_id = redactor.scrub(experiment_id) if isinstance(experiment_id, str) else experiment_id
+    harness = {key: redactor.scrub(value) if isinstance(value, str) else value for key, value in harness.items()}
     try:
         rundir.root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -306,8 +310,8 @@ class Recorder:
                 _copy_into_run(path, target)
                 digest, size = sha256_file(target)
                 entry = {
-                    "label": label or path.name,
-                    "source": str(path),
+                    "label": self.redactor.scrub(label or path.name),
+                    "source": self.redactor.scrub(str(path)),
                     "path": relative,
                     "sha256": digest,
                     "size": size,

@@ -37,7 +37,7 @@ DIGESTS = ("sha256", "hmac-sha256")
 #: Environment values shorter than this are not treated as secrets (they would match everywhere).
 MIN_SECRET_CHARS = 4
 DIGEST_INPUT = "canonical JSON (sorted keys, compact, UTF-8) of the removed value"
-SCOPE = "every trajectory record field outside the envelope, run notes, review notes, imported raw sessions; task.md, visible files and artifacts are stored verbatim"
+SCOPE = "every trajectory record field outside the envelope, run notes, harness/model strings, experiment id, artifact labels, review notes, imported raw sessions; task.md, visible files and artifacts are stored verbatim"
 
 _SCALARS = (bool, int, float)
 #: short strings found clean are remembered (bounded): records repeat tool names, phases, paths

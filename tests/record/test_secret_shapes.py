@@ -1,6 +1,7 @@
 """Every default credential shape is removed on every path a string takes to disk (issue
-16.4): call arguments, results (inline and in the payload store), decisions, review notes, run
-notes, the seal, summary.json and the audit report; ordinary text is kept. The Python API per
+16.4): call arguments, results (inline and in the payload store), decisions, marks, phases,
+review notes, run notes, the model and experiment id, artifact labels, the seal, summary.json
+and the audit report; ordinary text is kept. The Python API per
 shape, then the real CLI over all shapes at once."""
 
 from __future__ import annotations
@@ -77,8 +78,13 @@ def test_every_shape_through_the_cli(tmp_path: Path) -> None:
         assert "Traceback" not in done.stderr
         assert not [s for s in secrets if s in done.stdout + done.stderr], args
 
+    (tmp_path / "code.py").write_text("print(1)\n", "utf-8")
     ok("trace", "init", "--run-dir", str(run), "--run-id", "cli-shapes", "--task-text", "t", "--harness", "pi",
-       "--model", "m", "--provider", "p", "--harness-version", "1", "--note", text)  # fmt: skip
+       "--model", f"m {text}", "--provider", "p", "--harness-version", "1", "--note", text,
+       "--experiment-id", f"exp {text}")  # fmt: skip
+    ok("trace", "artifact", "--run-dir", str(run), "--path", str(tmp_path / "code.py"), "--label", text)
+    ok("trace", "mark", "--run-dir", str(run), "--name", "m", "--data", json.dumps({"seen": text}))
+    ok("trace", "phase", "--run-dir", str(run), "--phase", "agent", "--actor", "harness", "--note", text)
     ok("trace", "call", "--run-dir", str(run), "--call-id", "c1", "--tool", "bash", "--arguments",
        json.dumps({"command": text}))  # fmt: skip
     ok("trace", "result", "--run-dir", str(run), "--call-id", "c1", "--status", "error", "--result",
