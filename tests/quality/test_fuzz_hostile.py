@@ -22,6 +22,7 @@ import os
 import subprocess
 import sys
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -71,30 +72,38 @@ def judge_everywhere(run: Path, out: Path) -> dict:
     return report
 
 
-@fuzz_settings(30)
-@given(data=st.data(), name=st.sampled_from(TEMPLATES))
-def test_no_hostile_input_crashes_a_reader_or_a_writer(data, name):
+@contextlib.contextmanager
+def hostile_run(data: st.DataObject, name: str) -> Iterator[tuple[Path, Path]]:
+    """(a copy of template ``name`` with hostile edits drawn from ``data``, a folder outside it)."""
     edits = data.draw(hostile_edits(name), label="mutations")
     with workspace(name) as (run, outside):
         for edit in edits:
             edit.apply(run)
+        yield run, outside
+
+
+@fuzz_settings(30)
+@given(data=st.data(), name=st.sampled_from(TEMPLATES))
+def test_no_hostile_input_crashes_a_reader_or_a_writer(data, name):
+    with hostile_run(data, name) as (run, outside):
         judge_everywhere(run, outside / "report")
 
 
-def _cli(*args: str) -> tuple[int, str, str]:
+def _cli(*args: str, stdin: str = "") -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = cli_main(list(args))
+    saved, sys.stdin = sys.stdin, io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(list(args))
+    finally:
+        sys.stdin = saved
     return code, out.getvalue(), err.getvalue()
 
 
 @fuzz_settings(12)
 @given(data=st.data(), name=st.sampled_from(TEMPLATES))
 def test_no_hostile_input_makes_the_cli_exit_70(data, name):
-    edits = data.draw(hostile_edits(name), label="mutations")
-    with workspace(name) as (run, outside):
-        for edit in edits:
-            edit.apply(run)
+    with hostile_run(data, name) as (run, outside):
         commands = [
             ("trace", "validate", "--run-dir", str(run), "--json"),
             ("audit", "run", "--run-dir", str(run), "--out", str(outside / "out"), "--json"),

@@ -11,8 +11,6 @@ Short profile in the suite; ``COLDSTART_FUZZ=long`` (or a number) runs many more
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 from pathlib import Path
 
@@ -20,9 +18,7 @@ from fuzz_strategies import fuzz_settings, template, workspace
 from hypothesis import given
 from hypothesis import strategies as st
 from test_fuzz import judge
-from test_fuzz_hostile import EXIT_INTERNAL, TEMPLATES, hostile_edits, raw_controls
-
-from pytest_coldstart.cli.main import main as cli_main
+from test_fuzz_hostile import EXIT_INTERNAL, TEMPLATES, _cli, hostile_run, raw_controls
 
 SESSIONS = Path(__file__).resolve().parents[1] / "data" / "sessions"
 HOOK_EVENT = {
@@ -33,29 +29,6 @@ HOOK_EVENT = {
     "tool_use_id": "toolu_fuzz",
     "cwd": "/tmp",
 }
-
-
-def _cli(args: list[str], stdin: str = "") -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with (
-        contextlib.redirect_stdout(out),
-        contextlib.redirect_stderr(err),
-        _stdin(stdin),
-    ):
-        code = cli_main(args)
-    return code, err.getvalue()
-
-
-@contextlib.contextmanager
-def _stdin(text: str):
-    import sys
-
-    saved = sys.stdin
-    sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8")
-    try:
-        yield
-    finally:
-        sys.stdin = saved
 
 
 def writer_commands(run: Path, outside: Path) -> list[tuple[list[str], str]]:
@@ -89,12 +62,9 @@ def writer_commands(run: Path, outside: Path) -> list[tuple[list[str], str]]:
 @fuzz_settings(10)
 @given(data=st.data(), name=st.sampled_from(TEMPLATES))
 def test_no_hostile_input_makes_a_writer_exit_70(data, name):
-    edits = data.draw(hostile_edits(name), label="mutations")
-    with workspace(name) as (run, outside):
-        for edit in edits:
-            edit.apply(run)
+    with hostile_run(data, name) as (run, outside):
         for args, stdin in writer_commands(run, outside):
-            code, stderr = _cli(args, stdin)
+            code, _, stderr = _cli(*args, stdin=stdin)
             assert code != EXIT_INTERNAL and "internal error" not in stderr, (args, stderr[-500:])
             assert not raw_controls(stderr), (args, stderr[-500:])
         judge(run)  # the audit and validate still judge what the writers left
@@ -108,7 +78,7 @@ def test_the_writers_really_write_on_an_unmutated_run():
         before = (run / "trajectory.jsonl").read_bytes().count(b"\n")
         failed = []
         for args, stdin in writer_commands(run, outside):
-            code, stderr = _cli(args, stdin)
+            code, _, stderr = _cli(*args, stdin=stdin)
             if code != 0 and args[:2] != ["trace", "migrate"]:
                 failed.append((args[:2], code, stderr[-300:]))
         after = (run / "trajectory.jsonl").read_bytes().count(b"\n")
