@@ -56,6 +56,7 @@ class Call:
     arm: bool = False  # arguments show the logger being written, built or started
     names_logger: bool = False
     names_testmod: bool = False
+    names_oracle: bool = False  # the standard answer within the agent's reach
     status: str | None = None  # of its result
     content: str | None = None  # "items" / "uuid" / None: what its result returned
     content_uuid: str | None = None

@@ -58,6 +58,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "read_grep_for_a_uuid",
     "read_by_command_substitution",
     "notes_written_through_a_variable",
+    "oracle_read_by_operator",
 }
 
 

@@ -232,6 +232,7 @@ class Scanner:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
                 call.names_logger = "agent_logger" in named
                 call.names_testmod = bool(named & set(TEST_SIDE))
+                call.names_oracle = "oracle" in named
             if call.names_logger:
                 call.doubt = read_plausibility.doubt(
                     provenance.workspace,

@@ -1,6 +1,8 @@
 """answer_correct: the answer matches a verified oracle cart by cart (ordered, normalised
 items), covers exactly the oracle's carts, and the oracle's refs resolve to independent
-game-side evidence (R4, R8). The oracle's free-text ``source`` decides nothing."""
+game-side evidence (R4, R8). The oracle's free-text ``source`` decides nothing. An agent call
+that names the oracle's file (reads, copies or lists it) fails the flag: the standard answer
+was within the agent's reach."""
 
 from __future__ import annotations
 
@@ -41,6 +43,14 @@ def evaluate(ctx: Context) -> FlagResult:
     refused: FlagResult | None = refuse(flag, ctx.evidence, "oracle", "oracle:independent")
     if refused is not None:
         return refused
+    peek = next((call for call in ctx.calls if call.names_oracle), None)
+    if peek is not None:
+        return flag.fail(
+            f"agent call {peek.call_id} names the oracle's file: the standard answer was within the agent's "
+            "reach (seed §3), so an answer that matches it proves nothing",
+            ["oracle:out-of-reach"],
+            [peek.ref, "oracle"],
+        )
     status = oracle.get("status")
     if not isinstance(status, str) or status.strip().lower() != "verified":
         return flag.pending(

@@ -162,7 +162,7 @@ IDENTITY: list[Scenario] = [
         _read({"path": "oracle.json"}, _testside_text()),
         F,
         "AGENT_FAIL",
-        _flags(ar=F),
+        _flags(ar=F, ac=F),
         "test-side observation does not count",
         TEST_SIDE,
     ),

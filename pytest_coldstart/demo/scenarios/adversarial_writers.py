@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
+    CLEAN,
     FIXTURE,
     INDEPENDENT,
     LOGGER,
@@ -124,6 +125,36 @@ PROVENANCE: list[Scenario] = [
         _flags(),
         "covers every oracle cart",
         INDEPENDENT,
+    ),
+    S(
+        "oracle_read_by_agent",
+        "the agent reads oracle.json during its session: the standard answer was in reach",
+        _with_call("c-peek", "read", {"path": "oracle.json"}),
+        F,
+        "AGENT_FAIL",
+        _flags(ac=F),
+        "agent call c-peek names the oracle's file",
+        CLEAN,
+    ),
+    S(
+        "answer_copied_from_oracle",
+        "the agent copies oracle.json onto its answer",
+        _with_call("c-peek", "bash", {"command": "cp ./oracle.json answer.json"}),
+        F,
+        "AGENT_FAIL",
+        _flags(ac=F),
+        "the standard answer was within the agent's reach",
+        CLEAN,
+    ),
+    S(
+        "oracle_read_by_operator",
+        "an operator call in the audit phase reads oracle.json (allowed)",
+        _with_call("c-check", "read", {"path": "oracle.json"}, actor="operator", phase="audit"),
+        P,
+        None,
+        _flags(),
+        "covers every oracle cart",
+        CLEAN,
     ),
     S(
         "oracle_bytes_written_elsewhere",
