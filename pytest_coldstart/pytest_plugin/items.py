@@ -8,6 +8,7 @@ an honest failure instead of a pass.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -44,8 +45,14 @@ def pasteable(config: pytest.Config, nodeid: str) -> str:
     path, sep, rest = nodeid.partition("::")
     where = config.invocation_params.dir
     if where != config.rootpath:
-        path = Path(os.path.relpath(config.rootpath / path, where)).as_posix()
+        path = _relative(config.rootpath, where, path)
     return path + sep + rest
+
+
+@functools.lru_cache(maxsize=1024)
+def _relative(root: Path, where: Path, path: str) -> str:
+    """Once per run file (a run's ten items share it), not once per item and report."""
+    return Path(os.path.relpath(root / path, where)).as_posix()
 
 
 def safe_name(prefix: str, raw: object) -> str:
