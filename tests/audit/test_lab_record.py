@@ -4,10 +4,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pytest_coldstart.audit import audit_run
 from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.demo.scenarios import RunBuilder
+from pytest_coldstart.demo.scenarios.adversarial_edits import _with_call
 
 
 @pytest.mark.parametrize(
@@ -64,3 +67,31 @@ def test_the_record_directories():
 def test_any_words_are_answered_without_a_crash(words):
     found = lab_record.cli_write(words)
     assert found is None or found.file in set(lab_record.TRACE_WRITERS.values())
+
+
+LAB_FILES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "task.md", "reviews.jsonl")
+LAB_FILES += ("imports/session.jsonl", "audit/audit.json", ".coldstart/lock")
+FORMS = (
+    "echo x > {f}",
+    "echo x >> ./{f}",
+    "printf x | tee -a {f}",
+    "sed -i s/a/b/ {f}",
+    "cp /tmp/forged {f}",
+    "mv /tmp/forged {f}",
+    "truncate -s 0 {f}",
+    "dd if=/tmp/forged of={f}",
+    "cd workspace && echo x >> ../{f}",
+    "echo x > $PWD/{f}",
+)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(file=st.sampled_from(LAB_FILES), form=st.sampled_from(FORMS), tool=st.sampled_from(("bash", "shell")))
+def test_an_agent_write_to_the_lab_record_is_never_pass(tmp_path_factory, file, form, tool):
+    """Whatever shell form writes one of the run's own files, the audit refuses the run."""
+    command = form.format(f=file)
+    root = tmp_path_factory.mktemp("lab")
+    run = _with_call("c-forge", tool, {"command": command})(RunBuilder(root / "run").passing()).build()
+    report = audit_run(run, write=False)
+    assert report["overall"] == "FAIL" and report["failure_class"] == "INFRA_ERROR", command
+    assert any("c-forge" in text for text in report["infra_errors"]), (command, report["infra_errors"][:3])

@@ -69,3 +69,26 @@ def test_any_command_line_is_parsed_without_a_crash(text):
 def test_redirections_are_not_operands(ws, command, written):
     keys = sorted(k for k, _, _ in shell_writes(command, ws) if ws.inside(k) is not None)  # /dev/null aside
     assert keys == sorted(ws.run_key(path) for path in written), keys
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/bin/cp forged.json ../oracle.json",
+        "\\cp forged.json ../oracle.json",
+        "sudo -u lab cp forged.json ../oracle.json",
+        "FOO=1 env -i tee ../oracle.json",
+        "nice -n 5 sed -i s/a/b/ ../oracle.json",
+        "command mv forged.json ../oracle.json",
+        "truncate -s 0 ../oracle.json",
+        "perl -pi -e s/a/b/ ../oracle.json",
+        "CP forged.json ../oracle.json",
+        "Set-Content -Path ../oracle.json -Value x",
+        "cp\tforged.json\t../oracle.json",
+    ],
+)
+def test_a_writer_is_known_however_it_is_invoked(ws, command):
+    from pytest_coldstart.audit.evidence.shell_writes import may_write
+
+    assert may_write(command), command
+    assert ws.run_key("oracle.json") in [k for k, _, _ in shell_writes(command, ws)], command

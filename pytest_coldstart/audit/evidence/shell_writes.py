@@ -24,18 +24,24 @@ Unplaced = Callable[[str], list[str]]
 
 COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy")
 REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
+#: The programs ``_segment`` knows as writers, by their first word (lowercased).
+WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
+WRITER_HEADS += ("set-content", "out-file", "add-content")
 #: Cheap necessary condition: a command holding none of these writes nothing we parse.
-HINTS: tuple[bytes, ...] = (b">", b"tee", b"cp ", b"mv ", b"install", b"rsync", b"ln ", b"dd ", b"sed ", b"touch")
-HINTS += (b"curl", b"wget", b"copy", b"move", b"set-content", b"out-file", b"add-content")
+HINTS: tuple[bytes, ...] = (b">", *sorted({head.encode() for head in WRITER_HEADS}))
 _HINT_TEXT = tuple(hint.decode() for hint in HINTS)
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 _SPLIT = re.compile(r"&&|\|\||[;\n|]")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
 _INPUTS = ("<", "<<", "<<<", "0<")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Programs that run the next word as the command (their own options are skipped too).
+WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
 
 
 def may_write(text: str) -> bool:
-    return any(hint in text for hint in _HINT_TEXT)
+    lowered = text.lower()  # heads are matched lowercased (Set-Content, CP)
+    return any(hint in lowered for hint in _HINT_TEXT)
 
 
 def shell_writes(
@@ -55,8 +61,34 @@ def shell_writes(
             continue
         if also is not None:
             out += also(words, cwd)
-        out += _segment(words, head, _Resolver(ws, cwd, unplaced))
+        words = _command(words)
+        if words:
+            out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced))
     return out
+
+
+def _command(words: list[str]) -> list[str]:
+    """The words from the program a segment runs: leading ``VAR=value`` assignments and
+    wrappers (``sudo``, ``env``, ``command``, ``nohup`` ...) with their options set aside."""
+    index, wrapped = 0, False
+    while index < len(words):
+        word = words[index]
+        if _ASSIGNMENT.match(word) or (wrapped and word.startswith("-")):
+            index += 1
+        elif _head(word) in WRAPPERS:
+            index, wrapped = index + 1, True
+        else:
+            break
+    if wrapped:  # a wrapper option's value (sudo -u x, nice -n 5) is not the program
+        for ahead in range(index, min(index + 3, len(words))):
+            if _head(words[ahead]) in WRITER_HEADS:
+                return words[ahead:]
+    return words[index:]
+
+
+def _head(word: str) -> str:
+    """The program a word names: ``/bin/cp`` and ``\\cp`` are ``cp``."""
+    return last_component(word).lstrip("\\")
 
 
 class _Resolver:
@@ -100,7 +132,7 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
             out += [(k, head, targets.key(source)) for k in targets(name)]
     elif head == "dd":
         out += [(k, "dd", None) for w in words if w.startswith("of=") for k in targets(w[3:])]
-    elif head in ("sed", "perl") and any(w.startswith("-i") for w in words):
+    elif head in ("sed", "perl") and any(_in_place(w) for w in words[1:]):
         out += [(k, f"{head} -i", None) for a in args[1:] for k in targets(a)]
     elif head in ("touch", "truncate"):
         out += [(k, head, None) for a in args for k in targets(a)]
@@ -127,3 +159,11 @@ def _operands(words: list[str]) -> list[str]:
         elif not word.startswith("-") and not _ATTACHED.match(word) and not word.startswith("<"):
             out.append(word)
     return out
+
+
+def _in_place(word: str) -> bool:
+    """``-i``, ``-i.bak``, a cluster holding i (``-pi``, ``-Ei``) or ``--in-place``."""
+    if word.startswith("--"):
+        return word.startswith("--in-place")
+    cluster = word[1:].split(".", 1)[0]  # -i.bak keeps a backup; -Mstrict is no cluster of flags
+    return word.startswith("-") and "i" in cluster and len(cluster) <= 4 and cluster.isalpha()
