@@ -35,7 +35,7 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
-from pytest_coldstart.audit.evidence.shell_writes import HINTS, ShellWrite, may_write, shell_writes
+from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
 
 TEST_SIDE = ("test_mod", "oracle", "fixture", "restore")
 INDEPENDENT = TEST_SIDE
@@ -101,9 +101,9 @@ class Provenance:
         if writer:
             return True
         if self._scan is None:
-            words = sorted(set(HINTS) | {base.encode("utf-8", "replace") for base in self._bases})
-            cli = lab_record.CLI_HINT.encode("ascii")
-            self._scan = re.compile(b"|".join([*(re.escape(w) for w in words), cli]))
+            names = sorted({base.encode("utf-8", "replace") for base in self._bases})
+            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii")]
+            self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
         return self._scan.search(raw) is not None
 
     def names(self, arguments: Any) -> set[str]:

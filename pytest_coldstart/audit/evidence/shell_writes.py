@@ -27,9 +27,10 @@ REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
 WRITER_HEADS += ("set-content", "out-file", "add-content")
-#: Cheap necessary condition: a command holding none of these writes nothing we parse.
-HINTS: tuple[bytes, ...] = (b">", *sorted({head.encode() for head in WRITER_HEADS}))
-_HINT_TEXT = tuple(hint.decode() for hint in HINTS)
+#: Cheap necessary condition: a command holding neither a ``>`` nor a writer head as a whole
+#: word writes nothing we parse (a head inside a word - "dd" in a hex digest - is none).
+HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
+_HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 _SPLIT = re.compile(r"&&|\|\||[;\n|]")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
@@ -40,8 +41,7 @@ WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec",
 
 
 def may_write(text: str) -> bool:
-    lowered = text.lower()  # heads are matched lowercased (Set-Content, CP)
-    return any(hint in lowered for hint in _HINT_TEXT)
+    return _HINT_TEXT.search(text.lower()) is not None  # heads are matched lowercased (Set-Content, CP)
 
 
 def shell_writes(
