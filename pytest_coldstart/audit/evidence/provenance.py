@@ -111,12 +111,14 @@ class Provenance:
         found: set[str] = set()
         bases = self._bases
         for token, cwd in self.workspace.named_paths(arguments):
-            if last_component(token) not in bases:
+            base = last_component(token)
+            if base not in bases:
                 continue
             key = self.workspace.key(token, cwd)
-            name = self._by_key.get(key) if key is not None else None
-            if name is not None:
-                found.add(name)
+            if key is None:  # $RUN/oracle.json, ~/x/oracle.json: test-side evidence by that name (fail closed)
+                found.update(name for name in TEST_SIDE for k in self.keys.get(name, ()) if _base(k) == base)
+            elif key in self._by_key:
+                found.add(self._by_key[key])
         return found
 
     def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> set[str]:
@@ -162,7 +164,7 @@ class Provenance:
             key
             for declaration in (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT)
             for key in self.keys.get(declaration, ())
-            if fnmatch.fnmatchcase(key.rpartition("/")[2].lower(), name)
+            if fnmatch.fnmatchcase(_base(key), name)
         )
 
     def _recording(self, words: list[str], cwd: str | None) -> list[ShellWrite]:
@@ -356,6 +358,10 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
     if REVIEW not in model.keys:
         model.declare(REVIEW, [(lab_record.DEFAULT_REVIEWS, True)])
     return model
+
+
+def _base(key: str) -> str:
+    return key.rpartition("/")[2].lower()
 
 
 def _absolute(path: str) -> bool:
