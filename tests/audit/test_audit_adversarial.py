@@ -59,6 +59,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "read_by_command_substitution",
     "notes_written_through_a_variable",
     "oracle_read_by_operator",
+    "oracle_mentioned_in_a_note",
 }
 
 

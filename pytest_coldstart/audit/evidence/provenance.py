@@ -121,6 +121,13 @@ class Provenance:
                 found.add(self._by_key[key])
         return found
 
+    def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
+        """``names`` without the text a write tool writes: a note that mentions oracle.json
+        names no file the call touches."""
+        if isinstance(arguments, dict) and _is_writer(tool, arguments):
+            arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
+        return self.names(arguments)
+
     def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> set[str]:
         """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1

@@ -18,6 +18,8 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
 
+#: Commands that only print their words.
+ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
 #: Commands whose output never holds a file's content, only its name or metadata.
 NON_READERS = frozenset(
     ("echo", "printf", "print", "ls", "dir", "stat", "file", "touch", "mkdir", "rm", "rmdir", "test", "[")
@@ -35,14 +37,26 @@ def doubt(
         return "it writes the logger file, so what it returns is what it wrote, not a read"
     if echoes_content:
         return "its own arguments already hold the captured content, so the result may echo what the agent wrote"
-    heads: set[str] = set()
-    for text in strings(arguments):
-        for segment, tokens in ws.segments(text):
-            if any(ws.key(token, cwd) in logger_keys for token, cwd in tokens):
-                heads.add(_head(segment))
+    heads = naming_heads(ws, logger_keys, arguments)
     if heads and all(head in NON_READERS for head in heads):
         return f"it names the logger file only in `{sorted(heads)[0]}`, which does not read it (a filename echoed)"
     return None
+
+
+def only_echoed(ws: Workspace, keys: Collection[str], arguments: Any) -> bool:
+    """The file is named only as text a command prints (``echo 'see oracle.json' > notes``)."""
+    heads = naming_heads(ws, keys, arguments)
+    return bool(heads) and heads <= ECHOES
+
+
+def naming_heads(ws: Workspace, keys: Collection[str], arguments: Any) -> set[str]:
+    """The programs of the shell segments that name one of ``keys`` ("" for a bare path)."""
+    heads: set[str] = set()
+    for text in strings(arguments):
+        for segment, tokens in ws.segments(text):
+            if any(ws.key(token, cwd) in keys for token, cwd in tokens):
+                heads.add(_head(segment))
+    return heads
 
 
 def _head(segment: str) -> str:

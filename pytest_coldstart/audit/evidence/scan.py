@@ -232,7 +232,13 @@ class Scanner:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
                 call.names_logger = "agent_logger" in named
                 call.names_testmod = bool(named & set(TEST_SIDE))
-                call.names_oracle = "oracle" in named
+                call.names_oracle = (
+                    "oracle" in named
+                    and "oracle" in provenance.names_beside_content(tool, arguments)
+                    and not read_plausibility.only_echoed(
+                        provenance.workspace, provenance.keys.get("oracle", ()), arguments
+                    )
+                )
             if call.names_logger:
                 call.doubt = read_plausibility.doubt(
                     provenance.workspace,

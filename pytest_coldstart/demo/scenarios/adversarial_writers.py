@@ -157,6 +157,16 @@ PROVENANCE: list[Scenario] = [
         CLEAN,
     ),
     S(
+        "oracle_mentioned_in_a_note",
+        "the agent's note mentions oracle.json (echoed text, not a read: allowed)",
+        _with_call("c-note", "bash", {"command": "echo 'the lab compares with oracle.json' >> notes.md"}),
+        P,
+        None,
+        _flags(),
+        "covers every oracle cart",
+        CLEAN,
+    ),
+    S(
         "oracle_read_by_operator",
         "an operator call in the audit phase reads oracle.json (allowed)",
         _with_call("c-check", "read", {"path": "oracle.json"}, actor="operator", phase="audit"),
