@@ -8,11 +8,13 @@ R2 (seed §6) asks for "a plausible read/exec call"; the linkage is ambiguous - 
 - names the logger file only in commands that do not read it (``echo``, ``ls``, ``stat``,
   ``touch``, ``cp`` ...: a filename echoed), while the content comes from elsewhere.
 A read tool, ``cat``/``grep``/``jq``/a script, or a command substitution (``$(cat log)``) are
-plausible reads.
+plausible reads. Likewise a logger is not shown written, built or started by words an ``echo``
+prints (``without_echoes``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import Any
 
@@ -20,6 +22,8 @@ from pytest_coldstart.audit.evidence.identity import Workspace, last_component, 
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
+_ECHO_HINT = re.compile(r"(?i)echo|print|write-(?:output|host)")
+_SEGMENT = re.compile(r"&&|\|\||[;\n|]")
 #: Commands whose output never holds a file's content, only its name or metadata.
 NON_READERS = frozenset(
     ("echo", "printf", "print", "ls", "dir", "stat", "file", "touch", "mkdir", "rm", "rmdir", "test", "[")
@@ -66,3 +70,21 @@ def _head(segment: str) -> str:
         return ""
     words = segment.split()
     return last_component(words[0].strip("\"'")) if words else ""
+
+
+def without_echoes(value: Any) -> Any:
+    """``value`` with the shell segments that only print their words left out: ``echo build
+    the logger`` shows no logger being built (a redirected echo writes a file and stays)."""
+    if isinstance(value, str):
+        if not _ECHO_HINT.search(value):
+            return value
+        return " ; ".join(part for part in _SEGMENT.split(value) if not _printed_only(part))
+    if isinstance(value, dict):
+        return {key: without_echoes(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [without_echoes(item) for item in value]
+    return value
+
+
+def _printed_only(segment: str) -> bool:
+    return _head(segment) in ECHOES and ">" not in segment

@@ -248,7 +248,7 @@ class Scanner:
                     echoes_content=self.matcher.judge(content.text_of(arguments))[0] == "items",
                 )
             if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
-                text = content.text_of(self._value(record, "arguments"))
+                text = content.text_of(read_plausibility.without_echoes(self._value(record, "arguments")))
                 call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())
                 if call.arm and provenance.armed_by is None:
                     provenance.armed_by = call_id

@@ -22,8 +22,16 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _same_bytes,
     _with_call,
 )
+from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
+
+
+def _echoed_arming(b: RunBuilder) -> RunBuilder:
+    b.passing().drop_call("c-build-logger").drop_call("c-start-logger")
+    b.call("c-write-logger").update(tool="bash", arguments={"command": "echo build logger && echo start logger"})
+    return b
+
 
 PROVENANCE: list[Scenario] = [
     S(
@@ -277,6 +285,16 @@ PROVENANCE: list[Scenario] = [
         "logger_not_agent_written",
         "no agent call writes, builds or starts the logger",
         _drop_logger_calls(None),
+        F,
+        "AGENT_FAIL",
+        _flags(la=F, to=F, ar=F),
+        "not agent-written",
+        LOGGER,
+    ),
+    S(
+        "logger_arming_only_echoed",
+        "the agent only echoes 'build logger && start logger'; nothing writes, builds or starts it",
+        _echoed_arming,
         F,
         "AGENT_FAIL",
         _flags(la=F, to=F, ar=F),
