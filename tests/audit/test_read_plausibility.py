@@ -69,3 +69,11 @@ def test_content_the_call_supplies_is_never_a_read(prefix, reader, separator):
 def test_a_reading_command_on_the_logger_is_a_read(reader, form, before, separator):
     command = separator.join([*before, f"{reader} {form}"])
     assert read_log_status(command) == "PASS", command
+
+
+def test_without_echoes_keeps_what_runs():
+    from pytest_coldstart.audit.evidence.read_plausibility import without_echoes
+
+    value = {"command": "echo build logger && javac Logger.java; printf start | cat", "n": [1, "echo x > f"]}
+    assert without_echoes(value) == {"command": " javac Logger.java ;  cat", "n": [1, "echo x > f"]}
+    assert without_echoes("gradle build") == "gradle build"  # no echo: untouched
