@@ -29,6 +29,9 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import _with_call
         ("python3 -m pytest_coldstart.cli.main trace migrate", "coldstart trace migrate", "run.json", None),
         ("python tools/run_trace.py review --run-dir $RUN", "run_trace.py review", "reviews.jsonl", "$RUN"),
         ("COLDSTART.EXE trace init --run-dir r", "coldstart.exe trace init", "run.json", "r"),
+        ("coldstart trace phase --run-dir r --phase restore", "coldstart trace phase", "trajectory.jsonl", "r"),
+        ("coldstart trace record --run-dir r --stdin", "coldstart trace record", "trajectory.jsonl", "r"),
+        ('run_trace.py record --json-text {"record":"phase"}', "run_trace.py record", "trajectory.jsonl", None),
     ],
 )
 def test_recording_commands_that_rewrite_a_lab_file(command, how, file, run_dir):
@@ -42,6 +45,7 @@ def test_recording_commands_that_rewrite_a_lab_file(command, how, file, run_dir)
         "coldstart trace call --run-dir . --call-id c --tool read",  # the agent's own claims
         "coldstart trace result --run-dir . --call-id c --status ok",
         "coldstart review todo labs",
+        'coldstart trace record --run-dir . --json-text {"record":"call","call_id":"c"}',  # a claim
         "coldstart audit run --run-dir .",
         "python tools/run_trace.py call --run-dir .",
         "echo coldstart",
@@ -66,7 +70,7 @@ def test_the_record_directories():
 )
 def test_any_words_are_answered_without_a_crash(words):
     found = lab_record.cli_write(words)
-    assert found is None or found.file in set(lab_record.TRACE_WRITERS.values())
+    assert found is None or found.file in {*lab_record.TRACE_WRITERS.values(), "trajectory.jsonl"}
 
 
 LAB_FILES = ("run.json", "trajectory.jsonl", "evidence.json", "visibility.json", "task.md", "reviews.jsonl")

@@ -32,6 +32,12 @@ DEFAULT_REVIEWS = "reviews.jsonl"
 #: independent evidence.
 TRACE_WRITERS = {"review": DEFAULT_REVIEWS, "evidence": "evidence.json", "init": "run.json"}
 TRACE_WRITERS |= {"seal": "run.json", "migrate": "run.json"}
+#: The lifecycle (prepare/restore/agent/audit) is the operator's: a phase record the agent
+#: appends would move the windows the audit counts agent work in.
+TRACE_WRITERS |= {"phase": "trajectory.jsonl"}
+#: ``trace record`` appends what it is given: the lab's when that is a phase record, or records
+#: the command line does not show (``--json FILE``, ``--stdin``).
+_PHASE_RECORD = re.compile(r"[\"']record[\"']\s*:\s*[\"']phase[\"']")
 REVIEW_WRITERS = frozenset(["resolve", "reject"])
 _PROGRAMS = ("coldstart", "coldstart.exe", "run_trace.py", "run_trace")
 _MODULES = ("pytest_coldstart", "pytest_coldstart.cli.main")
@@ -58,9 +64,22 @@ def cli_write(words: Sequence[str]) -> CliWrite | None:
             program, start = "coldstart", index + 2
         else:
             continue
-        found = _subcommand(program, [w.lower() for w in words[start:] if not w.startswith("-")][:2])
+        subs = [w.lower() for w in words[start:] if not w.startswith("-")][:2]
+        found = _subcommand(program, subs) or _record(program, subs, words[start:])
         if found is not None:
             return CliWrite(f"{program} {found[0]}", found[1], _run_dir(words))
+    return None
+
+
+def _record(program: str, subs: list[str], words: Sequence[str]) -> tuple[str, str] | None:
+    """``trace record`` of a phase record, or of records the words do not show."""
+    reference = program.startswith("run_trace")
+    expected = ["record"] if reference else ["trace", "record"]
+    if subs[: len(expected)] != expected:
+        return None
+    unseen = any(w in ("--json", "--stdin") or w.startswith("--json=") for w in words)
+    if unseen or any(_PHASE_RECORD.search(w) for w in words):
+        return " ".join(expected), "trajectory.jsonl"
     return None
 
 

@@ -61,6 +61,13 @@ LAB_RECORD: list[Scenario] = [
         "(coldstart review resolve)",
     ),
     _forged(
+        "lab_phase_forged_by_agent",
+        "the agent opens a restore window with coldstart trace phase (to hide the calls inside it)",
+        "bash",
+        {"command": "coldstart trace phase --run-dir . --phase restore --actor restore"},
+        "agent call c-forge writes trajectory.jsonl (coldstart trace phase)",
+    ),
+    _forged(
         "lab_manifest_rewritten_by_agent",
         "the agent rewrites run.json with its write tool",
         "write",
