@@ -31,7 +31,7 @@ RUN = "<run>"  # the key prefix of the run directory when the host path it had i
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
-_SEGMENT = re.compile(r"&&|\|\||[;\n|]")
+SEGMENT = re.compile(r"&&|\|\||[;\n|]")  # the separators of shell segments
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
@@ -171,7 +171,7 @@ class Workspace:
         """Per shell segment of ``text``: the segment and its path-like tokens, each with the
         cwd the segment runs in (``cd`` segments move it)."""
         cwd: str | None = None
-        for segment in _SEGMENT.split(text):
+        for segment in SEGMENT.split(text):
             words = segment.split()
             if len(words) >= 2 and words[0] in ("cd", "pushd", "Set-Location", "chdir"):
                 target = words[1].strip("\"'")

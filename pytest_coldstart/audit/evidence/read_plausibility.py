@@ -18,12 +18,11 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
+from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component, strings
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
 _ECHO_HINT = re.compile(r"(?i)echo|print|write-(?:output|host)")
-_SEGMENT = re.compile(r"&&|\|\||[;\n|]")
 #: Commands whose output never holds a file's content, only its name or metadata.
 NON_READERS = frozenset(
     ("echo", "printf", "print", "ls", "dir", "stat", "file", "touch", "mkdir", "rm", "rmdir", "test", "[")
@@ -65,7 +64,7 @@ def naming_heads(ws: Workspace, keys: Collection[str], arguments: Any) -> set[st
 
 def _head(segment: str) -> str:
     """The program a segment runs (``/bin/echo`` -> echo); "" when it may run anything else
-    (a command substitution) or is no command at all (a bare path)."""
+    (a command substitution). A bare path (a structured tool's argument) is its own name."""
     if "$(" in segment or "`" in segment:
         return ""
     words = segment.split()
@@ -78,7 +77,7 @@ def without_echoes(value: Any) -> Any:
     if isinstance(value, str):
         if not _ECHO_HINT.search(value):
             return value
-        return " ; ".join(part for part in _SEGMENT.split(value) if not _printed_only(part))
+        return " ; ".join(part for part in SEGMENT.split(value) if not _printed_only(part))
     if isinstance(value, dict):
         return {key: without_echoes(item) for key, item in value.items()}
     if isinstance(value, list):

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component
+from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component
 
 #: (key of the file written, how, key of the file a copy/move came from)
 ShellWrite = tuple[str, str, str | None]
@@ -32,7 +32,6 @@ WRITER_HEADS += ("set-content", "out-file", "add-content")
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
-_SPLIT = re.compile(r"&&|\|\||[;\n|]")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
 _INPUTS = ("<", "<<", "<<<", "0<")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -51,7 +50,7 @@ def shell_writes(
     ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be."""
     out: list[ShellWrite] = []
     cwd: str | None = None
-    for segment in _SPLIT.split(text):
+    for segment in SEGMENT.split(text):
         words = [w.strip("\"'") for w in _WORD.findall(segment)]
         if not words:
             continue
