@@ -32,6 +32,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import _with_call
         ("coldstart trace phase --run-dir r --phase restore", "coldstart trace phase", "trajectory.jsonl", "r"),
         ("coldstart trace record --run-dir r --stdin", "coldstart trace record", "trajectory.jsonl", "r"),
         ('run_trace.py record --json-text {"record":"phase"}', "run_trace.py record", "trajectory.jsonl", None),
+        ("coldstart --verbose -q trace seal --run-dir r", "coldstart trace seal", "run.json", "r"),  # options first
     ],
 )
 def test_recording_commands_that_rewrite_a_lab_file(command, how, file, run_dir):

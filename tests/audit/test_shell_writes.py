@@ -92,3 +92,32 @@ def test_a_writer_is_known_however_it_is_invoked(ws, command):
 
     assert may_write(command), command
     assert ws.run_key("oracle.json") in [k for k, _, _ in shell_writes(command, ws)], command
+
+
+#: Segments that write nothing and move no cwd: a long script's lines.
+NOISE = ["ls -la", "python3 - <<'EOF'", "print(open('x').read())", "EOF", "grep -c x log", "echo done", "  "]
+WRITES = ["cat a > ../oracle.json", "cp forged.json ../fixture/ready.json", "tee log.txt", "sed -i s/a/b/ t.json"]
+MOVES = ["cd /home/lab/run", "cd ../fixture", "pushd /tmp", "cd workspace"]
+
+
+@given(st.lists(st.sampled_from(NOISE + WRITES + MOVES), max_size=12), st.data())
+def test_segments_that_write_nothing_change_nothing(ws_hyp, segments, data):
+    """A script's writes are those of its writing segments, each in the cwd the cds before it
+    leave: lines that neither write nor cd (skipped unparsed) change no key."""
+    noisy = []
+    for segment in segments:
+        noisy += data.draw(st.lists(st.sampled_from(NOISE), max_size=3)) + [segment]
+    separator = data.draw(st.sampled_from(["\n", " && ", "; "]))
+    assert shell_writes(separator.join(noisy), ws_hyp) == shell_writes(separator.join(segments), ws_hyp)
+
+
+def test_a_cd_on_a_line_of_its_own_moves_the_writes_after_it(ws):
+    script = "cd /home/lab/run\nls -la\npython3 build.py\ncat a > oracle.json"
+    assert [k for k, _, _ in shell_writes(script, ws)] == [ws.run_key("oracle.json")]
+
+
+@pytest.fixture(scope="module")
+def ws_hyp(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    root = tmp_path_factory.mktemp("run")
+    (root / "workspace").mkdir()
+    return Workspace(root, HOME)

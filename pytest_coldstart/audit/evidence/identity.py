@@ -32,6 +32,7 @@ _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
 SEGMENT = re.compile(r"&&|\|\||[;\n|]")  # the separators of shell segments
+_MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
@@ -163,20 +164,26 @@ class Workspace:
         for text in strings(value):
             yield from self.tokens(text)
 
-    def tokens(self, text: str) -> Iterator[tuple[str, str | None]]:
-        for _, found in self.segments(text):
+    def tokens(self, text: str, wanted: re.Pattern[str] | None = None) -> Iterator[tuple[str, str | None]]:
+        for _, found in self.segments(text, wanted):
             yield from found
 
-    def segments(self, text: str) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
+    def segments(
+        self, text: str, wanted: re.Pattern[str] | None = None
+    ) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
         """Per shell segment of ``text``: the segment and its path-like tokens, each with the
-        cwd the segment runs in (``cd`` segments move it)."""
+        cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
+        finds in (lowercased) are tokenised - a cheap necessary condition of the caller."""
         cwd: str | None = None
         for segment in SEGMENT.split(text):
-            words = segment.split()
-            if len(words) >= 2 and words[0] in ("cd", "pushd", "Set-Location", "chdir"):
-                target = words[1].strip("\"'")
-                resolved = normalize(target) if is_absolute(normalize(target)) else None
-                cwd = resolved or normalize(f"{cwd or self.cwd}/{target}")
+            if segment.lstrip().startswith(_MOVES):
+                words = segment.split()
+                if len(words) >= 2 and words[0] in _MOVES:
+                    target = words[1].strip("\"'")
+                    resolved = normalize(target) if is_absolute(normalize(target)) else None
+                    cwd = resolved or normalize(f"{cwd or self.cwd}/{target}")
+            if wanted is not None and wanted.search(segment.lower()) is None:
+                continue
             found: list[tuple[str, str | None]] = []
             for match in _QUOTED.finditer(segment):
                 inner = match.group(1) or match.group(2)

@@ -42,7 +42,7 @@ REVIEW_WRITERS = frozenset(["resolve", "reject"])
 _PROGRAMS = ("coldstart", "coldstart.exe", "run_trace.py", "run_trace")
 _MODULES = ("pytest_coldstart", "pytest_coldstart.cli.main")
 #: A cheap necessary condition for ``cli_write`` on a call's text (lowercased bytes or str).
-CLI_HINT = r"coldstart(?:\.exe)?[\"']?\s+[\"']?(?:trace|review)\b|pytest_coldstart|run_trace"
+CLI_HINT = r"coldstart(?:\.exe)?[\"']?\s+(?:-\S*\s+)*[\"']?(?:trace|review)\b|pytest_coldstart|run_trace"
 CLI_HINT_TEXT = re.compile(CLI_HINT, re.IGNORECASE)
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,6 +76,7 @@ class Provenance:
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
     _bases: set[str] = field(default_factory=set)  # file names worth resolving (declared ones, in-run symlinks)
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
+    _base_text: re.Pattern[str] | None = None  # the names alone
     _writer_tools: dict[str, bool] = field(default_factory=dict)
     _fed: int = 0
 
@@ -89,6 +90,7 @@ class Provenance:
         self._by_key = {key: name for name, keys in self.keys.items() for key in keys}
         self._bases = {key.rpartition("/")[2].lower() for key in self._by_key} | self.workspace.symlinks
         self._scan = None
+        self._base_text = None
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -110,7 +112,7 @@ class Provenance:
         """The declarations whose file a call's arguments name (by resolved path)."""
         found: set[str] = set()
         bases = self._bases
-        for token, cwd in self.workspace.named_paths(arguments):
+        for token, cwd in self._named_tokens(arguments):
             base = last_component(token)
             if base not in bases:
                 continue
@@ -120,6 +122,16 @@ class Provenance:
             elif key in self._by_key:
                 found.add(self._by_key[key])
         return found
+
+    def _named_tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
+        """The path-like tokens of the texts that hold a declared base name at all (a long
+        script naming none is not tokenised)."""
+        if self._base_text is None:
+            alternatives = sorted(self._bases, key=len, reverse=True)
+            self._base_text = re.compile("|".join(map(re.escape, alternatives)) if alternatives else r"(?!)")
+        for text in strings(arguments):
+            if self._base_text.search(text.lower()):
+                yield from self.workspace.tokens(text, self._base_text)
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
@@ -157,7 +169,7 @@ class Provenance:
                     break
         for text in strings(arguments):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
-                out += shell_writes(text, self.workspace, self._recording, self._unplaced)
+                out += shell_writes(text, self.workspace, self._recording, self._unplaced, lab_record.CLI_HINT_TEXT)
         return out
 
     def _unplaced(self, target: str) -> list[str]:

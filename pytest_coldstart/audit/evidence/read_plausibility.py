@@ -55,9 +55,13 @@ def only_echoed(ws: Workspace, keys: Collection[str], arguments: Any) -> bool:
 def naming_heads(ws: Workspace, keys: Collection[str], arguments: Any) -> set[str]:
     """The programs of the shell segments that name one of ``keys`` ("" for a bare path)."""
     heads: set[str] = set()
+    # A token can resolve to a key only by its base name or through a symlink of the run.
+    bases = {key.rpartition("/")[2].lower() for key in keys} | ws.symlinks
     for text in strings(arguments):
+        if not any(base in text.lower() for base in bases):
+            continue
         for segment, tokens in ws.segments(text):
-            if any(ws.key(token, cwd) in keys for token, cwd in tokens):
+            if any(last_component(token) in bases and ws.key(token, cwd) in keys for token, cwd in tokens):
                 heads.add(_head(segment))
     return heads
 

@@ -34,6 +34,7 @@ _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
 _INPUTS = ("<", "<<", "<<<", "0<")
+_MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: Programs that run the next word as the command (their own options are skipped too).
 WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
@@ -44,13 +45,24 @@ def may_write(text: str) -> bool:
 
 
 def shell_writes(
-    text: str, ws: Workspace, also: SegmentRule | None = None, unplaced: Unplaced | None = None
+    text: str,
+    ws: Workspace,
+    also: SegmentRule | None = None,
+    unplaced: Unplaced | None = None,
+    also_hint: re.Pattern[str] | None = None,
 ) -> list[ShellWrite]:
     """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave.
-    ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be."""
+    ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be;
+    ``also_hint``: a necessary condition on a segment for ``also`` to find a write in it."""
     out: list[ShellWrite] = []
     cwd: str | None = None
     for segment in SEGMENT.split(text):
+        # Only a cd or a hinted segment can matter: a long script parses in time of its hints.
+        lowered = segment.lower()
+        hinted = _HINT_TEXT.search(lowered) is not None
+        extra = also is not None and (also_hint is None or also_hint.search(segment) is not None)
+        if not (hinted or extra or _MOVES.match(lowered)):
+            continue
         words = [w.strip("\"'") for w in _WORD.findall(segment)]
         if not words:
             continue
@@ -58,10 +70,10 @@ def shell_writes(
         if head in ("cd", "pushd", "set-location", "chdir") and len(words) > 1:
             cwd = ws.key(words[1], cwd) or cwd
             continue
-        if also is not None:
+        if extra and also is not None:
             out += also(words, cwd)
         words = _command(words)
-        if words:
+        if words and hinted:
             out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced))
     return out
 
