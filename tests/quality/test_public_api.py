@@ -3,6 +3,7 @@ release note), every name in it resolves, and the documentation imports only fro
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -73,6 +74,16 @@ def test_importing_the_package_loads_none_of_it() -> None:
     code = "import sys, pytest_coldstart; print(sorted(m for m in sys.modules if m.startswith('pytest_coldstart')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "['pytest_coldstart', 'pytest_coldstart._version']"
+
+
+def test_loading_the_pytest_plugin_imports_no_audit_engine() -> None:
+    """The plugin loads in every pytest session of an environment that installs it: a session
+    over ordinary tests must not pay for the engine (it loads when a run is audited)."""
+    code = "import json, sys, pytest_coldstart.pytest_plugin.plugin; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = {m for m in json.loads(out) if m.startswith("pytest_coldstart.")}
+    assert "pytest_coldstart.pytest_plugin.plugin" in loaded
+    assert not loaded & {"pytest_coldstart.audit.engine", "pytest_coldstart.audit.evidence.scan"}, sorted(loaded)
 
 
 def test_the_docs_import_only_from_the_top_level_package() -> None:
