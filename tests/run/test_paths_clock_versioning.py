@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 from datetime import UTC, datetime, timedelta, timezone
+from pathlib import PurePosixPath, PureWindowsPath
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pytest_coldstart.run import hashing
 from pytest_coldstart.run.clock import FixedClock, format_at, is_timestamp, parse_at
@@ -54,6 +57,40 @@ def test_resolve_inside_refuses_symlinks_anywhere_on_the_way(tmp_path):
     for relative in ("link/f", "file"):
         with pytest.raises(ContainmentError, match="symlink"):
             resolve_inside(run, relative)
+
+
+def _resolve_by_realpath(root, relative):
+    """The obviously-correct definition (what resolve_inside did before it skipped realpath):
+    the path if no component is a symlink and its real path is inside the root's, else None."""
+    if relative.startswith(("/", "\\")) or PureWindowsPath(relative).drive or "\x00" in relative:
+        return None
+    parts = PurePosixPath(relative.replace("\\", "/")).parts
+    if ".." in parts or not relative.strip():
+        return None
+    current = root
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            return None
+    real, real_root = os.path.realpath(current), os.path.realpath(root)
+    return current if real == real_root or real.startswith(real_root + os.sep) else None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(["a", "b", "link", "up", ".", "..", "", "C:", "x y"]), max_size=5), st.data())
+def test_resolve_inside_agrees_with_the_realpath_definition(tmp_path, parts, data):
+    run = tmp_path / "run"
+    if not run.exists():
+        (run / "a" / "b").mkdir(parents=True)
+        os.symlink(tmp_path, run / "link")
+        os.symlink("..", run / "a" / "up")
+    relative = data.draw(st.sampled_from(["/", "\\"])).join(parts)
+    try:
+        got = resolve_inside(run, relative)
+    except ContainmentError:
+        got = None
+    expected = _resolve_by_realpath(run, relative) if relative.strip() else None
+    assert got == expected, relative
 
 
 def test_format_at_is_utc_with_milliseconds():

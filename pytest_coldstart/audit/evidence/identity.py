@@ -83,6 +83,7 @@ class Workspace:
             flagged if isinstance(flagged, bool) else any(word in host for word in _CASE_INSENSITIVE_OS)
         )
         self.symlinks = self._symlinks()
+        self._run_keys: dict[str, str | None] = {}
 
     def describe(self) -> str:
         if self.cwd_source is None:
@@ -117,7 +118,13 @@ class Workspace:
         return key.lower() if self.case_insensitive or _DRIVE.match(key) else key
 
     def run_key(self, relative: str) -> str | None:
-        """The key of a run-relative path (the file the run holds, symlinks followed)."""
+        """The key of a run-relative path (the file the run holds, symlinks followed);
+        remembered for the audit's life (one realpath per path named)."""
+        if relative not in self._run_keys:
+            self._run_keys[relative] = self._run_key(relative)
+        return self._run_keys[relative]
+
+    def _run_key(self, relative: str) -> str | None:
         rel = normalize(relative)
         if "\x00" in rel:
             return None  # a path no file system holds names nothing
