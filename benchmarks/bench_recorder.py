@@ -26,6 +26,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from installed import installed_env
+
 from pytest_coldstart.record.recorder import Recorder, init_run
 from pytest_coldstart.run import jsonio
 
@@ -86,8 +89,7 @@ def cli_latency(root: Path, repeat: int) -> dict[str, float]:
     new_run(run)
     script = Path(sys.executable).with_name("coldstart")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "pytest_coldstart"]
-    cached = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    cached["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
+    cached = installed_env(root / "pycache")
     uncached = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
 
     def call(name: str, env: dict[str, str]) -> tuple[float, float]:
