@@ -60,6 +60,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "notes_written_through_a_variable",
     "oracle_read_by_operator",
     "oracle_mentioned_in_a_note",
+    "notes_written_by_a_script",
 }
 
 

@@ -85,6 +85,19 @@ def test_redirections_are_not_operands(ws, command, written):
         "CP forged.json ../oracle.json",
         "Set-Content -Path ../oracle.json -Value x",
         "cp\tforged.json\t../oracle.json",
+        'bash -c "cat forged.json > ../oracle.json"',  # a shell's command string
+        "sh -c 'cp forged.json ../oracle.json'",
+        'bash -lc "cd .. && cp forged.json oracle.json"',  # its own cd
+        'sudo bash -c "echo x >> ../oracle.json"',
+        'bash -c "sh -c \\"cp forged.json ../oracle.json\\""',  # nested, escaped quotes
+        'eval "cp forged.json ../oracle.json"',
+        'pwsh -Command "Set-Content -Path ../oracle.json -Value x"',
+        "cmd /c copy forged.json ..\\oracle.json",
+        "xargs -I{} cp {} ../oracle.json",  # an exec-er's command
+        "find . -name forged.json -exec cp {} ../oracle.json \\;",
+        "find . -name forged.json -exec cp {} ../oracle.json +",
+        "timeout -s KILL 5 tee ../oracle.json",
+        'echo \\" ; cp forged.json ../oracle.json ; echo \\"',  # escaped quotes hide no segment
     ],
 )
 def test_a_writer_is_known_however_it_is_invoked(ws, command):
@@ -121,3 +134,18 @@ def ws_hyp(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     root = tmp_path_factory.mktemp("run")
     (root / "workspace").mkdir()
     return Workspace(root, HOME)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo bash -c 'cp a ../oracle.json'",  # printed, not run
+        "find . -name oracle.json",
+        "bash build.sh ../oracle.json",
+        "grep -c cp ../oracle.json",
+        "timeout 5 cat ../oracle.json",
+        'bash -c "cat ../oracle.json"',
+    ],
+)
+def test_commands_that_run_no_writer_write_nothing(ws, command):
+    assert [k for k, _, _ in shell_writes(command, ws)] == [], command

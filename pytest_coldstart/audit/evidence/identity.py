@@ -32,6 +32,8 @@ _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
 SEGMENT = re.compile(r"&&|\|\||[;\n|]")  # the separators of shell segments
+#: A quoted string, a separator (group 1), or a run of anything else.
+_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n|])|[^\"';\n|&]+|.", re.DOTALL)
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
@@ -183,12 +185,7 @@ class Workspace:
         finds in (lowercased) are tokenised - a cheap necessary condition of the caller."""
         cwd: str | None = None
         for segment in SEGMENT.split(text):
-            if segment.lstrip().startswith(_MOVES):
-                words = segment.split()
-                if len(words) >= 2 and words[0] in _MOVES:
-                    target = words[1].strip("\"'")
-                    resolved = normalize(target) if is_absolute(normalize(target)) else None
-                    cwd = resolved or normalize(f"{cwd or self.cwd}/{target}")
+            cwd = self._moved(segment, cwd)
             if wanted is not None and wanted.search(segment.lower()) is None:
                 continue
             found: list[tuple[str, str | None]] = []
@@ -198,6 +195,43 @@ class Workspace:
                     found.append((inner, cwd))
             found += [(match.group(0), cwd) for match in _TOKEN.finditer(segment)]
             yield segment, found
+
+    def _moved(self, segment: str, cwd: str | None) -> str | None:
+        """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
+        if not segment.lstrip().startswith(_MOVES):
+            return cwd
+        words = segment.split()
+        if len(words) < 2 or words[0] not in _MOVES:
+            return cwd
+        target = words[1].strip("\"'")
+        resolved = normalize(target) if is_absolute(normalize(target)) else None
+        return resolved or normalize(f"{cwd or self.cwd}/{target}")
+
+    def cwds(self, text: str) -> list[str | None]:
+        """Every working directory a segment of ``text`` runs in (None: the agent's own)."""
+        found: list[str | None] = [None]
+        cwd: str | None = None
+        for segment in SEGMENT.split(text):
+            cwd = self._moved(segment, cwd)
+            if cwd not in found:
+                found.append(cwd)
+        return found
+
+
+def quoted_segments(text: str) -> list[str]:
+    """The shell segments of ``text`` with separators inside quotes left alone (``bash -c
+    "cd x && cp a b"`` is one segment). Escapes are not interpreted: a caller that must not
+    miss a segment uses these and ``SEGMENT.split`` both."""
+    segments: list[str] = []
+    current: list[str] = []
+    for match in _LEXEME.finditer(text):
+        if match.group(1) is not None:
+            segments.append("".join(current))
+            current = []
+        else:
+            current.append(match.group(0))
+    segments.append("".join(current))
+    return segments
 
 
 def strings(value: Any) -> Iterator[str]:

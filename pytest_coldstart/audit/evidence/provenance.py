@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
 from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
@@ -44,6 +45,7 @@ WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "multiedit", "str"
 PATH_KEYS = ("path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "destination")
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
+_ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096  # agent-written run files hashed for the byte-identity rule
 
 
@@ -104,7 +106,7 @@ class Provenance:
             return True
         if self._scan is None:
             names = sorted({base.encode("utf-8", "replace") for base in self._bases})
-            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii")]
+            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii")]
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
         return self._scan.search(raw) is not None
 
@@ -170,7 +172,11 @@ class Provenance:
         for text in strings(arguments):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 out += shell_writes(text, self.workspace, self._recording, self._unplaced, lab_record.CLI_HINT_TEXT)
+            out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
         return out
+
+    def _named_keys(self, text: str) -> list[str]:
+        return [key for name in sorted(self.names(text)) for key in sorted(self.keys[name])]
 
     def _unplaced(self, target: str) -> list[str]:
         """A write to a path the audit cannot place ($RUN_DIR/oracle.json, ~/run/x, a glob) is
@@ -368,7 +374,7 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
         paths: list[tuple[str, bool]] = []
         for key in ("path", "normalized", "raw"):
             value = decl.get(key)
-            if isinstance(value, str) and value.strip() and not _absolute(value):
+            if isinstance(value, str) and value.strip() and not _ABSOLUTE.match(value):
                 paths.append((value, True))
         original = decl.get("original_path")
         if isinstance(original, str) and original.strip():
@@ -381,11 +387,6 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
 
 def _base(key: str) -> str:
     return key.rpartition("/")[2].lower()
-
-
-def _absolute(path: str) -> bool:
-    text = path.replace("\\", "/")
-    return text.startswith("/") or bool(re.match(r"^[a-zA-Z]:", text))
 
 
 def refuse(flag: Any, evidence: Any, name: str, missing: str) -> Any:

@@ -5,7 +5,9 @@ Known writers: redirects (``>``, ``>>``, ``&>``, ...), ``tee``, ``cp``/``mv``/``
 ``rsync``/``ln``/``Copy-Item``/``Move-Item`` destinations (``-t`` included), ``dd of=``,
 ``sed -i``/``perl -i``, ``touch``/``truncate``, ``curl -o``/``wget -O`` and
 ``Set-Content``/``Out-File``/``Add-Content``. The parse is lexical: quotes are stripped, not
-interpreted, which errs towards naming a write.
+interpreted, which errs towards naming a write. A command run by another one is parsed too: a
+wrapper's (``sudo``, ``env``, ``nice``), an exec-er's (``xargs``, ``find -exec``, ``timeout``)
+and a shell's command string (``bash -c``, ``sh -c``, ``eval``, ``pwsh -Command``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component
+from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component, quoted_segments
 
 #: (key of the file written, how, key of the file a copy/move came from)
 ShellWrite = tuple[str, str, str | None]
@@ -38,6 +40,18 @@ _MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: Programs that run the next word as the command (their own options are skipped too).
 WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
+#: Programs that run a command given later among their words, after options whose values
+#: look like anything (``xargs -I {} cp {} d``, ``find . -exec cp {} d ;``, ``timeout 5 cp``):
+#: the first known program after them is taken as that command (fail closed).
+EXECERS = frozenset(["xargs", "find", "timeout", "watch", "flock", "setsid", "taskset", "ionice", "chrt"])
+EXECERS |= {"strace", "ltrace", "parallel", "unbuffer", "chroot", "nsenter", "unshare", "catchsegv"}
+#: Shells whose ``-c STRING`` (``eval``: all its words) is itself a command line, parsed as one.
+SHELLS = frozenset(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "su", "runuser", "pwsh"])
+SHELLS |= {"powershell", "cmd", "eval"}
+_PROGRAMS = frozenset(WRITER_HEADS) | EXECERS | SHELLS
+_SHELL_HINT = re.compile(r"\b(?:" + "|".join(sorted(SHELLS)) + r")\b")
+_TERMINATORS = (";", "\\;", "\\", "+", "{}+")  # the end of find's -exec command
+_MAX_DEPTH = 4  # nested shells parsed (bash -c "sh -c '...'")
 
 
 def may_write(text: str) -> bool:
@@ -50,13 +64,41 @@ def shell_writes(
     also: SegmentRule | None = None,
     unplaced: Unplaced | None = None,
     also_hint: re.Pattern[str] | None = None,
+    *,
+    cwd: str | None = None,
+    depth: int = 0,
 ) -> list[ShellWrite]:
     """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave.
     ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be;
-    ``also_hint``: a necessary condition on a segment for ``also`` to find a write in it."""
+    ``also_hint``: a necessary condition on a segment for ``also`` to find a write in it.
+    A shell's ``-c STRING`` or ``eval``'s words are parsed as a command line of their own.
+    Segments are cut both at every separator and at separators outside quotes only: escapes
+    are not interpreted, so a write either reading finds is a write (fail closed)."""
+    plain = SEGMENT.split(text)
+    found = _writes_in(plain, ws, also, unplaced, also_hint, cwd, depth)
+    # Separators inside quotes matter where a shell runs a quoted command line.
+    nested = ('"' in text or "'" in text) and _SHELL_HINT.search(text.lower()) is not None
+    quoted = quoted_segments(text) if nested else plain
+    if quoted != plain:
+        seen = set(found)
+        for write in _writes_in(quoted, ws, also, unplaced, also_hint, cwd, depth):
+            if write not in seen:
+                seen.add(write)
+                found.append(write)
+    return found
+
+
+def _writes_in(
+    segments: list[str],
+    ws: Workspace,
+    also: SegmentRule | None,
+    unplaced: Unplaced | None,
+    also_hint: re.Pattern[str] | None,
+    cwd: str | None,
+    depth: int,
+) -> list[ShellWrite]:
     out: list[ShellWrite] = []
-    cwd: str | None = None
-    for segment in SEGMENT.split(text):
+    for segment in segments:
         # Only a cd or a hinted segment can matter: a long script parses in time of its hints.
         lowered = segment.lower()
         hinted = _HINT_TEXT.search(lowered) is not None
@@ -72,10 +114,51 @@ def shell_writes(
             continue
         if extra and also is not None:
             out += also(words, cwd)
-        words = _command(words)
-        if words and hinted:
+        words = _program(words)
+        inner = _shell_string(words)
+        if inner is not None:
+            if depth < _MAX_DEPTH:
+                out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, depth=depth + 1)
+        elif words and hinted:
             out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced))
     return out
+
+
+def _program(words: list[str]) -> list[str]:
+    """The words of the command a segment finally runs: wrappers set aside (``_command``), and
+    an exec-er's command found among its words."""
+    for _ in range(_MAX_DEPTH):
+        words = _command([w for w in words if w.strip("\\")])  # a stray backslash of nested quoting
+        if not words or _head(words[0]) not in EXECERS:
+            return words
+        found = next((i for i in range(1, len(words)) if _head(words[i]) in _PROGRAMS), None)
+        if found is None:
+            return []
+        words = [w for w in words[found:] if w not in _TERMINATORS]
+    return words
+
+
+def _shell_string(words: list[str]) -> str | None:
+    """The command line a shell runs: ``bash -c STRING`` (-lc, -ec ... clusters too),
+    ``pwsh -Command STRING``, ``cmd /c STRING``, ``eval WORDS``; None for any other command."""
+    if not words:
+        return None
+    head = _head(words[0])
+    if head not in SHELLS:
+        return None
+    if head == "eval":
+        return _unescape(" ".join(words[1:]))
+    for index, word in enumerate(words[1:-1], start=1):
+        lowered = word.lower()
+        single = lowered.startswith("-") and not lowered.startswith("--") and "c" in lowered[1:4]
+        if single or lowered in ("-command", "/c", "/k", "--command"):
+            return _unescape(" ".join(words[index + 1 :]))
+    return None
+
+
+def _unescape(text: str) -> str:
+    """One level of quoting undone: ``\\"`` of a string inside a string is a quote again."""
+    return text.replace('\\"', '"').replace("\\'", "'")
 
 
 def _command(words: list[str]) -> list[str]:

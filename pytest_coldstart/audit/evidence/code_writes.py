@@ -1,0 +1,107 @@
+"""What the code a call carries writes: a script's own file writes.
+
+A call may write a file from code rather than from the shell: ``python3 -c "open('oracle.json',
+'w')..."``, a heredoc fed to an interpreter, ``node -e "fs.writeFileSync(...)"``, ``perl -e
+'open(F, ">x")'``, or a script a write tool creates to run later. The write constructs of the
+common interpreters are known lexically:
+
+- a write with a literal path: ``open(PATH, 'w'|'a'|'x'|'+...')`` (Python, Ruby ``File.open``,
+  PHP ``fopen``), Perl ``open(FH, '>PATH')`` / ``open(FH, '>', 'PATH')``, pathlib
+  ``Path(PATH).write_text|write_bytes|touch``, Node ``writeFile(Sync)``/``appendFile(Sync)``/
+  ``createWriteStream``, Ruby ``File.write``, PHP ``file_put_contents``, and the destination of
+  ``shutil.copy*|move``, ``os.rename|replace``, Node ``copyFile(Sync)|rename(Sync)``;
+- a write whose path is not a literal (a variable, an expression): the caller takes every
+  declared file the same text names as written (fail closed).
+
+Nothing is executed or interpreted; a construct that only looks like a write errs towards
+naming one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pytest_coldstart.audit.evidence.identity import Workspace
+
+_LIT = r"""(?P<q>['"`])(?P<path>[^'"`\n]{1,4096})(?P=q)"""
+_MODE = r"""['"][rbtU]*[wax+][rwabxtU+]*['"]"""  # a mode string that writes
+#: Constructs whose first argument is the path they write.
+_FIRST = [
+    rf"\b(?:f?open|io\.open|codecs\.open)\s*\(\s*{_LIT}(?=[^()]*{_MODE})",
+    rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|open\s*\([^()]*{_MODE})",
+    rf"\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
+    rf"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\(\s*{_LIT}",
+]
+#: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH').
+_PERL = [
+    r"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])\+?>{1,2}\s*(?P<path>[^'"\n]+)(?P=pq)""",
+    rf"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])\+?>{{1,2}}(?P=pq)\s*,\s*{_LIT}""",
+]
+#: Constructs whose second argument is the path they write (a copy's or a move's destination).
+_SECOND = [
+    rf"\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
+    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move))\s*\(\s*[^,()]+,\s*{_LIT}",
+]
+#: Any write construct, whatever its path argument (a literal or not).
+_ANY = re.compile(
+    rf"\b(?:f?open|io\.open|codecs\.open)\s*\([^()]*{_MODE}"
+    r"|\.\s*(?:write_text|write_bytes)\s*\("
+    r"|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
+    r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
+    r"|\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
+    r"|copyFileSync|copyFile|renameSync|FileUtils\.(?:cp|mv|copy|move))\s*\("
+    r"""|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\+?>"""
+)
+#: Cheap necessary condition for ``code_writes`` to find anything (also on a lowercased raw
+#: line): a write construct is a call of one of these names.
+CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*)\s*\("
+HINT = re.compile(CALL_HINT, re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CodeWrites:
+    paths: list[str]  # literal paths the code writes
+    unplaced: bool  # a write construct whose path is not a literal
+
+
+def code_writes(text: str) -> CodeWrites:
+    """The literal paths ``text``'s write constructs write, and whether any writes elsewhere."""
+    if HINT.search(text) is None:
+        return CodeWrites([], False)
+    paths: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for match in _LITERAL.finditer(text):
+        paths.append(next(value for name, value in match.groupdict().items() if value and name.startswith("path")))
+        spans.append(match.span())
+    unplaced = any(not any(a <= m.start() < b for a, b in spans) for m in _ANY.finditer(text))
+    return CodeWrites(paths, unplaced)
+
+
+def script_writes(
+    text: str, ws: Workspace, unplaced: Callable[[str], list[str]], named: Callable[[str], list[str]]
+) -> list[tuple[str, str, str | None]]:
+    """(key, how, None) of each file ``text``'s code writes: a literal path in every cwd the
+    text's cds reach (``unplaced(path)`` where none places it); a write to a path that is no
+    literal writes every declared file the text names (``named(text)``: fail closed)."""
+    found = code_writes(text)
+    out: list[tuple[str, str, str | None]] = []
+    if found.paths:
+        cwds = ws.cwds(text)
+        for path in found.paths:
+            keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
+            out += [(key, "script", None) for key in sorted(keys or unplaced(path))]
+    if found.unplaced:
+        out += [(key, "script (a path that is no literal)", None) for key in named(text)]
+    return out
+
+
+def _numbered(pattern: str, index: int) -> str:
+    """``pattern`` with its group names made its own (one alternation holds them all)."""
+    for name in ("path", "pq", "q"):
+        pattern = pattern.replace(f"?P<{name}>", f"?P<{name}{index}>").replace(f"(?P={name})", f"(?P={name}{index})")
+    return pattern
+
+
+_LITERAL = re.compile("|".join(f"(?:{_numbered(p, i)})" for i, p in enumerate(_FIRST + _SECOND + _PERL)))

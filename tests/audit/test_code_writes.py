@@ -1,0 +1,91 @@
+"""What code a call carries writes (``code_writes``, ``script_writes``): the write constructs
+of Python, Node, Ruby, Perl and PHP with a literal path, and the fail-closed rule for a write
+whose path is no literal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.code_writes import code_writes, script_writes
+from pytest_coldstart.audit.evidence.identity import Workspace
+
+HOME = {"agent": {"cwd": "/home/lab/run/workspace", "run_dir": "/home/lab/run"}}
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        ("open('../oracle.json', 'w').write('{}')", "../oracle.json"),
+        ('json.dump(d, open("out/a.json", mode="w", encoding="utf-8"))', "out/a.json"),
+        ("with open('log.jsonl', 'a+') as f: f.write(x)", "log.jsonl"),
+        ("io.open('x.txt', 'wb')", "x.txt"),
+        ("Path('result/agent-logger.jsonl').write_text(x)", "result/agent-logger.jsonl"),
+        ("Path('a.bin').write_bytes(b)", "a.bin"),
+        ("require('fs').writeFileSync('test/testmod.jsonl', s)", "test/testmod.jsonl"),
+        ("fs.appendFile('t.jsonl', line, cb)", "t.jsonl"),
+        ("fs.createWriteStream(`out.log`)", "out.log"),
+        ('open(F, ">>test/testmod.jsonl"); print F 1', "test/testmod.jsonl"),
+        ("open(my $fh, '>', 'oracle.json')", "oracle.json"),
+        ("shutil.copy('answer.json', 'oracle.json')", "oracle.json"),
+        ("os.replace(tmp, '../fixture/ready.json')", "../fixture/ready.json"),
+        ("fs.copyFileSync('a', 'b.json')", "b.json"),
+        ("File.open('oracle.json', 'a') { |f| f << x }", "oracle.json"),
+        ("File.write('oracle.json', x)", "oracle.json"),
+        ("file_put_contents('oracle.json', $x);", "oracle.json"),
+        ("fopen('oracle.json', 'w')", "oracle.json"),
+    ],
+)
+def test_a_write_with_a_literal_path(code, path):
+    assert code_writes(code).paths == [path]
+    assert not code_writes(code).unplaced
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "p = 'oracle.json'; open(p, 'w').write(x)",
+        "Path(target).write_text(x)",
+        "fs.writeFileSync(target, s)",
+        "shutil.move(src, dst)",
+        "open($fh, '>', $name)",
+    ],
+)
+def test_a_write_whose_path_is_no_literal(code):
+    assert code_writes(code).paths == [] and code_writes(code).unplaced
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "print(open('test/testmod.jsonl').read())",
+        "open('in.txt', 'r').read(); open('b.bin', 'rb')",
+        "f.write('oracle.json')",  # a string written, not a path
+        "json.load(open('oracle.json'))",
+        "fs.readFileSync('oracle.json')",
+        "cat oracle.json | grep -c x",
+        "echo 'the oracle is oracle.json' > notes.md",  # the shell's to judge, not the code's
+    ],
+)
+def test_reads_and_text_write_nothing(code):
+    assert code_writes(code).paths == [] and not code_writes(code).unplaced
+
+
+def test_script_writes_place_literals_in_every_cwd_and_fail_closed_by_name(tmp_path: Path):
+    (tmp_path / "workspace").mkdir()
+    ws = Workspace(tmp_path, HOME)
+    text = "cd workspace && python3 -c \"open('../oracle.json', 'w')\""
+    keys = [key for key, _, _ in script_writes(text, ws, lambda p: ["<guess>"], lambda t: ["<named>"])]
+    assert ws.run_key("oracle.json") in keys  # resolved from workspace/, where the cd leads
+    unplaced = "python3 -c \"t = '$RUN/oracle.json'; open(t, 'w')\""
+    assert [k for k, _, _ in script_writes(unplaced, ws, lambda p: ["<guess>"], lambda t: ["<named>"])] == ["<named>"]
+    assert script_writes("open('$RUN/x.json', 'w')", ws, lambda p: ["<guess>"], lambda t: [])[0][0] == "<guess>"
+
+
+@given(st.text(max_size=200))
+def test_any_text_is_answered_without_a_crash(text):
+    found = code_writes(text)
+    assert all(isinstance(path, str) and path for path in found.paths)
