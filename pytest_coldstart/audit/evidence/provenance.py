@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,7 @@ from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
+from pytest_coldstart.audit.evidence.naming import Naming
 from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
 
 TEST_SIDE = ("test_mod", "oracle", "fixture", "restore")
@@ -76,9 +77,8 @@ class Provenance:
     armed_by: str | None = None  # first agent call that builds/starts the logger
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
-    _bases: set[str] = field(default_factory=set)  # file names worth resolving (declared ones, in-run symlinks)
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
-    _base_text: re.Pattern[str] | None = None  # the names alone
+    _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
     _fed: int = 0
 
@@ -90,9 +90,8 @@ class Provenance:
             if key is not None:
                 keys.add(key)
         self._by_key = {key: name for name, keys in self.keys.items() for key in keys}
-        self._bases = {key.rpartition("/")[2].lower() for key in self._by_key} | self.workspace.symlinks
         self._scan = None
-        self._base_text = None
+        self._naming = None
 
     # -- feeding ---------------------------------------------------------------------------
 
@@ -105,35 +104,22 @@ class Provenance:
         if writer:
             return True
         if self._scan is None:
-            names = sorted({base.encode("utf-8", "replace") for base in self._bases})
-            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii")]
+            names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
+            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii"), rb"[*?]"]
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
         return self._scan.search(raw) is not None
 
-    def names(self, arguments: Any) -> set[str]:
-        """The declarations whose file a call's arguments name (by resolved path)."""
-        found: set[str] = set()
-        bases = self._bases
-        for token, cwd in self._named_tokens(arguments):
-            base = last_component(token)
-            if base not in bases:
-                continue
-            key = self.workspace.key(token, cwd)
-            if key is None:  # $RUN/oracle.json, ~/x/oracle.json: test-side evidence by that name (fail closed)
-                found.update(name for name in TEST_SIDE for k in self.keys.get(name, ()) if _base(k) == base)
-            elif key in self._by_key:
-                found.add(self._by_key[key])
-        return found
+    @property
+    def naming(self) -> Naming:
+        """The declared files as a call may name them (built once all are declared)."""
+        if self._naming is None:
+            self._naming = Naming(self.workspace, self.keys, TEST_SIDE)
+        return self._naming
 
-    def _named_tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
-        """The path-like tokens of the texts that hold a declared base name at all (a long
-        script naming none is not tokenised)."""
-        if self._base_text is None:
-            alternatives = sorted(self._bases, key=len, reverse=True)
-            self._base_text = re.compile("|".join(map(re.escape, alternatives)) if alternatives else r"(?!)")
-        for text in strings(arguments):
-            if self._base_text.search(text.lower()):
-                yield from self.workspace.tokens(text, self._base_text)
+    def names(self, arguments: Any) -> set[str]:
+        """The declarations whose file a call's arguments name (``naming``: by resolved path;
+        an unplaceable path or a glob names test-side files by name, fail closed)."""
+        return self.naming.names(arguments)
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json

@@ -1,0 +1,73 @@
+"""Which declared files a call's arguments name: by the path each token resolves to.
+
+A token names a declared file when it resolves (``Workspace.key``) to one of the file's keys.
+A token the workspace cannot place (``$RUN_DIR/oracle.json``, ``~/x/oracle.json``) names the
+test-side files of that base name, and a glob (``ora*``, ``*.json``, ``o?acle.json``) names the
+test-side files it matches in the folder it is relative to (any folder, when that folder cannot
+be placed): fail closed, since the agent reaching test-side evidence is what must not pass
+unseen. Texts holding neither a declared base name nor a glob character are not tokenised.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Collection, Iterator
+from typing import Any
+
+from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
+
+_GLOB = re.compile(r"[*?]")
+
+
+class Naming:
+    """The declarations of a run as the names a call may use for them."""
+
+    def __init__(self, workspace: Workspace, keys: dict[str, set[str]], fail_closed: Collection[str]):
+        self.workspace = workspace
+        self.keys = keys
+        self.fail_closed = tuple(fail_closed)  # declarations an unplaceable path or a glob may name
+        self.by_key = {key: name for name, named in keys.items() for key in named}
+        self.bases = {_base(key) for key in self.by_key} | workspace.symlinks
+        alternatives = sorted(self.bases, key=len, reverse=True)
+        self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern]))
+
+    def names(self, arguments: Any) -> set[str]:
+        """The declarations whose file ``arguments`` name."""
+        found: set[str] = set()
+        for token, cwd in self._tokens(arguments):
+            base = last_component(token)
+            if base not in self.bases:
+                if _GLOB.search(base):
+                    found.update(self._globbed(token, base, cwd))
+                continue
+            key = self.workspace.key(token, cwd)
+            if key is None:  # $RUN/oracle.json, ~/x/oracle.json: test-side evidence by that name
+                found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
+            elif key in self.by_key:
+                found.add(self.by_key[key])
+        return found
+
+    def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
+        for text in strings(arguments):
+            if self.wanted.search(text.lower()):
+                yield from self.workspace.tokens(text, self.wanted)
+
+    def _globbed(self, token: str, pattern: str, cwd: str | None) -> set[str]:
+        """The fail-closed declarations a glob matches: in the folder the glob is relative to,
+        or by base name alone where that folder cannot be placed (or is itself a glob)."""
+        folder = token.replace("\\", "/").rstrip("/").rpartition("/")[0]
+        if _GLOB.search(folder):
+            where = None
+        else:
+            where = self.workspace.key(folder if folder else ".", cwd) if folder or token[:1] != "/" else "/"
+        return {
+            name
+            for name in self.fail_closed
+            for key in self.keys.get(name, ())
+            if fnmatch.fnmatchcase(_base(key), pattern) and (where is None or key.rpartition("/")[0] == where)
+        }
+
+
+def _base(key: str) -> str:
+    return key.rpartition("/")[2].lower()
