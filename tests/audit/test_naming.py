@@ -37,6 +37,8 @@ def naming(tmp_path: Path) -> Naming:
         ("cat agent-log.jsonl", {"agent_logger"}),
         ("cat agent-*.jsonl", set()),  # a glob never stands for the agent's own files
         ("echo 2 * 3", set()),
+        ('cat "../ora""cle.json"', {"oracle"}),  # the name the shell joins
+        ("cat ../o\\racle.json", {"oracle"}),
     ],
 )
 def test_what_a_command_names(naming, command, named):

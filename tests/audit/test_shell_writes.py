@@ -98,6 +98,10 @@ def test_redirections_are_not_operands(ws, command, written):
         "find . -name forged.json -exec cp {} ../oracle.json +",
         "timeout -s KILL 5 tee ../oracle.json",
         'echo \\" ; cp forged.json ../oracle.json ; echo \\"',  # escaped quotes hide no segment
+        "cp forged.json ../o'racle'.json",  # the shell joins quoted pieces of a word
+        'cp forged.json "../ora""cle.json"',
+        "c''p forged.json ../oracle.json",
+        "cp forged.json ../ora\\cle.json",  # an escape the shell drops
     ],
 )
 def test_a_writer_is_known_however_it_is_invoked(ws, command):

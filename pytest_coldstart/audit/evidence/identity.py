@@ -35,6 +35,7 @@ SEGMENT = re.compile(r"&&|\|\||[;\n|]")  # the separators of shell segments
 #: A quoted string, a separator (group 1), or a run of anything else.
 _LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n|])|[^\"';\n|&]+|.", re.DOTALL)
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
+_QUOTING = str.maketrans("", "", "\"'\\")
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
@@ -186,7 +187,8 @@ class Workspace:
         cwd: str | None = None
         for segment in SEGMENT.split(text):
             cwd = self._moved(segment, cwd)
-            if wanted is not None and wanted.search(segment.lower()) is None:
+            plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
+            if wanted is not None and not any_reading(wanted, segment, plain):
                 continue
             found: list[tuple[str, str | None]] = []
             for match in _QUOTED.finditer(segment):
@@ -194,6 +196,8 @@ class Workspace:
                 if " " in inner and ("/" in inner or "\\" in inner):
                     found.append((inner, cwd))
             found += [(match.group(0), cwd) for match in _TOKEN.finditer(segment)]
+            if plain is not segment:  # both readings (backslashes may be Windows separators): fail closed
+                found += [(match.group(0), cwd) for match in _TOKEN.finditer(plain)]
             yield segment, found
 
     def _moved(self, segment: str, cwd: str | None) -> str | None:
@@ -216,6 +220,16 @@ class Workspace:
             if cwd not in found:
                 found.append(cwd)
         return found
+
+
+def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:
+    """``pattern`` is found in ``text`` or in ``plain`` (its ``dequoted`` reading), lowercased."""
+    return pattern.search(text.lower()) is not None or (plain is not text and pattern.search(plain.lower()) is not None)
+
+
+def dequoted(text: str) -> str:
+    """``text`` as the shell joins its words: quotes and backslash escapes removed."""
+    return text.translate(_QUOTING) if '"' in text or "'" in text or "\\" in text else text
 
 
 def quoted_segments(text: str) -> list[str]:

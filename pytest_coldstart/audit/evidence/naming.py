@@ -5,7 +5,9 @@ A token the workspace cannot place (``$RUN_DIR/oracle.json``, ``~/x/oracle.json`
 test-side files of that base name, and a glob (``ora*``, ``*.json``, ``o?acle.json``) names the
 test-side files it matches in the folder it is relative to (any folder, when that folder cannot
 be placed): fail closed, since the agent reaching test-side evidence is what must not pass
-unseen. Texts holding neither a declared base name nor a glob character are not tokenised.
+unseen. A name split by quotes or escapes (``"ora""cle.json"``, ``o\\racle.json``) is read as the
+shell joins it. Texts holding neither a declared base name nor a glob character (quotes and
+escapes removed) are not tokenised.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component, strings
+from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
 
@@ -50,7 +52,7 @@ class Naming:
 
     def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
         for text in strings(arguments):
-            if self.wanted.search(text.lower()):
+            if any_reading(self.wanted, text, dequoted(text)):
                 yield from self.workspace.tokens(text, self.wanted)
 
     def _globbed(self, token: str, pattern: str, cwd: str | None) -> set[str]:

@@ -107,7 +107,8 @@ class Provenance:
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
             hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii"), rb"[*?]"]
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
-        return self._scan.search(raw) is not None
+        # "ora""cle.json", o\\racle.json (JSON-escaped in the raw line): the name the shell reads
+        return self._scan.search(raw) is not None or self._scan.search(raw.translate(None, b"\"'\\")) is not None
 
     @property
     def naming(self) -> Naming:

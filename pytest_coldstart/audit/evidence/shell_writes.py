@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, dequoted, last_component, quoted_segments
 
 #: (key of the file written, how, key of the file a copy/move came from)
 ShellWrite = tuple[str, str, str | None]
@@ -33,7 +33,7 @@ WRITER_HEADS += ("set-content", "out-file", "add-content")
 #: word writes nothing we parse (a head inside a word - "dd" in a hex digest - is none).
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
 _HINT_TEXT = re.compile(HINT)
-_WORD = re.compile(r"\"[^\"]*\"|'[^']*'|\S+")
+_WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
 _INPUTS = ("<", "<<", "<<<", "0<")
 _MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
@@ -55,7 +55,15 @@ _MAX_DEPTH = 4  # nested shells parsed (bash -c "sh -c '...'")
 
 
 def may_write(text: str) -> bool:
-    return _HINT_TEXT.search(text.lower()) is not None  # heads are matched lowercased (Set-Content, CP)
+    return _hinted(text.lower())  # heads are matched lowercased (Set-Content, CP)
+
+
+def _hinted(lowered: str) -> bool:
+    """A write hint in the text as written or as the shell joins its words (c''p, \\cp)."""
+    if _HINT_TEXT.search(lowered) is not None:
+        return True
+    plain = dequoted(lowered)
+    return plain is not lowered and _HINT_TEXT.search(plain) is not None
 
 
 def shell_writes(
@@ -101,11 +109,11 @@ def _writes_in(
     for segment in segments:
         # Only a cd or a hinted segment can matter: a long script parses in time of its hints.
         lowered = segment.lower()
-        hinted = _HINT_TEXT.search(lowered) is not None
+        hinted = _hinted(lowered)
         extra = also is not None and (also_hint is None or also_hint.search(segment) is not None)
         if not (hinted or extra or _MOVES.match(lowered)):
             continue
-        words = [w.strip("\"'") for w in _WORD.findall(segment)]
+        words = [w.replace('"', "").replace("'", "") for w in _WORD.findall(segment)]
         if not words:
             continue
         head = words[0].lower()
@@ -194,6 +202,12 @@ class _Resolver:
 
     def __call__(self, target: str) -> list[str]:
         """The keys a write target names: its own, or (unplaceable) the ones it may be."""
+        keys = self._keys(target)
+        if "\\" in target:  # o\\racle.json is oracle.json to the shell, ..\\x a Windows path: both
+            keys += [key for key in self._keys(target.replace("\\", "")) if key not in keys]
+        return keys
+
+    def _keys(self, target: str) -> list[str]:
         key = self.ws.key(target, self.cwd)
         if key is not None:
             return [key]
