@@ -34,6 +34,7 @@ WRITER_HEADS += ("set-content", "out-file", "add-content")
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
+_PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 _ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
 _INPUTS = ("<", "<<", "<<<", "0<")
 _MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
@@ -113,7 +114,7 @@ def _writes_in(
         extra = also is not None and (also_hint is None or also_hint.search(segment) is not None)
         if not (hinted or extra or _MOVES.match(lowered)):
             continue
-        words = [w.replace('"', "").replace("'", "") for w in _WORD.findall(segment)]
+        words = [_PIECE.sub(_unquoted, w) for w in _WORD.findall(segment)]
         if not words:
             continue
         head = words[0].lower()
@@ -162,6 +163,11 @@ def _shell_string(words: list[str]) -> str | None:
         if single or lowered in ("-command", "/c", "/k", "--command"):
             return _unescape(" ".join(words[index + 1 :]))
     return None
+
+
+def _unquoted(piece: re.Match[str]) -> str:
+    """A quoted piece of a word as the shell reads it: its content (quotes inside it stay)."""
+    return piece.group(1) if piece.group(1) is not None else piece.group(2)
 
 
 def _unescape(text: str) -> str:

@@ -68,6 +68,13 @@ LAB_RECORD: list[Scenario] = [
         "agent call c-forge writes trajectory.jsonl (coldstart trace phase)",
     ),
     _forged(
+        "lab_phase_record_appended_by_agent",
+        "the agent appends a phase record through coldstart trace record, its JSON in shell quotes",
+        "bash",
+        {"command": 'coldstart trace record --run-dir . --json-text \'{"record":"phase","phase":"restore"}\''},
+        "agent call c-forge writes trajectory.jsonl (coldstart trace record)",
+    ),
+    _forged(
         "lab_manifest_rewritten_by_agent",
         "the agent rewrites run.json with its write tool",
         "write",
