@@ -100,3 +100,20 @@ def test_an_agent_write_to_the_lab_record_is_never_pass(tmp_path_factory, file, 
     report = audit_run(run, write=False)
     assert report["overall"] == "FAIL" and report["failure_class"] == "INFRA_ERROR", command
     assert any("c-forge" in text for text in report["infra_errors"]), (command, report["infra_errors"][:3])
+
+
+@pytest.mark.parametrize(
+    "command, ids",
+    [
+        ("coldstart trace call --run-dir . --call-id c1 --tool read", {"c1"}),
+        ("coldstart trace result --run-dir . --call-id=c1 --status ok", {"c1"}),
+        ('coldstart trace record --run-dir . --json-text {"record":"result","call_id":"c2"}', {"c2"}),
+        ("python tools/run_trace.py result --run-dir r --call-id c3 --status ok", {"c3"}),
+        ("python -m pytest_coldstart trace call --call-id c4", {"c4"}),
+        ("coldstart trace mark --run-dir . --name x", set()),  # no call's record
+        ("coldstart review todo labs", set()),
+        ("echo --call-id c5", set()),
+    ],
+)
+def test_the_records_an_agent_appends_about_its_own_calls(command, ids):
+    assert lab_record.claimed_ids(command.split()) == ids

@@ -39,6 +39,8 @@ TRACE_WRITERS |= {"phase": "trajectory.jsonl"}
 #: the command line does not show (``--json FILE``, ``--stdin``).
 _PHASE_RECORD = re.compile(r"[\"']record[\"']\s*:\s*[\"']phase[\"']")
 REVIEW_WRITERS = frozenset(["resolve", "reject"])
+_CLAIMS = frozenset(["call", "result", "record"])  # subcommands that append the agent's own records
+_CALL_ID = re.compile(r"[\"']call_id[\"']\s*:\s*[\"']([^\"']+)[\"']")
 _PROGRAMS = ("coldstart", "coldstart.exe", "run_trace.py", "run_trace")
 _MODULES = ("pytest_coldstart", "pytest_coldstart.cli.main")
 #: A cheap necessary condition for ``cli_write`` on a call's text (lowercased bytes or str).
@@ -69,6 +71,29 @@ def cli_write(words: Sequence[str]) -> CliWrite | None:
         if found is not None:
             return CliWrite(f"{program} {found[0]}", found[1], _run_dir(words))
     return None
+
+
+def claimed_ids(words: Sequence[str]) -> set[str]:
+    """The call ids whose records one segment appends as the agent's own account of its work:
+    ``coldstart trace call|result|record`` (``run_trace.py call|result|record``) with
+    ``--call-id X``, or the ``call_id`` of the JSON a record command is given."""
+    for index, word in enumerate(words):
+        name = word.replace("\\", "/").rpartition("/")[2].lower()
+        if name in _PROGRAMS:
+            start = index + 1
+        elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
+            start = index + 2
+        else:
+            continue
+        subs = [w.lower() for w in words[start:] if not w.startswith("-")][:2]
+        if not (set(subs[:2]) & _CLAIMS):
+            return set()
+        rest = words[start:]
+        ids = {rest[i + 1] for i, w in enumerate(rest[:-1]) if w == "--call-id"}
+        ids |= {w.partition("=")[2] for w in rest if w.startswith("--call-id=")}
+        ids |= {m for w in rest for m in _CALL_ID.findall(w)}
+        return {i for i in ids if i}
+    return set()
 
 
 def _record(program: str, subs: list[str], words: Sequence[str]) -> tuple[str, str] | None:

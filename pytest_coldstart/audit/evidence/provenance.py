@@ -75,12 +75,14 @@ class Provenance:
     content: dict[str, str] = field(default_factory=dict)  # sha256 of written content -> call id
     agent_paths: dict[str, str] = field(default_factory=dict)  # key -> first agent call writing it
     armed_by: str | None = None  # first agent call that builds/starts the logger
+    claimed: set[str] = field(default_factory=set)  # call ids whose records an agent call appended itself
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
     _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
     _fed: int = 0
+    _agent_feed: bool = False  # the call being fed is the agent's
 
     def declare(self, name: str, paths: list[tuple[str, bool]]) -> None:
         """``paths``: (path, run_relative) - run-relative declarations, or an original host path."""
@@ -132,6 +134,7 @@ class Provenance:
     def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> set[str]:
         """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1
+        self._agent_feed = agent
         written: set[str] = set()
         for key, how, source in self._writes(tool, arguments):
             if key in self._by_key:
@@ -183,6 +186,8 @@ class Provenance:
         """The lab files one of our recording commands writes. It is taken to write this run
         unless the run's host path is known and the --run-dir it names is outside it: a run dir
         left to the default, a $VARIABLE or a relative path the audit cannot place fail closed."""
+        if self._agent_feed:
+            self.claimed.update(lab_record.claimed_ids(words))
         found = lab_record.cli_write(words)
         if found is None:
             return []

@@ -39,6 +39,12 @@ PINNED = 1024  # records kept of calls the report is likely to cite
 JUDGED_PAYLOADS = 4096  # stored results whose judgement is remembered (by digest) at a time
 
 
+CLAIMED = (
+    "its records are the agent's own account (an agent call appended them with coldstart trace "
+    "call/result), not an observed read"
+)
+
+
 @dataclass
 class Trajectory:
     calls: list[Call] = field(default_factory=list)  # agent calls, file order
@@ -162,6 +168,11 @@ class Scanner:
             dropped = {id(c) for c in self._outside}
             out.calls = [c for c in out.calls if id(c) not in dropped]
             out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
+        if self.provenance is not None and self.provenance.claimed:
+            # A read the agent recorded itself (trace call/result) is its account, not an observation.
+            for call in out.calls:
+                if call.names_logger and call.call_id in self.provenance.claimed and not call.doubt:
+                    call.doubt = CLAIMED
         for reason, count in sorted(out.excluded.items()):
             self.findings.info(
                 f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})"

@@ -17,6 +17,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _read,
     _symlink,
     _testside_text,
+    _with_call,
 )
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
@@ -255,6 +256,24 @@ IDENTITY: list[Scenario] = [
         None,
         _flags(ar=W),
         "only in `ls`, which does not read it",
+        R2,
+    ),
+    S(
+        "read_claimed_by_the_agent",
+        "the logger read's records were appended by the agent itself (coldstart trace call/result)",
+        _with_call(
+            "c-rec",
+            "bash",
+            {
+                "command": f"coldstart trace call --run-dir . --call-id c-read-log --tool read --arguments "
+                f'\'{{"path":"{story.LOGGER_PATH}"}}\' && coldstart trace result --run-dir . '
+                "--call-id c-read-log --status ok --result \"$(jq -Rs {text:.} /tmp/carts.txt)\""
+            },
+        ),
+        W,
+        None,
+        _flags(ar=W),
+        "the agent's own account",
         R2,
     ),
     S(
