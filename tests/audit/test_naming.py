@@ -37,6 +37,7 @@ def naming(tmp_path: Path) -> Naming:
         ("cat agent-log.jsonl", {"agent_logger"}),
         ("cat agent-*.jsonl", set()),  # a glob never stands for the agent's own files
         ("echo 2 * 3", set()),
+        ("cd .. && echo 2 * 3 && sed -n 1p */", set()),  # a bare * or */: code or prose, no name in it
         ('cat "../ora""cle.json"', {"oracle"}),  # the name the shell joins
         ("cat ../o\\racle.json", {"oracle"}),
     ],

@@ -77,6 +77,23 @@ def claimed_ids(words: Sequence[str]) -> set[str]:
     """The call ids whose records one segment appends as the agent's own account of its work:
     ``coldstart trace call|result|record`` (``run_trace.py call|result|record``) with
     ``--call-id X``, or the ``call_id`` of the JSON a record command is given."""
+    rest = _claim(words)
+    if rest is None:
+        return set()
+    ids = {rest[i + 1] for i, w in enumerate(rest[:-1]) if w == "--call-id"}
+    ids |= {w.partition("=")[2] for w in rest if w.startswith("--call-id=")}
+    ids |= {m for w in rest for m in _CALL_ID.findall(w)}
+    return {i for i in ids if i}
+
+
+def records_a_claim(words: Sequence[str]) -> bool:
+    """The segment runs one of our commands that appends the agent's own records (its
+    words - a build command among its ``--arguments`` - describe a call, they run nothing)."""
+    return _claim(words) is not None
+
+
+def _claim(words: Sequence[str]) -> Sequence[str] | None:
+    """The words after our program when it appends a call, result or (non-phase) record."""
     for index, word in enumerate(words):
         name = word.replace("\\", "/").rpartition("/")[2].lower()
         if name in _PROGRAMS:
@@ -86,14 +103,8 @@ def claimed_ids(words: Sequence[str]) -> set[str]:
         else:
             continue
         subs = [w.lower() for w in words[start:] if not w.startswith("-")][:2]
-        if not (set(subs[:2]) & _CLAIMS):
-            return set()
-        rest = words[start:]
-        ids = {rest[i + 1] for i, w in enumerate(rest[:-1]) if w == "--call-id"}
-        ids |= {w.partition("=")[2] for w in rest if w.startswith("--call-id=")}
-        ids |= {m for w in rest for m in _CALL_ID.findall(w)}
-        return {i for i in ids if i}
-    return set()
+        return words[start:] if set(subs) & _CLAIMS else None
+    return None
 
 
 def _record(program: str, subs: list[str], words: Sequence[str]) -> tuple[str, str] | None:

@@ -4,7 +4,7 @@ A token names a declared file when it resolves (``Workspace.key``) to one of the
 A token the workspace cannot place (``$RUN_DIR/oracle.json``, ``~/x/oracle.json``) names the
 test-side files of that base name, and a glob (``ora*``, ``*.json``, ``o?acle.json``) names the
 test-side files it matches in the folder it is relative to (any folder, when that folder cannot
-be placed): fail closed, since the agent reaching test-side evidence is what must not pass
+be placed; a pattern needs two letters of a name - a bare ``*`` is code or prose): fail closed, since the agent reaching test-side evidence is what must not pass
 unseen. A name split by quotes or escapes (``"ora""cle.json"``, ``o\\racle.json``) is read as the
 shell joins it. Texts holding neither a declared base name nor a glob character (quotes and
 escapes removed) are not tokenised.
@@ -40,7 +40,8 @@ class Naming:
         for token, cwd in self._tokens(arguments):
             base = last_component(token)
             if base not in self.bases:
-                if _GLOB.search(base):
+                # A pattern with some letters of a name (*.json, ora*); a bare * or */ is code or prose.
+                if _GLOB.search(base) and len(_GLOB.sub("", base)) >= 2:
                     found.update(self._globbed(token, base, cwd))
                 continue
             key = self.workspace.key(token, cwd)

@@ -9,7 +9,7 @@ R2 (seed §6) asks for "a plausible read/exec call"; the linkage is ambiguous - 
   ``touch``, ``cp`` ...: a filename echoed), while the content comes from elsewhere.
 A read tool, ``cat``/``grep``/``jq``/a script, or a command substitution (``$(cat log)``) are
 plausible reads. Likewise a logger is not shown written, built or started by words an ``echo``
-prints (``without_echoes``).
+prints, nor by the words of a call the agent records itself (``without_echoes``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, last_component, strings
+from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence.identity import Workspace, last_component, quoted_segments, strings
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
@@ -79,9 +80,9 @@ def without_echoes(value: Any) -> Any:
     """``value`` with the shell segments that only print their words left out: ``echo build
     the logger`` shows no logger being built (a redirected echo writes a file and stays)."""
     if isinstance(value, str):
-        if not _ECHO_HINT.search(value):
+        if not _ECHO_HINT.search(value) and not lab_record.CLI_HINT_TEXT.search(value):
             return value
-        return " ; ".join(part for part in SEGMENT.split(value) if not _printed_only(part))
+        return " ; ".join(part for part in quoted_segments(value) if not _printed_only(part))
     if isinstance(value, dict):
         return {key: without_echoes(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -90,4 +91,5 @@ def without_echoes(value: Any) -> Any:
 
 
 def _printed_only(segment: str) -> bool:
-    return _head(segment) in ECHOES and ">" not in segment
+    """An echo that writes no file, or a record of the agent's own call (its words run nothing)."""
+    return (_head(segment) in ECHOES and ">" not in segment) or lab_record.records_a_claim(segment.split())

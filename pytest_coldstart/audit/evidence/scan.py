@@ -42,7 +42,7 @@ JUDGED_PAYLOADS = 4096  # stored results whose judgement is remembered (by diges
 CLAIMED = (
     "its records are the agent's own account (an agent call appended them with coldstart trace "
     "call/result), not an observed read"
-)
+)  # a claimed build or start of the logger arms nothing either
 
 
 @dataclass
@@ -169,10 +169,16 @@ class Scanner:
             out.calls = [c for c in out.calls if id(c) not in dropped]
             out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
         if self.provenance is not None and self.provenance.claimed:
-            # A read the agent recorded itself (trace call/result) is its account, not an observation.
+            # Calls the agent recorded itself (trace call/result) are its account, not observations:
+            # such a read is doubted, such a build or start arms nothing.
+            claimed = self.provenance.claimed
             for call in out.calls:
-                if call.names_logger and call.call_id in self.provenance.claimed and not call.doubt:
-                    call.doubt = CLAIMED
+                if call.call_id in claimed:
+                    call.arm = False
+                    if call.names_logger and not call.doubt:
+                        call.doubt = CLAIMED
+            if self.provenance.armed_by in claimed:
+                self.provenance.armed_by = next((c.call_id for c in out.calls if c.arm), None)
         for reason, count in sorted(out.excluded.items()):
             self.findings.info(
                 f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})"

@@ -267,7 +267,7 @@ IDENTITY: list[Scenario] = [
             {
                 "command": f"coldstart trace call --run-dir . --call-id c-read-log --tool read --arguments "
                 f'\'{{"path":"{story.LOGGER_PATH}"}}\' && coldstart trace result --run-dir . '
-                "--call-id c-read-log --status ok --result \"$(jq -Rs {text:.} /tmp/carts.txt)\""
+                '--call-id c-read-log --status ok --result "$(jq -Rs {text:.} /tmp/carts.txt)"'
             },
         ),
         W,

@@ -3,6 +3,8 @@ logger must be)."""
 
 from __future__ import annotations
 
+import json
+
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CLEAN,
@@ -25,6 +27,17 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
+
+
+def _claimed_arming(b: RunBuilder) -> RunBuilder:
+    """The logger's write, build and start are calls the agent recorded itself (its account)."""
+    b.passing()
+    recorded = []
+    for call_id in ("c-write-logger", "c-build-logger", "c-start-logger"):
+        arguments = json.dumps(b.call(call_id)["arguments"])
+        recorded.append(f"coldstart trace call --run-dir . --call-id {call_id} --tool bash --arguments '{arguments}'")
+    b.call("c-write-logger").update(tool="bash", arguments={"command": " && ".join(recorded)})
+    return b
 
 
 def _echoed_arming(b: RunBuilder) -> RunBuilder:
@@ -325,6 +338,16 @@ PROVENANCE: list[Scenario] = [
         "logger_arming_only_echoed",
         "the agent only echoes 'build logger && start logger'; nothing writes, builds or starts it",
         _echoed_arming,
+        F,
+        "AGENT_FAIL",
+        _flags(la=F, to=F, ar=F),
+        "not agent-written",
+        LOGGER,
+    ),
+    S(
+        "logger_arming_claimed_by_the_agent",
+        "the logger's build and start are records the agent appended itself (coldstart trace call)",
+        _claimed_arming,
         F,
         "AGENT_FAIL",
         _flags(la=F, to=F, ar=F),
