@@ -6,6 +6,7 @@ Hooks here stay thin; the work lives in session (which runs, cached audits), col
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import tempfile
@@ -121,6 +122,29 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     shared = config.stash.get(_SHARED_DIR, None)
     if shared:
         shutil.rmtree(shared, ignore_errors=True)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """pytest_collection_finish: once the runs are collected, their items and audit reports live
+    until the process ends; frozen, the garbage collector stops rescanning them while the items
+    run and in pytest's full collections at exit (over 2,000 runs: 4 s of a 28 s session).
+    A later session in the same process (pytester, inline) thaws them first (``_thaw``)."""
+    _thaw()
+    if any(isinstance(item, ColdstartItem) for item in session.items):
+        gc.freeze()
+        _FROZEN[0] = True
+
+
+#: Whether this process froze a session's objects: the collector's state is the process's, not a
+#: session's (an inline pytester session must not keep the previous one's garbage alive).
+_FROZEN = [False]
+
+
+def _thaw() -> None:
+    if _FROZEN[0]:
+        gc.unfreeze()
+        _FROZEN[0] = False
 
 
 @pytest.hookimpl(optionalhook=True)

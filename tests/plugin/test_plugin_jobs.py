@@ -62,3 +62,20 @@ def test_the_note_stays_silent_when_the_audit_dominates(tmp_path: Path) -> None:
     assert xdist_note([big], items=7, workers=2) is None
     note = xdist_note([tmp_path / "missing"], items=7, workers=2)
     assert note is not None and "7.0 items x 1.6 ms" in note
+
+
+def test_a_session_over_runs_freezes_its_objects_and_the_next_session_thaws_them(
+    pytester: pytest.Pytester, lab
+) -> None:
+    """After collection the items and reports live to the end: frozen, the collector skips them
+    (a fifth of a 2,000-run session). Another session in the same process thaws them first,
+    so an inline pytester session never keeps the previous one's garbage alive."""
+    import gc
+
+    lab()
+    pytester.runpytest_inprocess("--coldstart-runs=runs")
+    assert gc.get_freeze_count() > 0
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest_inprocess("test_plain.py")
+    assert result.ret == 0
+    assert gc.get_freeze_count() == 0
