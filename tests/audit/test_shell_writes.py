@@ -102,6 +102,16 @@ def test_redirections_are_not_operands(ws, command, written):
         'cp forged.json "../ora""cle.json"',
         "c''p forged.json ../oracle.json",
         "cp forged.json ../ora\\cle.json",  # an escape the shell drops
+        "sort -o ../oracle.json forged.json",  # an output option of any program
+        "openssl enc -d -in forged.bin -out ../oracle.json",
+        "pandoc --output=../oracle.json notes.md",
+        "jq . forged.json | sponge ../oracle.json",
+        "patch ../oracle.json < fix.diff",
+        "git checkout -- ../oracle.json",
+        "git restore ../oracle.json",
+        "gunzip ../oracle.json.gz",
+        "gzip -d -f ../oracle.json.gz",
+        "New-Item -Path ../oracle.json -Value x -Force",
     ],
 )
 def test_a_writer_is_known_however_it_is_invoked(ws, command):
@@ -149,6 +159,9 @@ def ws_hyp(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
         "grep -c cp ../oracle.json",
         "timeout 5 cat ../oracle.json",
         'bash -c "cat ../oracle.json"',
+        "set -o pipefail; grep -o cart ../oracle.json",  # -o that is no output file
+        "git status ../oracle.json",
+        "gzip -l ../oracle.json.gz",
     ],
 )
 def test_commands_that_run_no_writer_write_nothing(ws, command):

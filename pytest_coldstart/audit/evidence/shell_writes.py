@@ -3,8 +3,9 @@ append to, resolved against the agent's working directory as the segments ``cd``
 
 Known writers: redirects (``>``, ``>>``, ``&>``, ...), ``tee``, ``cp``/``mv``/``install``/
 ``rsync``/``ln``/``Copy-Item``/``Move-Item`` destinations (``-t`` included), ``dd of=``,
-``sed -i``/``perl -i``, ``touch``/``truncate``, ``curl -o``/``wget -O`` and
-``Set-Content``/``Out-File``/``Add-Content``. The parse is lexical: quotes are stripped, not
+``sed -i``/``perl -i``, ``touch``/``truncate``, ``curl -o``/``wget -O``,
+``Set-Content``/``Out-File``/``Add-Content``/``New-Item``, any program's output option
+(``sort -o``, ``--output=``), ``sponge``, ``patch``, ``git checkout|restore`` and decompressors. The parse is lexical: quotes are stripped, not
 interpreted, which errs towards naming a write. A command run by another one is parsed too: a
 wrapper's (``sudo``, ``env``, ``nice``), an exec-er's (``xargs``, ``find -exec``, ``timeout``)
 and a shell's command string (``bash -c``, ``sh -c``, ``eval``, ``pwsh -Command``).
@@ -28,10 +29,21 @@ COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "m
 REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
-WRITER_HEADS += ("set-content", "out-file", "add-content")
+WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
+#: Writers of their operand (sponge, patch), of a restored path (git checkout/restore) or of
+#: the file a compressed operand unpacks to (gunzip x.gz writes x).
+WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
+WRITER_HEADS += (_COMPRESSORS := ("gzip", "xz", "bzip2", "zstd", "lzma"))
+_PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
+#: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
+_OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")
+#: Programs whose -o is no output file (grep -o, ssh -o opt, set -o pipefail), or known above.
+_NOT_OUTPUT = frozenset(["curl", "wget", "grep", "egrep", "fgrep", "rg", "ag", "ssh", "scp", "sftp", "set", "ps"])
+_NOT_OUTPUT |= {"mount", "ls", "find", "lsof", "netstat", "ss", "top", "shopt"}
 #: Cheap necessary condition: a command holding neither a ``>`` nor a writer head as a whole
 #: word writes nothing we parse (a head inside a word - "dd" in a hex digest - is none).
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
+HINT += r"|(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _OUTPUT_OPTIONS), key=len, reverse=True)) + r")(?![\w-])"
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
 _PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
@@ -253,11 +265,33 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     elif head in ("curl", "wget"):
         flags = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
         out += [(k, head, None) for i, w in enumerate(words[:-1]) if w in flags for k in targets(words[i + 1])]
-    elif head in ("set-content", "out-file", "add-content"):
+    elif head in ("set-content", "out-file", "add-content", "new-item"):
         path = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() in ("-path", "-filepath")), None)
         target = path or (args[0] if args else None)
         if target:
             out += [(k, head, None) for k in targets(target)]
+    elif head in ("sponge", "patch") and args:
+        out += [(k, head, None) for k in targets(args[0])]
+    elif head == "git" and args[:1] in (["checkout"], ["restore"]):
+        out += [(k, f"git {args[0]}", None) for a in args[1:] for k in targets(a)]
+    elif head in _DECOMPRESSORS or (head in _COMPRESSORS and any(w in ("-d", "--decompress") for w in words)):
+        unpacked = [a[: -len(ext)] for a in args for ext in _PACKED if a.lower().endswith(ext) and len(a) > len(ext)]
+        out += [(k, head, None) for a in unpacked for k in targets(a)]
+    return out + _option_outputs(words, head, targets)
+
+
+def _option_outputs(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:
+    """The file an output option of any program names (``sort -o f``, ``--output=f``); curl and
+    wget have theirs above."""
+    if head in _NOT_OUTPUT:
+        return []
+    out: list[ShellWrite] = []
+    for index, word in enumerate(words[1:], start=1):
+        name, equals, value = word.partition("=")
+        if name in _OUTPUT_OPTIONS:
+            target = value if equals else (words[index + 1] if index + 1 < len(words) else "")
+            if target and not target.startswith("-"):
+                out += [(k, f"{head} {name}", None) for k in targets(target)]
     return out
 
 
