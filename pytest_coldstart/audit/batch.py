@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -164,8 +164,19 @@ def worst_exit(codes: Iterable[int]) -> int:
 
 
 def warm() -> None:
-    """Pool initializer: compile the schema checks once per worker, not once per run."""
+    """Pool initializer: the engine imported and the schema checks compiled once per worker,
+    not once per run."""
+    import pytest_coldstart.audit.engine  # noqa: F401 - imported lazily elsewhere
     from pytest_coldstart.run import schemas
 
     for kind in ("run", "visibility", "evidence", "review", "trajectory-record"):
         schemas.check(kind)
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of ``workers`` audit processes. Warmed here first, so that workers forked from
+    this process start with the engine imported and the schemas compiled (each would otherwise
+    pay that before its first run, in parallel but on top of its share); a spawned worker warms
+    itself (``initializer``)."""
+    warm()
+    return ProcessPoolExecutor(max_workers=workers, initializer=warm)

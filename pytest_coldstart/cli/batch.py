@@ -92,11 +92,9 @@ class _executor:
         jobs = min(self.args.jobs or os.cpu_count() or 1, self.runs)
         if jobs <= 1:
             return None, "1 process"
-        from concurrent.futures import ProcessPoolExecutor
+        from pytest_coldstart.audit.batch import process_pool
 
-        from pytest_coldstart.audit.batch import warm
-
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=warm)
+        pool = process_pool(jobs)
         self._close.append(pool)
         return pool, f"{jobs} processes"
 

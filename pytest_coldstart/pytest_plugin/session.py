@@ -152,11 +152,9 @@ class ColdstartSession:
         so collection then reads every report from the cache; the number audited."""
         if jobs < 2 or len(runs) < 2 or self.cache.directory is None:
             return 0
-        from concurrent.futures import ProcessPoolExecutor
+        from pytest_coldstart.audit.batch import process_pool, run_batch
 
-        from pytest_coldstart.audit.batch import run_batch, warm
-
-        with ProcessPoolExecutor(min(jobs, len(runs)), initializer=warm) as pool:
+        with process_pool(min(jobs, len(runs))) as pool:
             outcomes = run_batch(
                 [r.resolve() for r in runs], pool, cache_dir=self.cache.directory, targets=lambda r: None
             )
