@@ -146,6 +146,17 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "parsers": Script(
+        ("--quick",),
+        (),
+        (
+            Figure(
+                "call parsers, worst ns/byte growth over 16x the text",
+                rf"^worst growth (?P<value>{NUMBER}x)",
+                "<= 2x (linear)",
+            ),
+        ),
+    ),
     "shapes": Script(
         ("--quick", "--repeat", "1"),
         (),

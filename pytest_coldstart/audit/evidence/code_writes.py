@@ -19,6 +19,7 @@ naming one.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -71,11 +72,18 @@ def code_writes(text: str) -> CodeWrites:
     if HINT.search(text) is None:
         return CodeWrites([], False)
     paths: list[str] = []
-    spans: list[tuple[int, int]] = []
+    starts: list[int] = []  # the literal writes' spans, in text order (finditer: no overlap)
+    ends: list[int] = []
     for match in _LITERAL.finditer(text):
         paths.append(next(value for name, value in match.groupdict().items() if value and name.startswith("path")))
-        spans.append(match.span())
-    unplaced = any(not any(a <= m.start() < b for a, b in spans) for m in _ANY.finditer(text))
+        starts.append(match.start())
+        ends.append(match.end())
+
+    def covered(position: int) -> bool:  # inside a literal write's span (log time: no reads x writes)
+        index = bisect.bisect_right(starts, position) - 1
+        return index >= 0 and position < ends[index]
+
+    unplaced = any(not covered(m.start()) for m in _ANY.finditer(text))
     return CodeWrites(paths, unplaced)
 
 

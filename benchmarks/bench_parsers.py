@@ -1,0 +1,89 @@
+"""The call parsers on hostile command texts: time per byte as the text grows.
+
+Every agent call's text goes through the write parsers (``shell_writes``: redirects, writers,
+nested shells, exec-ers; ``code_writes``: a script's own writes) and the naming of declared
+files (``Naming``). An agent controls that text, so no shape of it may cost more than linear
+time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
+chains, separators, redirects, code writes, globs) the text is built at 1x, 4x and 16x a base
+size, and the ns per byte of each parser is printed; a term that grows with the product of two
+sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
+
+    python benchmarks/bench_parsers.py [--quick]
+
+Goal: at 16x the size, ns/byte at most 2x what it is at 1x, for every shape and parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pytest_coldstart.audit.evidence.code_writes import code_writes
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.naming import Naming
+from pytest_coldstart.audit.evidence.shell_writes import shell_writes
+
+GOAL = 2.0
+#: shape -> (the piece repeated, what closes the text)
+SHAPES: dict[str, tuple[str, str]] = {
+    "quotes": ("a\"b'c ", ""),
+    "unclosed quote": ("a", 'cp x "'),
+    "nested shells": ("bash -c ", "cp a oracle.json"),
+    "eval chain": ("eval ", "cp a b"),
+    "xargs chain": ("xargs ", "cp a b"),
+    "separators": ("cp a b; ", ""),
+    "redirects": ("> a ", ""),
+    "code writes": ("open('x', 'w'); ", "p = 'oracle.json'; open(p, 'w')"),
+    "open calls": ("open(", ""),
+    "globs": ("cat ora*.json o?acle* ", ""),
+    "split names": ('cat "ora""cle.json" ', ""),
+}
+
+
+def _best(function: Callable[[], object], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        function()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a base of 2 KB (else 16 KB)")
+    args = parser.parse_args()
+    base = 2_000 if args.quick else 16_000
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "workspace").mkdir()
+        ws = Workspace(root, {"agent": {"cwd": "/lab/run/workspace", "run_dir": "/lab/run"}})
+        naming = Naming(ws, {"oracle": {ws.run_key("oracle.json") or "<run>/oracle.json"}}, ("oracle",))
+        parsers: dict[str, Callable[[str], object]] = {
+            "shell": lambda text: shell_writes(text, ws, None, lambda target: []),
+            "code": code_writes,
+            "naming": lambda text: naming.names({"command": text}),
+        }
+        worst = 0.0
+        print(f"{'shape':<16} {'parser':<7} ns/byte at {base:,} B, x4, x16      growth")
+        for shape, (piece, tail) in SHAPES.items():
+            for name, parse in parsers.items():
+                per_byte = []
+                for factor in (1, 4, 16):
+                    text = piece * (base * factor // len(piece)) + tail
+                    per_byte.append(_best(lambda text=text, parse=parse: parse(text)) / len(text) * 1e9)
+                growth = per_byte[-1] / max(per_byte[0], 1e-9)
+                worst = max(worst, growth)
+                figures = " -> ".join(f"{v:7.1f}" for v in per_byte)
+                print(f"{shape:<16} {name:<7} {figures}   {growth:5.2f}x")
+    met = worst <= GOAL
+    print(f"worst growth {worst:.2f}x of ns/byte over 16x the size (goal <= {GOAL:g}x: {'met' if met else 'MISSED'})")
+    return 0 if met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
