@@ -109,8 +109,13 @@ class Provenance:
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
             hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii"), rb"[*?]"]
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
-        # "ora""cle.json", o\\racle.json (JSON-escaped in the raw line): the name the shell reads
-        return self._scan.search(raw) is not None or self._scan.search(raw.translate(None, b"\"'\\")) is not None
+        start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
+        text = raw[start:] if start >= 0 else raw
+        if self._scan.search(text) is not None:
+            return True
+        # "ora""cle.json", o'racle'.json, o\\racle.json: the name the shell joins (a quote or a
+        # backslash inside a JSON string is escaped; an apostrophe is not)
+        return (b"\\" in text or b"'" in text) and self._scan.search(text.translate(None, b"\"'\\")) is not None
 
     @property
     def naming(self) -> Naming:
