@@ -89,3 +89,19 @@ def test_script_writes_place_literals_in_every_cwd_and_fail_closed_by_name(tmp_p
 def test_any_text_is_answered_without_a_crash(text):
     found = code_writes(text)
     assert all(isinstance(path, str) and path for path in found.paths)
+
+
+@pytest.mark.parametrize(
+    "text, patched",
+    [
+        ("*** Begin Patch\n*** Update File: oracle.json\n@@\n-a\n+b\n*** End Patch\n", ["oracle.json"]),
+        ("*** Begin Patch\n*** Add File: a b.txt\n+x\n*** Delete File: c.json\n*** End Patch", ["a b.txt", "c.json"]),
+        ("*** Update File: x.py\n*** Move to: oracle.json\n", ["x.py", "oracle.json"]),
+        ("git apply <<'EOF'\n--- a/t.jsonl\n+++ b/t.jsonl\n@@ -1 +1 @@\n-x\n+y\nEOF", ["t.jsonl"]),
+        ("patch -p0 <<'EOF'\n--- o.json\t2026-01-01\n+++ o.json\t2026-01-02\n@@\nEOF", ["o.json"]),
+        ("a note on a diff:\n+++ b/oracle.json\n", []),  # a diff nobody applies writes nothing
+        ("git apply x.diff\n+++ /dev/null\n", []),  # a deletion's target is no file
+    ],
+)
+def test_the_files_a_patch_writes(text, patched):
+    assert code_writes(text).patched == patched

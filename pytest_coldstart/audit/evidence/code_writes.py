@@ -11,7 +11,9 @@ common interpreters are known lexically:
   ``createWriteStream``, Ruby ``File.write``, PHP ``file_put_contents``, and the destination of
   ``shutil.copy*|move``, ``os.rename|replace``, Node ``copyFile(Sync)|rename(Sync)``;
 - a write whose path is not a literal (a variable, an expression): the caller takes every
-  declared file the same text names as written (fail closed).
+  declared file the same text names as written (fail closed);
+- a patch: the files Codex's ``apply_patch`` input adds, updates, deletes or moves to, and the
+  target of a unified diff the text applies (``git apply``, ``patch``).
 
 Nothing is executed or interpreted; a construct that only looks like a write errs towards
 naming one.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from pytest_coldstart.audit.evidence.identity import Workspace
 
@@ -61,16 +63,28 @@ CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_cont
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 
+#: A patch's own file headers: Codex's apply_patch format (``*** Update File: x``, ``*** Add
+#: File:``, ``*** Delete File:``, ``*** Move to:``), and a unified diff's target (``+++ b/x``)
+#: where the text applies it (``git apply``, ``patch``).
+_PATCH_FILE = re.compile(r"^\*\*\* (?:(?:Add|Update|Delete) File|Move to): *(?P<path>\S(?:.*\S)?) *$", re.M)
+_DIFF_TARGET = re.compile(r"^\+\+\+ (?:[ab]/)?(?P<path>[^\t\n]*[^\s])", re.M)
+_APPLIES = re.compile(r"\bgit\s+apply\b|(?<![\w-])patch(?![\w-])")
+
+
 @dataclass(frozen=True)
 class CodeWrites:
     paths: list[str]  # literal paths the code writes
     unplaced: bool  # a write construct whose path is not a literal
+    patched: list[str] = field(default_factory=list)  # files a patch in the text adds, updates or deletes
 
 
 def code_writes(text: str) -> CodeWrites:
     """The literal paths ``text``'s write constructs write, and whether any writes elsewhere."""
+    patched = [m.group("path") for m in _PATCH_FILE.finditer(text)] if "*** " in text else []
+    if "+++ " in text and _APPLIES.search(text):
+        patched += [m.group("path") for m in _DIFF_TARGET.finditer(text) if m.group("path") != "/dev/null"]
     if HINT.search(text) is None:
-        return CodeWrites([], False)
+        return CodeWrites([], False, patched)
     paths: list[str] = []
     starts: list[int] = []  # the literal writes' spans, in text order (finditer: no overlap)
     ends: list[int] = []
@@ -84,7 +98,7 @@ def code_writes(text: str) -> CodeWrites:
         return index >= 0 and position < ends[index]
 
     unplaced = any(not covered(m.start()) for m in _ANY.finditer(text))
-    return CodeWrites(paths, unplaced)
+    return CodeWrites(paths, unplaced, patched)
 
 
 def script_writes(
@@ -95,11 +109,11 @@ def script_writes(
     literal writes every declared file the text names (``named(text)``: fail closed)."""
     found = code_writes(text)
     out: list[tuple[str, str, str | None]] = []
-    if found.paths:
+    if found.paths or found.patched:
         cwds = ws.cwds(text)
-        for path in found.paths:
+        for path, how in [(p, "script") for p in found.paths] + [(p, "patch") for p in found.patched]:
             keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
-            out += [(key, "script", None) for key in sorted(keys or unplaced(path))]
+            out += [(key, how, None) for key in sorted(keys or unplaced(path))]
     if found.unplaced:
         out += [(key, "script (a path that is no literal)", None) for key in named(text)]
     return out
