@@ -103,6 +103,9 @@ def test_redirections_are_not_operands(ws, command, written):
         "c''p forged.json ../oracle.json",
         "cp forged.json ../ora\\cle.json",  # an escape the shell drops
         "sort -o ../oracle.json forged.json",  # an output option of any program
+        "echo forged>../oracle.json",  # a redirection with no space
+        "exec 3>../oracle.json; echo forged >&3",  # any file descriptor
+        "exec 4<>../oracle.json",  # opened for reading and writing
         "openssl enc -d -in forged.bin -out ../oracle.json",
         "pandoc --output=../oracle.json notes.md",
         "jq . forged.json | sponge ../oracle.json",

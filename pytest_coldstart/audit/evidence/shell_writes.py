@@ -26,7 +26,6 @@ SegmentRule = Callable[[list[str], str | None], list[ShellWrite]]
 Unplaced = Callable[[str], list[str]]
 
 COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy")
-REDIRECTS = (">", ">>", "1>", "2>", "&>", ">|", "1>>", "2>>", "&>>")
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
 WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
@@ -47,7 +46,9 @@ HINT += r"|(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _OUTPUT_OPTIONS), key
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
 _PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
-_ATTACHED = re.compile(r"^(?:[12&]?>>?\|?)(.+)$")
+#: A redirection inside a word: >f, 2>>f, 3>f, &>f, >|f, 3<>f (read-write), echo x>f (no space).
+_ATTACHED = re.compile(r"(?:<>|>>?\|?)(.+)$")
+_REDIRECT = re.compile(r"^(?:(?:\d+|&)?>>?\|?|\d*<>)$")  # a redirection whose target is the next word
 _INPUTS = ("<", "<<", "<<<", "0<")
 _MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -236,10 +237,10 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     out: list[ShellWrite] = []
     for index, word in enumerate(words):
         target = None
-        if word in REDIRECTS and index + 1 < len(words):
+        if _REDIRECT.match(word) and index + 1 < len(words):
             target = words[index + 1]
-        elif word[:1] in (">", "1", "2", "&") and ">" in word[:3]:
-            match = _ATTACHED.match(word)
+        elif ">" in word:
+            match = _ATTACHED.search(word)
             target = match.group(1) if match else None
         if target and not target.startswith("&"):
             out += [(k, "shell redirect", None) for k in targets(target)]
@@ -302,9 +303,9 @@ def _operands(words: list[str]) -> list[str]:
     for word in words[1:]:
         if skip:
             skip = False
-        elif word in REDIRECTS or word in _INPUTS:
+        elif _REDIRECT.match(word) or word in _INPUTS:
             skip = True
-        elif not word.startswith("-") and not _ATTACHED.match(word) and not word.startswith("<"):
+        elif not word.startswith("-") and ">" not in word and not word.startswith("<"):
             out.append(word)
     return out
 
