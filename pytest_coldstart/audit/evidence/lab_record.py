@@ -12,7 +12,7 @@ one of our recording commands (``coldstart trace review``, ``run_trace.py call``
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 #: The declaration name the run's own record is known by in the provenance model.
@@ -58,14 +58,7 @@ class CliWrite:
 def cli_write(words: Sequence[str]) -> CliWrite | None:
     """What one shell segment's words write through our CLI, or None when they run no
     command of ours that rewrites a lab file."""
-    for index, word in enumerate(words):
-        name = word.replace("\\", "/").rpartition("/")[2].lower()
-        if name in _PROGRAMS:
-            program, start = name, index + 1
-        elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
-            program, start = "coldstart", index + 2
-        else:
-            continue
+    for program, start in _invocations(words):
         subs = [w.lower() for w in words[start:] if not w.startswith("-")][:2]
         found = _subcommand(program, subs) or _record(program, subs, words[start:])
         if found is not None:
@@ -94,17 +87,21 @@ def records_a_claim(words: Sequence[str]) -> bool:
 
 def _claim(words: Sequence[str]) -> Sequence[str] | None:
     """The words after our program when it appends a call, result or (non-phase) record."""
-    for index, word in enumerate(words):
-        name = word.replace("\\", "/").rpartition("/")[2].lower()
-        if name in _PROGRAMS:
-            start = index + 1
-        elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
-            start = index + 2
-        else:
-            continue
+    for _, start in _invocations(words):
         subs = [w.lower() for w in words[start:] if not w.startswith("-")][:2]
         return words[start:] if set(subs) & _CLAIMS else None
     return None
+
+
+def _invocations(words: Sequence[str]) -> Iterator[tuple[str, int]]:
+    """(our program, where its arguments start) for each word that runs it: ``coldstart``,
+    ``run_trace.py`` (any path), or ``python -m pytest_coldstart``."""
+    for index, word in enumerate(words):
+        name = word.replace("\\", "/").rpartition("/")[2].lower()
+        if name in _PROGRAMS:
+            yield name, index + 1
+        elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
+            yield "coldstart", index + 2
 
 
 def _record(program: str, subs: list[str], words: Sequence[str]) -> tuple[str, str] | None:
