@@ -11,6 +11,7 @@ Options of this suite (beside the plugin's own ``--coldstart-*`` options):
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -49,7 +50,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+_SUITE_CACHE: list[str] = []
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    # Module-scoped fixtures run the CLI before a test's own cache is set (_private_audit_cache):
+    # they share one cache of this session, never ~/.cache (xdist workers inherit it).
+    if "COLDSTART_CACHE_DIR" not in os.environ:
+        _SUITE_CACHE.append(tempfile.mkdtemp(prefix="coldstart-suite-cache-"))
+        os.environ["COLDSTART_CACHE_DIR"] = _SUITE_CACHE[0]
     config.addinivalue_line("markers", "corpus: needs the external corpus (--coldstart-corpus=DIR)")
     value = config.getoption("coldstart_corpus", None)
     if value:
@@ -59,6 +68,19 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[ENV] = str(path)
     else:
         os.environ.pop(ENV, None)
+
+
+@pytest.fixture(autouse=True)
+def _private_audit_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test gets its own audit cache (the CLI's default is ~/.cache/pytest-coldstart): no
+    test is served a verdict another test stored, and the suite leaves nothing in $HOME."""
+    monkeypatch.setenv("COLDSTART_CACHE_DIR", str(tmp_path_factory.mktemp("audit-cache")))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _SUITE_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop("COLDSTART_CACHE_DIR", None)
 
 
 def _needs_corpus(item: pytest.Item) -> bool:

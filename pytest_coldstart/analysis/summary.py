@@ -15,7 +15,7 @@ from typing import Any
 from pytest_coldstart._version import __version__
 from pytest_coldstart.analysis.tally import Tally, rate
 from pytest_coldstart.audit.currency import AUDIT_JSON, stored_report
-from pytest_coldstart.audit.engine import audit_run
+from pytest_coldstart.audit.verdict import audited, default_cache
 from pytest_coldstart.record.manifest_check import check_manifest
 from pytest_coldstart.run import jsonio, layout, schemas, v1
 from pytest_coldstart.run.errors import VersionError
@@ -47,8 +47,9 @@ def _records(rundir: RunDir, version: int) -> Iterator[tuple[Any, bytes] | jsoni
 
 def outcome(rundir: RunDir, run_id: Any = None) -> dict[str, Any]:
     """The audit verdict: null when the run was never audited; the stored audit/audit.json when
-    it is current and the run's own (``audit.currency``); else a fresh audit in memory (a
-    stale, foreign or unversioned report is never believed; ``recomputed_because`` says why)."""
+    it is current and the run's own (``audit.currency``); else the audit of the run's present
+    bytes (``audit.verdict``: from the shared cache or audited now; a stale, foreign or
+    unversioned report is never believed; ``recomputed_because`` says why)."""
     if not rundir.path(AUDIT_JSON).is_file() and not rundir.path(AUDIT_JSON).is_symlink():
         return {
             "overall": None,
@@ -62,7 +63,7 @@ def outcome(rundir: RunDir, run_id: Any = None) -> dict[str, Any]:
         source: dict[str, Any] | None = {"path": AUDIT_JSON, "sha256": digest}
         extra: dict[str, Any] = {}
     else:
-        document, source, extra = audit_run(rundir.root, write=False), None, {"recomputed_because": why}
+        document, source, extra = audited(rundir.root, default_cache())[0], None, {"recomputed_because": why}
     flags = {}
     for flag in document.get("flags") or []:
         if isinstance(flag, dict) and isinstance(flag.get("flag"), str):

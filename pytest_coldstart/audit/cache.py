@@ -35,6 +35,7 @@ from pytest_coldstart.run.versioning import CURRENT, is_version
 
 Compute = Callable[[], dict[str, Any]]
 _HEX = frozenset("0123456789abcdef")
+INTERNAL_ERROR = "internal audit error"  # the engine's own words (audit.engine.audit_report)
 
 
 def default_directory() -> Path:
@@ -58,6 +59,13 @@ def _current_report(value: dict[str, Any]) -> bool:
     return isinstance(version, int) and not isinstance(version, bool) and version == SCHEMA_VERSION
 
 
+def is_internal_error(report: dict[str, Any]) -> bool:
+    """A report of an internal audit error: never stored, since it may come from a transient
+    fault (memory, the disk) rather than from the run."""
+    problems = report.get("infra_errors")
+    return isinstance(problems, list) and any(isinstance(p, str) and INTERNAL_ERROR in p for p in problems)
+
+
 def entry_key(run_dir: Path, inputs_digest: str) -> str:
     """The entry of a run whose inputs have ``inputs_digest`` (no location in it: relocatable;
     ``run_dir`` is kept for callers of the old signature)."""
@@ -66,7 +74,8 @@ def entry_key(run_dir: Path, inputs_digest: str) -> str:
 
 
 class AuditCache:
-    """get/compute of JSON values per (kind, key); ``directory=None`` keeps them in memory only."""
+    """get/compute of JSON values per (kind, key); ``directory=None`` keeps them in memory only.
+    A computed report of an internal error is returned but not kept (``is_internal_error``)."""
 
     def __init__(self, directory: Path | None):
         self.directory = directory
@@ -173,7 +182,8 @@ class AuditCache:
     def _compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
         value = compute()
         self.computed += 1
-        self._store(kind, key, value)
+        if not is_internal_error(value):
+            self._store(kind, key, value)
         return value
 
 

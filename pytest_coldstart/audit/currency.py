@@ -53,8 +53,14 @@ def record(out: Path, report: dict[str, Any], digest: str | None) -> None:
 
 
 def stored_report(run_dir: str | Path, run_id: Any) -> tuple[dict[str, Any] | None, str]:
-    """(report, "") when audit/audit.json is the current verdict of this run, else (None, why)."""
+    """(report, "") when audit/audit.json is the current verdict of this run, else (None, why).
+    ``run_id`` None: the one run.json names."""
     root = Path(run_dir)
+    if run_id is None:
+        try:
+            run_id = layout.RunDir(root).load_manifest().get("run_id")
+        except (ColdstartError, OSError) as exc:
+            return None, exc.one_line() if isinstance(exc, ColdstartError) else f"{layout.RUN_JSON}: unreadable"
     try:
         with jsonio.open_bytes(root / AUDIT_JSON, AUDIT_JSON) as handle:
             data = handle.read(jsonio.MAX_DOCUMENT_BYTES + 1)

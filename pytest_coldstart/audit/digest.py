@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from pytest_coldstart._version import __version__
+from pytest_coldstart.run.jsonio import open_regular
 from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR, SUMMARY_JSON
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
@@ -186,8 +187,10 @@ def audit_inputs_digest(run_dir: str | Path) -> str:
 
 
 def file_sha256(path: Path) -> str:
+    """sha256 of a regular file's bytes; a file swapped for a FIFO or a symlink after it was
+    listed is refused (OSError), never waited on or followed."""
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with open_regular(path) as handle:
         while block := handle.read(BLOCK):
             digest.update(block)
     return digest.hexdigest()

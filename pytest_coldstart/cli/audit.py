@@ -44,6 +44,11 @@ def register(groups: Subparsers) -> None:
     )
     anchored.add_argument("--ledger", metavar="FILE", help="require the run's anchor from this ledger")
     p.add_argument("--public-key", metavar="P", help="require the anchor to be signed by this Ed25519 public key")
+    p.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="audit again without reading or writing the audit cache ($COLDSTART_CACHE_DIR or ~/.cache/pytest-coldstart)",
+    )
     p.set_defaults(handler=cmd_run)
     p = sub.add_parser(
         "explain",
@@ -70,7 +75,7 @@ def _override(value: str | None) -> str | None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pytest_coldstart.audit import anchoring, audit_run, currency
+    from pytest_coldstart.audit import anchoring, audit_run, currency, verdict
     from pytest_coldstart.audit.audit_report import AuditReport
     from pytest_coldstart.audit.classify import exit_code
     from pytest_coldstart.audit.digest import audit_inputs_digest
@@ -86,7 +91,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     wanted = anchoring.expectation(
         [args.anchor] if args.anchor else [], [args.ledger] if args.ledger else [], args.public_key
     )
-    document = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
+    if args.answer is None and args.oracle is None:  # the run's own inputs: audited once, then cached
+        document, _ = verdict.audited(root, None if args.no_cache else verdict.default_cache())
+    else:
+        document = audit_run(root, answer=_override(args.answer), oracle=_override(args.oracle), write=False)
     document = anchoring.check(document, root, wanted)
     report = AuditReport.from_json(document)
     try:
