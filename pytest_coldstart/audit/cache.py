@@ -160,24 +160,27 @@ class AuditCache:
                 return value
             return self._compute(kind, key, compute)
 
-    def compute_if_free(self, kind: str, key: str, compute: Compute) -> bool:
-        """Compute unless cached or another process holds the key: the xdist share-out step."""
-        if self._read(kind, key) is not None or self.directory is None:
-            return False
-        _, lock_path = self._paths(kind, key)
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(os.fspath(lock_path))
-        try:
-            lock.acquire(timeout=0)
-        except Timeout:
-            return False
-        try:
+    def compute_if_free(self, kind: str, run_dir: Path, compute: Compute) -> str | None:
+        """The xdist share-out step: unless another process holds the run, find its key (the
+        content digest, remembered for the others) and compute the entry unless it is cached;
+        returns the key when this process computed it, else None. The run is claimed by its
+        stat digest before any byte is hashed, so the workers split the hashing too."""
+        if self.directory is None:
+            return None
+        stat = audit_inputs_digest(run_dir)
+        claim = self.directory / "inputs" / stat[:2] / f"{stat}.lock"
+        with _held(claim) as held:
+            if not held:
+                return None
+            key = entry_key(run_dir, self.content_digest(run_dir))
             if self._read(kind, key) is not None:
-                return False
-            self._compute(kind, key, compute)
-            return True
-        finally:
-            lock.release()
+                return None
+            _, lock_path = self._paths(kind, key)
+            with _held(lock_path) as entry_held:
+                if not entry_held or self._read(kind, key) is not None:
+                    return None
+                self._compute(kind, key, compute)
+                return key
 
     def _compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
         value = compute()
@@ -185,6 +188,22 @@ class AuditCache:
         if not is_internal_error(value):
             self._store(kind, key, value)
         return value
+
+
+@contextlib.contextmanager
+def _held(lock_path: Path) -> Iterator[bool]:
+    """Whether this process took the file lock at ``lock_path`` without waiting (held inside)."""
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(os.fspath(lock_path))
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        lock.release()
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
@@ -221,6 +240,13 @@ def _entries(directory: Path) -> Iterator[Path]:
         yield from sorted(audit.glob("??/*.json"))
 
 
+def _memos(directory: Path) -> Iterator[Path]:
+    """The inputs/ and code/ memo files (not the claim locks beside them)."""
+    for folder in ("inputs", "code"):
+        if (directory / folder).is_dir():
+            yield from (p for p in (directory / folder).rglob("*") if p.is_file() and p.suffix != ".lock")
+
+
 def inspect(directory: Path) -> CacheInfo:
     """Counts and sizes; an entry is stale when another code fingerprint (or none) wrote it."""
     info = CacheInfo(directory)
@@ -237,9 +263,7 @@ def inspect(directory: Path) -> CacheInfo:
             info.current += 1
         else:
             info.stale.append(path)
-    for folder in ("inputs", "code"):
-        if (directory / folder).is_dir():
-            info.memos += sum(1 for p in (directory / folder).rglob("*") if p.is_file())
+    info.memos = sum(1 for _ in _memos(directory))
     return info
 
 
@@ -248,9 +272,7 @@ def prune(directory: Path, *, everything: bool = False) -> int:
     info = inspect(directory)
     doomed = list(_entries(directory)) if everything else info.stale
     if everything:
-        for folder in ("inputs", "code"):
-            if (directory / folder).is_dir():
-                doomed += [p for p in (directory / folder).rglob("*") if p.is_file()]
+        doomed += list(_memos(directory))
     removed = 0
     for path in doomed:
         with contextlib.suppress(OSError):

@@ -168,16 +168,16 @@ class ColdstartSession:
         done = 0
         for run_dir in runs[start:] + runs[:start]:
             run_dir = run_dir.resolve()
-            key = self._key(run_dir)
-            if key is None:
-                continue
             started = time.perf_counter()
             try:
-                done += self.cache.compute_if_free("audit", key, functools.partial(_audit, run_dir))
+                key = self.cache.compute_if_free("audit", run_dir, functools.partial(_audit, run_dir))
             except Exception:
                 continue
             finally:
                 self._spent[run_dir] = self._spent.get(run_dir, 0.0) + time.perf_counter() - started
+            if key is not None:
+                self._keys[run_dir] = key
+                done += 1
         return done
 
 

@@ -74,3 +74,31 @@ def test_default_directory_follows_the_environment(monkeypatch, tmp_path: Path) 
     monkeypatch.delenv("COLDSTART_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache_module.default_directory() == tmp_path / "xdg" / "pytest-coldstart"
+
+
+def test_share_out_claims_a_run_before_hashing_it(tmp_path: Path, monkeypatch) -> None:
+    """xdist workers split the hashing as well as the audits: a run another process holds is
+    skipped without reading a byte, and the claimant's digest is remembered for the others."""
+    from filelock import FileLock
+
+    run = build_run(tmp_path / "run", "passing")
+    cache = AuditCache(tmp_path / "cache")
+    stat = digest.audit_inputs_digest(run)
+    claim = tmp_path / "cache" / "inputs" / stat[:2] / f"{stat}.lock"
+    claim.parent.mkdir(parents=True, exist_ok=True)
+    hashed: list[Path] = []
+    real = cache_module.audit_content_digest
+    monkeypatch.setattr(cache_module, "audit_content_digest", lambda r: hashed.append(r) or real(r))
+    report: dict[str, Any] = {"schemaVersion": 2, "overall": "PASS", "flags": []}
+    with FileLock(str(claim)):  # held by "another worker" (a separate lock object)
+        assert cache.compute_if_free("audit", run, lambda: report) is None
+    assert hashed == []
+    key = cache.compute_if_free("audit", run, lambda: report)
+    assert key is not None and hashed == [run] and cache.computed == 1
+    assert cache.compute_if_free("audit", run, lambda: report) is None  # cached now
+    other = AuditCache(tmp_path / "cache")
+    assert other.key(run) == key and hashed == [run]  # the memo, not a second read
+    assert other.get_or_compute("audit", key, lambda: {}) == report
+    files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file() and p.parent.parent.name in ("inputs", "code")]
+    files += [p for p in (tmp_path / "cache" / "code").glob("*") if p.is_file()]
+    assert claim.exists() and inspect(tmp_path / "cache").memos == len([p for p in files if p.suffix != ".lock"])
