@@ -62,6 +62,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "oracle_mentioned_in_a_note",
     "notes_written_by_a_script",
     "workspace_read_through_a_glob",
+    "tools_unpacked_in_the_workspace",
 }
 
 

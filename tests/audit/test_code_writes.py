@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_coldstart.audit.evidence.code_writes import code_writes, script_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.tree_writes import TREE
 
 HOME = {"agent": {"cwd": "/home/lab/run/workspace", "run_dir": "/home/lab/run"}}
 
@@ -105,3 +106,33 @@ def test_any_text_is_answered_without_a_crash(text):
 )
 def test_the_files_a_patch_writes(text, patched):
     assert code_writes(text).patched == patched
+
+
+@pytest.mark.parametrize(
+    "code, trees",
+    [
+        ("tarfile.open('/tmp/t.tar').extractall('test')", ["test"]),
+        ('zipfile.ZipFile(z).extractall(path="fixture")', ["fixture"]),
+        ("tarfile.open(t).extractall()", ["."]),
+        ("shutil.unpack_archive('/tmp/r.zip', 'restore')", ["restore"]),
+        ("shutil.unpack_archive('/tmp/r.zip')", ["."]),
+        ("shutil.copytree('/tmp/t', 'test', dirs_exist_ok=True)", ["test"]),
+        ("fs.cpSync(src, 'test', {recursive: true})", ["test"]),
+        ("FileUtils.cp_r('/tmp/t', 'test')", ["test"]),
+        ("tarfile.open(t).extractall(os.environ['D'])", []),
+    ],
+)
+def test_the_folders_code_extracts_or_copies_a_tree_into(code, trees):
+    found = code_writes(code)
+    assert found.trees == trees
+    assert found.unplaced == (not trees)  # a folder that is no literal is a write no one can place
+
+
+def test_a_tree_the_code_writes_is_marked_for_expansion(tmp_path: Path):
+    (tmp_path / "workspace").mkdir()
+    ws = Workspace(tmp_path, HOME)
+    text = "python3 -c \"import tarfile; tarfile.open('/tmp/t.tar').extractall('../test')\""
+    writes = script_writes(text, ws, lambda p: ["<guess>"], lambda t: [])
+    assert (ws.key("../test"), "script" + TREE, None) in writes
+    unplaced = script_writes("shutil.unpack_archive(a, '$RUN/test')", ws, lambda p: [p], lambda t: [])
+    assert unplaced == [("$RUN/test/*", "script", None)]

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.tree_writes import TREE
 
 _LIT = r"""(?P<q>['"`])(?P<path>[^'"`\n]{1,4096})(?P=q)"""
 _MODE = r"""['"][rbtU]*[wax+][rwabxtU+]*['"]"""  # a mode string that writes
@@ -47,6 +48,13 @@ _SECOND = [
     rf"\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
     rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move))\s*\(\s*[^,()]+,\s*{_LIT}",
 ]
+#: Constructs that write a whole folder (``tree_writes``): an archive's extraction (into the
+#: cwd when no folder is given) and a tree copy's destination.
+_TREES = [
+    re.compile(rf"\.extractall\s*\(\s*(?:path\s*=\s*)?(?:{_LIT}|(?P<cwd>\)))"),
+    re.compile(rf"\bshutil\.unpack_archive\s*\(\s*[^,()]+(?:,\s*(?:extract_dir\s*=\s*)?{_LIT}|(?P<cwd>\)))"),
+    re.compile(rf"\b(?:shutil\.copytree|cpSync|FileUtils\.cp_r)\s*\(\s*[^,()]+,\s*{_LIT}"),
+]
 #: Any write construct, whatever its path argument (a literal or not).
 _ANY = re.compile(
     rf"\b(?:f?open|io\.open|codecs\.open)\s*\([^()]*{_MODE}"
@@ -56,10 +64,12 @@ _ANY = re.compile(
     r"|\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
     r"|copyFileSync|copyFile|renameSync|FileUtils\.(?:cp|mv|copy|move))\s*\("
     r"""|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\+?>"""
+    r"|\.extractall\s*\(|\bshutil\.unpack_archive\s*\(|\bcpSync\s*\(|\bFileUtils\.cp_r\s*\("
 )
 #: Cheap necessary condition for ``code_writes`` to find anything (also on a lowercased raw
 #: line): a write construct is a call of one of these names.
-CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*)\s*\("
+CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
+CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r)\s*\("
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 
@@ -76,6 +86,7 @@ class CodeWrites:
     paths: list[str]  # literal paths the code writes
     unplaced: bool  # a write construct whose path is not a literal
     patched: list[str] = field(default_factory=list)  # files a patch in the text adds, updates or deletes
+    trees: list[str] = field(default_factory=list)  # folders the code extracts or copies a tree into
 
 
 def code_writes(text: str) -> CodeWrites:
@@ -92,13 +103,21 @@ def code_writes(text: str) -> CodeWrites:
         paths.append(next(value for name, value in match.groupdict().items() if value and name.startswith("path")))
         starts.append(match.start())
         ends.append(match.end())
+    trees: list[str] = []
+    spans = list(zip(starts, ends, strict=True))
+    for pattern in _TREES:
+        for match in pattern.finditer(text):
+            trees.append(match.group("path") or ".")
+            spans.append((match.start(), match.end()))
+    spans.sort()
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
 
     def covered(position: int) -> bool:  # inside a literal write's span (log time: no reads x writes)
         index = bisect.bisect_right(starts, position) - 1
         return index >= 0 and position < ends[index]
 
     unplaced = any(not covered(m.start()) for m in _ANY.finditer(text))
-    return CodeWrites(paths, unplaced, patched)
+    return CodeWrites(paths, unplaced, patched, trees)
 
 
 def script_writes(
@@ -109,11 +128,15 @@ def script_writes(
     literal writes every declared file the text names (``named(text)``: fail closed)."""
     found = code_writes(text)
     out: list[tuple[str, str, str | None]] = []
-    if found.paths or found.patched:
+    if found.paths or found.patched or found.trees:
         cwds = ws.cwds(text)
         for path, how in [(p, "script") for p in found.paths] + [(p, "patch") for p in found.patched]:
             keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
             out += [(key, how, None) for key in sorted(keys or unplaced(path))]
+        for path in found.trees:
+            keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
+            out += [(key, "script" + TREE, None) for key in sorted(keys)]
+            out += [] if keys else [(key, "script", None) for key in unplaced(f"{path.rstrip('/')}/*")]
     if found.unplaced:
         out += [(key, "script (a path that is no literal)", None) for key in named(text)]
     return out

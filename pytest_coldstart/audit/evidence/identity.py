@@ -163,6 +163,11 @@ class Workspace:
             return key[len(self.run_base) + 1 :]
         return None
 
+    def is_folder(self, key: str) -> bool:
+        """Whether ``key`` is a folder the run holds (its own symlinks already followed)."""
+        relative = self.inside(key)
+        return relative is not None and os.path.isdir(os.path.join(self.root, relative))
+
     def relative_of(self, key: str) -> str | None:
         """The run-relative path of a key (for reports), or None outside the run."""
         return self.inside(key)

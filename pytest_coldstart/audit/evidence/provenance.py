@@ -38,6 +38,7 @@ from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_compon
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
 from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
+from pytest_coldstart.audit.evidence.tree_writes import expand
 
 TEST_SIDE = ("test_mod", "oracle", "fixture", "restore")
 INDEPENDENT = TEST_SIDE
@@ -168,7 +169,7 @@ class Provenance:
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 out += shell_writes(text, self.workspace, self._recording, self._unplaced, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
-        return out
+        return expand(out, self._by_key)
 
     def _named_keys(self, text: str) -> list[str]:
         return [key for name in sorted(self.names(text)) for key in sorted(self.keys[name])]

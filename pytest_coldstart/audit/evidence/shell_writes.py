@@ -17,6 +17,7 @@ import re
 from collections.abc import Callable
 
 from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, dequoted, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, folder, tree_writes
 
 #: (key of the file written, how, key of the file a copy/move came from)
 ShellWrite = tuple[str, str, str | None]
@@ -25,7 +26,7 @@ SegmentRule = Callable[[list[str], str | None], list[ShellWrite]]
 #: The keys a write target the workspace cannot place may stand for.
 Unplaced = Callable[[str], list[str]]
 
-COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy")
+COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy", "scp")
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
 WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
@@ -33,6 +34,7 @@ WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
 #: the file a compressed operand unpacks to (gunzip x.gz writes x).
 WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
 WRITER_HEADS += (_COMPRESSORS := ("gzip", "xz", "bzip2", "zstd", "lzma"))
+WRITER_HEADS += (*ARCHIVERS, "scp")  # archive extraction writes a tree (tree_writes)
 _PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
 #: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
 _OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")
@@ -219,6 +221,13 @@ class _Resolver:
     def key(self, token: str) -> str | None:
         return self.ws.key(token, self.cwd)
 
+    def is_folder(self, token: str) -> bool:
+        """A folder for sure: ``.``, ``..``, a trailing slash, or a folder the run holds."""
+        if token in (".", "..") or token.endswith("/"):
+            return True
+        key = self.key(token)
+        return key is not None and self.ws.is_folder(key)
+
     def __call__(self, target: str) -> list[str]:
         """The keys a write target names: its own, or (unplaceable) the ones it may be."""
         keys = self._keys(target)
@@ -247,16 +256,8 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     args = _operands(words)
     if head == "tee":
         out += [(k, "tee", None) for a in args for k in targets(a)]
-    elif head in COPIERS and len(args) >= 2:
-        option = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None)
-        if option is not None:
-            sources, destination, directory = [a for a in args if a != option], option, True
-        else:
-            sources, destination = args[:-1], args[-1]
-            directory = destination.endswith("/") or len(sources) > 1
-        for source in sources:
-            name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-            out += [(k, head, targets.key(source)) for k in targets(name)]
+    elif head in COPIERS and len(args) >= 1:
+        out += _copies(words, head, args, targets)
     elif head == "dd":
         out += [(k, "dd", None) for w in words if w.startswith("of=") for k in targets(w[3:])]
     elif head in ("sed", "perl") and any(_in_place(w) for w in words[1:]):
@@ -278,7 +279,35 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     elif head in _DECOMPRESSORS or (head in _COMPRESSORS and any(w in ("-d", "--decompress") for w in words)):
         unpacked = [a[: -len(ext)] for a in args for ext in _PACKED if a.lower().endswith(ext) and len(a) > len(ext)]
         out += [(k, head, None) for a in unpacked for k in targets(a)]
-    return out + _option_outputs(words, head, targets)
+    return out + _option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
+
+
+def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) -> list[ShellWrite]:
+    """A copy's or move's destinations: the file, or into a folder (``-t DIR``,
+    ``--target-directory=DIR``, a trailing slash, several sources, ``.``, or a folder the run
+    holds) the source's name; a recursive copy or a move writes the whole tree it lands."""
+    option = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None)
+    option = option or next((w.partition("=")[2] for w in words if w.startswith("--target-directory=")), None)
+    option = option or next((w[2:] for w in words if w.startswith("-t") and len(w) > 2 and head != "rsync"), None)
+    if option:
+        sources, destination, directory = [a for a in args if a != option], option, True
+    elif len(args) >= 2:
+        sources, destination = args[:-1], args[-1]
+        directory = len(sources) > 1 or targets.is_folder(destination)
+    else:
+        return []
+    recursive = head in ("mv", "move", "move-item", "rsync", "robocopy", "xcopy") or any(
+        w in ("--recursive", "--archive", "-recurse") or (w[:1] == "-" and w[1:2] != "-" and set(w[1:]) & set("rRa"))
+        for w in words[1:]
+    )
+    out: list[ShellWrite] = []
+    for source in sources:
+        name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
+        out += [(k, head, targets.key(source)) for k in targets(name)]
+        if recursive and head != "ln":
+            landed = destination if source.endswith(("/", "/.", "/*")) else name
+            out += folder(landed, head, targets, targets.key)
+    return out
 
 
 def _option_outputs(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:

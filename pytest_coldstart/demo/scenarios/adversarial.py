@@ -38,6 +38,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
+from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
@@ -300,6 +301,6 @@ _REST: list[Scenario] = [
     ),
 ]
 
-ADVERSARIAL: dict[str, Scenario] = {s.name: s for s in IDENTITY + PROVENANCE + SCRIPTS + LAB_RECORD + _REST}
+ADVERSARIAL: dict[str, Scenario] = {s.name: s for s in IDENTITY + PROVENANCE + SCRIPTS + TREES + LAB_RECORD + _REST}
 #: the few ``coldstart demo`` ships in runs/ (they help a reader; the rest are tests only)
 SHOWCASE = ("name_collision_test_side_read", "oracle_byte_copy_of_answer", "fixture_unverified", "task_carries_answer")

@@ -1,0 +1,110 @@
+"""Writes of a whole folder (audit/evidence/tree_writes.py): archive extraction, recursive copies
+and moves, copies into a folder, and git commands that rewrite the working tree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.shell_writes import shell_writes
+from pytest_coldstart.audit.evidence.tree_writes import TREE, expand
+
+HOME = {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}}
+DECLARED = ["test/testmod.jsonl", "fixture/ready.json", "restore/verify.json", "oracle.json"]
+
+
+@pytest.fixture
+def ws(tmp_path: Path) -> Workspace:
+    for relative in [*DECLARED, "workspace/notes.txt"]:
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("x", "utf-8")
+    return Workspace(tmp_path, HOME)
+
+
+def written(ws: Workspace, command: str) -> set[str]:
+    """The declared run files ``command`` writes, as run-relative paths."""
+    declared = {k for k in (ws.run_key(p) for p in DECLARED) if k is not None}
+    writes = expand(shell_writes(command, ws, None, lambda target: []), declared)
+    return {ws.inside(key) or key for key, _, _ in writes if key in declared}
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("tar -xf /tmp/t.tar -C test", {"test/testmod.jsonl"}),
+        ("tar xzf /tmp/t.tgz --directory=fixture", {"fixture/ready.json"}),
+        ("bsdtar -x -f /tmp/t.tar -Crestore", {"restore/verify.json"}),
+        ("cd test && tar -xf /tmp/t.tar", {"test/testmod.jsonl"}),
+        ("unzip -o /tmp/t.zip -d test", {"test/testmod.jsonl"}),
+        ("7z x /tmp/t.7z -ofixture", {"fixture/ready.json"}),
+        ("cd restore; cpio -idv < /tmp/t.cpio", {"restore/verify.json"}),
+        ("cp -r /tmp/prepared/fixture .", {"fixture/ready.json"}),
+        ("cp -a /tmp/prepared/test ./", {"test/testmod.jsonl"}),
+        ("rsync -a /tmp/r/ restore/", {"restore/verify.json"}),
+        ("mv /tmp/t/testmod.jsonl test", {"test/testmod.jsonl"}),
+        ("cd test && cp /tmp/testmod.jsonl .", {"test/testmod.jsonl"}),
+        ("cp --target-directory=fixture /tmp/ready.json", {"fixture/ready.json"}),
+        ("cp -tfixture /tmp/ready.json", {"fixture/ready.json"}),
+        ("Copy-Item -Recurse C:/tmp/test .", {"test/testmod.jsonl"}),
+        ("git -C test reset --hard", {"test/testmod.jsonl"}),
+        ("git checkout -- fixture", {"fixture/ready.json"}),
+        ("git restore .", set(DECLARED)),
+        ("git stash pop", set(DECLARED)),
+        ("git checkout HEAD~3", set(DECLARED)),
+        ("git pull --rebase", set(DECLARED)),
+        ("git clone https://example.org/lab/test.git", {"test/testmod.jsonl"}),
+    ],
+)
+def test_a_folder_write_writes_every_declared_file_below_it(ws, command, files):
+    assert written(ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "tar -czf /tmp/backup.tgz test fixture",
+        "tar -tf /tmp/t.tar",
+        "unzip -l /tmp/t.zip",
+        "7z l /tmp/t.7z",
+        "tar -xf /tmp/t.tar -C workspace",
+        "cp -r /tmp/tools workspace/tools",
+        "git checkout -b feature",
+        "git switch -c feature",
+        "git stash",
+        "git reset HEAD fixture/ready.json",
+        "git apply --check /tmp/p.diff",
+        "git -C workspace stash pop",
+        "git clone https://example.org/x.git workspace/x",
+        "cp /tmp/a.txt workspace",
+    ],
+)
+def test_what_writes_no_declared_folder_writes_nothing_declared(ws, command):
+    assert written(ws, command) == set()
+
+
+def test_an_unplaceable_folder_stands_for_every_independent_file(ws):
+    guessed: list[str] = []
+
+    def unplaced(target: str) -> list[str]:
+        guessed.append(target)
+        return ["<guess>"]
+
+    writes = shell_writes("tar -xf /tmp/t.tar -C $RUN_DIR/test", ws, None, unplaced)
+    assert ("<guess>", "tar extract", None) in writes and guessed == ["$RUN_DIR/test/*"]
+
+
+segments = st.lists(st.sampled_from(["test", "fixture", "restore", "workspace", "a", ".."]), min_size=0, max_size=3)
+
+
+@given(folder=segments, files=st.lists(segments.map(lambda s: "/".join(["<run>", *s, "f.json"])), max_size=6))
+def test_expand_keeps_file_writes_and_names_exactly_the_files_below_a_folder(folder, files):
+    key = "/".join(["<run>", *folder])
+    plain = ("<run>/x.json", "cp", None)
+    out = expand([plain, (key, "tar extract" + TREE, None)], files)
+    assert out[0] == plain and not any(how.endswith(TREE) for _, how, _ in out)
+    below = {f for f in files if f == key or f.startswith(key + "/")}
+    assert {k for k, _, _ in out[1:]} == below and len(out) == len(set(out))
