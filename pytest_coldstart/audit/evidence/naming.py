@@ -17,6 +17,7 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any
 
+from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
@@ -52,7 +53,7 @@ class Naming:
         return found
 
     def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
-        for text in strings(arguments):
+        for text in with_decoded(strings(arguments)):
             if any_reading(self.wanted, text, dequoted(text)):
                 yield from self.workspace.tokens(text, self.wanted)
 

@@ -34,6 +34,8 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
+from pytest_coldstart.audit.evidence.encoded import HINT as ENCODED_HINT
+from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -108,8 +110,8 @@ class Provenance:
             return True
         if self._scan is None:
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
-            hints = [HINT.encode("ascii"), lab_record.CLI_HINT.encode("ascii"), CALL_HINT.encode("ascii"), rb"[*?]"]
-            self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]))
+            hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, r"[*?]"]
+            self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]))
         start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
         text = raw[start:] if start >= 0 else raw
         if self._scan.search(text) is not None:
@@ -165,7 +167,7 @@ class Provenance:
                     keys = [key] if key is not None else self._unplaced(target)
                     out += [(k, f"{tool} tool", None) for k in keys]
                     break
-        for text in strings(arguments):
+        for text in with_decoded(strings(arguments)):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 out += shell_writes(text, self.workspace, self._recording, self._unplaced, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)

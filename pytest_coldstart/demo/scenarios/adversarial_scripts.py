@@ -2,17 +2,24 @@
 
 A shell's command string (``bash -c``, ``eval``), an exec-er's command (``find -exec``,
 ``xargs``, ``timeout``) and a script's own file writes (``python3 -c``, a heredoc, ``node
--e``, ``perl -e``) write evidence as surely as ``cp`` does, and a name split by quotes or an
-escape is the name the shell joins. The honest controls write and read other files the same
+-e``, ``perl -e``) write evidence as surely as ``cp`` does, also when the command is base64
+encoded (``pwsh -EncodedCommand``, ``exec(base64.b64decode(...))``), and a name split by quotes
+or an escape is the name the shell joins. The honest controls write and read other files the same
 ways."""
 
 from __future__ import annotations
+
+import base64
 
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.adversarial_edits import FIXTURE, ORACLE_COPY, TESTMOD, F, P, S, _with_call
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
 _HEREDOC = "python3 - <<'EOF'\nimport json\nwith open('fixture/ready.json', 'w') as out:\n    json.dump({}, out)\nEOF"
+
+
+def _encoded(command: str, encoding: str) -> str:
+    return base64.b64encode(command.encode(encoding)).decode("ascii")
 
 
 def _bash(name: str, description: str, command: str, klass: str, because: str, follows: str) -> Scenario:
@@ -166,6 +173,24 @@ SCRIPTS: list[Scenario] = [
         _flags(ac=F),
         "agent call c-peek names the oracle's file",
         ORACLE_COPY,
+    ),
+    _bash(
+        "testmod_written_by_an_encoded_powershell_command",
+        "pwsh -EncodedCommand runs a base64 (UTF-16LE) Add-Content onto the test mod's file",
+        "pwsh -NoProfile -EncodedCommand " + _encoded(f"Add-Content {story.TESTMOD_PATH} '{{}}'", "utf-16-le"),
+        "INFRA_ERROR",
+        "test_mod evidence is agent-written",
+        TESTMOD,
+    ),
+    _bash(
+        "fixture_written_by_a_decoded_script",
+        "python3 executes a base64-encoded one-liner that writes the fixture report",
+        "python3 -c \"import base64; exec(base64.b64decode('"
+        + _encoded("open('fixture/ready.json', 'w').write('{}')", "utf-8")
+        + "'))\"",
+        "FIXTURE_INVALID",
+        "fixture evidence is agent-written",
+        FIXTURE,
     ),
     S(
         "notes_written_by_a_script",

@@ -1,0 +1,59 @@
+"""Command text hidden in base64: what an encoded command or script runs, decoded as data.
+
+``pwsh -EncodedCommand <base64 of UTF-16LE>``, ``echo <base64> | base64 -d | sh``,
+``python3 -c "exec(base64.b64decode('...'))"`` and ``[Convert]::FromBase64String`` run a text
+the call's arguments hold only encoded. Where a text mentions a decoder, every base64 literal in
+it that decodes to readable text (UTF-8, or the UTF-16LE PowerShell uses) is read as one more
+text of the call: its writes and the files it names count like the rest (nothing is run). Two
+levels deep; a literal that decodes to binary is no text.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterable, Iterator
+
+#: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
+HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
+_HINT = re.compile(HINT, re.IGNORECASE)
+_BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
+_DEPTH = 2
+_MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
+
+
+def with_decoded(texts: Iterable[str]) -> Iterator[str]:
+    """Each text, followed by the texts decoded from it (two levels deep)."""
+    for text in texts:
+        yield text
+        yield from _decoded(text, _DEPTH)
+
+
+def _decoded(text: str, depth: int) -> Iterator[str]:
+    if depth == 0 or _HINT.search(text) is None:
+        return
+    for count, match in enumerate(_BLOB.finditer(text)):
+        if count >= _MAX_BLOBS:
+            return
+        decoded = readable(match.group(0))
+        if decoded is not None:
+            yield decoded
+            yield from _decoded(decoded, depth - 1)
+
+
+def readable(blob: str) -> str | None:
+    """The text ``blob`` encodes (UTF-8, else UTF-16LE), or None when it is no readable text."""
+    try:
+        raw = base64.b64decode(blob, validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    for encoding in ("utf-8", "utf-16-le"):
+        try:
+            text = raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        printable = sum(1 for c in text if c.isascii() and (c.isprintable() or c in "\n\r\t"))
+        if text and printable >= 0.9 * len(text) and any(c.isalpha() for c in text):
+            return text
+    return None

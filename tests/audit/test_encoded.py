@@ -1,0 +1,47 @@
+"""Command text hidden in base64 (audit/evidence/encoded.py): decoded as data, never run."""
+
+from __future__ import annotations
+
+import base64
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.encoded import readable, with_decoded
+
+
+def b64(text: str, encoding: str = "utf-8") -> str:
+    return base64.b64encode(text.encode(encoding)).decode("ascii")
+
+
+@pytest.mark.parametrize(
+    "text, hidden",
+    [
+        (f"echo {b64('cp answer.json oracle.json')} | base64 -d | sh", "cp answer.json oracle.json"),
+        (f"pwsh -EncodedCommand {b64('Set-Content oracle.json x', 'utf-16-le')}", "Set-Content oracle.json x"),
+        (f"powershell -enc {b64('Copy-Item a b', 'utf-16-le')}", "Copy-Item a b"),
+        (f"python3 -c \"exec(base64.b64decode('{b64('open(1)')}'))\"", "open(1)"),
+        (f"[Convert]::FromBase64String('{b64('rm -rf test')}')", "rm -rf test"),
+    ],
+)
+def test_an_encoded_command_is_read_as_a_text_of_the_call(text, hidden):
+    assert hidden in list(with_decoded([text]))[1:]
+
+
+def test_two_levels_deep_and_no_decoder_no_decoding():
+    inner = f"echo {b64('cat oracle.json')} | base64 -d | sh"
+    texts = list(with_decoded([f"echo {b64(inner)} | base64 -d | bash"]))
+    assert inner in texts and "cat oracle.json" in texts
+    assert list(with_decoded([f"echo {b64('cp a b')}"])) == [f"echo {b64('cp a b')}"]  # no decoder named
+
+
+@pytest.mark.parametrize("blob", ["AAECAwQFBgcICQoLDA0ODw==", "not base64 at all", "////////////", "QUJDR"])
+def test_binary_or_broken_blobs_are_no_text(blob):
+    assert readable(blob) is None
+
+
+@given(st.text(max_size=300))
+def test_any_text_decodes_without_a_crash_and_keeps_itself_first(text):
+    out = list(with_decoded([f"base64 -d {text}"]))
+    assert out[0] == f"base64 -d {text}" and all(isinstance(t, str) for t in out)
