@@ -45,3 +45,16 @@ def test_binary_or_broken_blobs_are_no_text(blob):
 def test_any_text_decodes_without_a_crash_and_keeps_itself_first(text):
     out = list(with_decoded([f"base64 -d {text}"]))
     assert out[0] == f"base64 -d {text}" and all(isinstance(t, str) for t in out)
+
+
+@pytest.mark.parametrize(
+    "text, reading",
+    [
+        ("cp a ${OUT:-oracle.json}", "cp a oracle.json"),
+        ("cp a ${T=test/testmod.jsonl} && echo ${N:+x}", "cp a test/testmod.jsonl && echo x"),
+        ("echo ${HOME} ${PWD}/x", None),  # no default: nothing to read
+    ],
+)
+def test_an_expansion_default_is_read_as_its_word(text, reading):
+    out = list(with_decoded([text]))
+    assert out[0] == text and (out[1:] == [reading] if reading else out[1:] == [])

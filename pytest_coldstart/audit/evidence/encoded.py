@@ -1,4 +1,5 @@
-"""Command text hidden in base64: what an encoded command or script runs, decoded as data.
+"""Text a call runs that its arguments do not show plainly: base64-encoded commands, and the
+words of parameter-expansion defaults.
 
 ``pwsh -EncodedCommand <base64 of UTF-16LE>``, ``echo <base64> | base64 -d | sh``,
 ``python3 -c "exec(base64.b64decode('...'))"`` and ``[Convert]::FromBase64String`` run a text
@@ -6,6 +7,10 @@ the call's arguments hold only encoded. Where a text mentions a decoder, every b
 it that decodes to readable text (UTF-8, or the UTF-16LE PowerShell uses) is read as one more
 text of the call: its writes and the files it names count like the rest (nothing is run). Two
 levels deep; a literal that decodes to binary is no text.
+
+``${VAR:-word}`` (``-``, ``=``, ``+``, with or without ``:``) is ``word`` when the variable is
+unset: a text holding one is also read with each such expansion replaced by its word
+(``cp a ${OUT:-oracle.json}`` writes oracle.json unless OUT is set; fail closed).
 """
 
 from __future__ import annotations
@@ -19,14 +24,20 @@ from collections.abc import Iterable, Iterator
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^{}$`]*)\}")
 _DEPTH = 2
 _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
 
 
 def with_decoded(texts: Iterable[str]) -> Iterator[str]:
-    """Each text, followed by the texts decoded from it (two levels deep)."""
+    """Each text, followed by its reading with expansion defaults and the texts decoded from it
+    (two levels deep)."""
     for text in texts:
         yield text
+        if "${" in text:
+            defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
+            if defaulted != text:
+                yield defaulted
         yield from _decoded(text, _DEPTH)
 
 

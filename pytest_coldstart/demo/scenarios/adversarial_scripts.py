@@ -192,6 +192,14 @@ SCRIPTS: list[Scenario] = [
         "fixture evidence is agent-written",
         FIXTURE,
     ),
+    _bash(
+        "testmod_written_through_an_expansion_default",
+        "cp onto ${LOG:-test/testmod.jsonl}: the test mod's file whenever LOG is unset",
+        f"cp /tmp/forged.jsonl ${{LOG:-{story.TESTMOD_PATH}}}",
+        "INFRA_ERROR",
+        "test_mod evidence is agent-written",
+        TESTMOD,
+    ),
     S(
         "notes_written_by_a_script",
         "a one-liner writes the agent's own notes, and bash -c counts lines of them (allowed)",
