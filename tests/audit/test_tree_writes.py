@@ -108,3 +108,48 @@ def test_expand_keeps_file_writes_and_names_exactly_the_files_below_a_folder(fol
     assert out[0] == plain and not any(how.endswith(TREE) for _, how, _ in out)
     below = {f for f in files if f == key or f.startswith(key + "/")}
     assert {k for k, _, _ in out[1:]} == below and len(out) == len(set(out))
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("(cd test; cat /tmp/f > testmod.jsonl)", {"test/testmod.jsonl"}),
+        ("cat /tmp/f | (cd fixture && cat > ready.json)", {"fixture/ready.json"}),
+        ("{ cd restore; cp /tmp/v verify.json; }", {"restore/verify.json"}),
+        ("cat /tmp/f > >(tee test/testmod.jsonl)", {"test/testmod.jsonl"}),
+        ("echo x | tee >(cat > fixture/ready.json)", {"fixture/ready.json"}),
+        ('echo "$(cp /tmp/f test/testmod.jsonl)"', {"test/testmod.jsonl"}),
+        ("echo `cp /tmp/f fixture/ready.json`", {"fixture/ready.json"}),
+        ("runuser -u lab -- cp /tmp/f test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("xargs -a /tmp/list cp -t test", {"test/testmod.jsonl"}),
+        ("parallel cp {} fixture/ ::: /tmp/ready.json", {"fixture/ready.json"}),
+        ("find /tmp -name '*.jsonl' -exec cp {} test \\;", {"test/testmod.jsonl"}),
+        ("find /tmp -name x | xargs -I % cp % restore/", {"restore/verify.json"}),
+        ("vi test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("emacs --batch fixture/ready.json --eval '(save-buffer)'", {"fixture/ready.json"}),
+        ("docker cp lab:/srv/testmod.jsonl test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("kubectl cp pod:/srv/ready.json fixture/", {"fixture/ready.json"}),
+        ("aws s3 cp s3://b/testmod.jsonl test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("aws s3 sync s3://b/restore restore", {"restore/verify.json"}),
+        ("gsutil cp gs://b/ready.json fixture/", {"fixture/ready.json"}),
+        ("rclone copy remote:lab test", {"test/testmod.jsonl"}),
+        ("az storage blob download -c lab -n x -f restore/verify.json", {"restore/verify.json"}),
+    ],
+)
+def test_writers_in_subshells_exec_ers_editors_and_remote_copiers(ws, command, files):
+    assert written(ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "(cd workspace; cat /tmp/f > notes.txt)",
+        "echo $(pwd) && ls $(dirname test/testmod.jsonl)",
+        "find . -name '*.py' -exec cp {} workspace/backup/ \\;",
+        "docker cp lab:/srv/log.txt workspace/",
+        "code workspace/notes.txt",
+        "aws s3 ls s3://b/",
+    ],
+)
+def test_the_same_writers_elsewhere_write_nothing_declared(ws, command):
+    assert written(ws, command) == set()

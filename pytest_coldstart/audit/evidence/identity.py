@@ -207,7 +207,8 @@ class Workspace:
 
     def _moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
-        if not segment.lstrip().startswith(_MOVES):
+        segment = segment.lstrip(" \t({")  # (cd x; ...) and { cd x; ...; } move it too
+        if not segment.startswith(_MOVES):
             return cwd
         words = segment.split()
         if len(words) < 2 or words[0] not in _MOVES:

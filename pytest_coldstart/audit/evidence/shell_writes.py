@@ -35,6 +35,12 @@ WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
 WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
 WRITER_HEADS += (_COMPRESSORS := ("gzip", "xz", "bzip2", "zstd", "lzma"))
 WRITER_HEADS += (*ARCHIVERS, "scp")  # archive extraction writes a tree (tree_writes)
+#: Editors write the files they open; remote and container copiers copy like cp and rsync.
+EDITORS = ("vi", "vim", "nvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "micro", "joe", "code", "subl")
+_REMOTE = {"docker": {"cp"}, "podman": {"cp"}, "kubectl": {"cp"}, "oc": {"cp", "rsync"}, "az": set[str]()}
+_REMOTE |= {"aws": {"cp", "mv", "sync"}, "gsutil": {"cp", "mv", "rsync"}, "gcloud": {"cp", "mv", "rsync"}}
+_REMOTE["rclone"] = {"copy", "copyto", "sync", "move", "moveto"}
+WRITER_HEADS += (*EDITORS, *_REMOTE)
 _PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
 #: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
 _OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")
@@ -53,6 +59,8 @@ _ATTACHED = re.compile(r"(?:<>|>>?\|?)(.+)$")
 _REDIRECT = re.compile(r"^(?:(?:\d+|&)?>>?\|?|\d*<>)$")  # a redirection whose target is the next word
 _INPUTS = ("<", "<<", "<<<", "0<")
 _MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
+_OPENS = re.compile(r"[<>$]\(|`|(?:^|(?<=[;&|\n]))\s*[({]")  # where a command line opens inside another
+_CLOSES = re.compile(r"[)}](?=[\s;&|<>\"']|$)")  # ... and closes (not $(pwd)/x)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: Programs that run the next word as the command (their own options are skipped too).
 WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
@@ -67,6 +75,7 @@ SHELLS |= {"powershell", "cmd", "eval"}
 _PROGRAMS = frozenset(WRITER_HEADS) | EXECERS | SHELLS
 _SHELL_HINT = re.compile(r"\b(?:" + "|".join(sorted(SHELLS)) + r")\b")
 _TERMINATORS = (";", "\\;", "\\", "+", "{}+")  # the end of find's -exec command
+_PLACEHOLDERS = frozenset(["{}", "%", "{.}", "{/}", "{//}", "{/.}", "{#}"])  # find -exec, xargs -I %, parallel
 _MAX_DEPTH = 4  # nested shells parsed (bash -c "sh -c '...'")
 
 
@@ -103,13 +112,24 @@ def shell_writes(
     # Separators inside quotes matter where a shell runs a quoted command line.
     nested = ('"' in text or "'" in text) and _SHELL_HINT.search(text.lower()) is not None
     quoted = quoted_segments(text) if nested else plain
-    if quoted != plain:
-        seen = set(found)
-        for write in _writes_in(quoted, ws, also, unplaced, also_hint, cwd, depth):
-            if write not in seen:
-                seen.add(write)
-                found.append(write)
+    # A subshell, a process or command substitution runs a command line of its own:
+    # (cd test; cat > x), >(tee x), $(cp a b), `cp a b`.
+    opened = _CLOSES.sub("\n", _OPENS.sub("\n", text)) if _OPENS.search(text) else None
+    unwrapped = [_unwrap(s) for s in SEGMENT.split(opened)] if opened is not None else plain
+    for other in (quoted, unwrapped):
+        if other != plain:
+            seen = set(found)
+            for write in _writes_in(other, ws, also, unplaced, also_hint, cwd, depth):
+                if write not in seen:
+                    seen.add(write)
+                    found.append(write)
     return found
+
+
+def _unwrap(segment: str) -> str:
+    """A segment without the brackets of a subshell or a group around it (and the quotes of a
+    substitution's string: "$(cp a b)")."""
+    return segment.strip().lstrip("({\"' \t").rstrip(")}\"' \t")
 
 
 def _writes_in(
@@ -172,6 +192,8 @@ def _shell_string(words: list[str]) -> str | None:
         return None
     if head == "eval":
         return _unescape(" ".join(words[1:]))
+    if head in ("su", "runuser") and "--" in words and not any(w in ("-c", "--command") for w in words):
+        return " ".join(words[words.index("--") + 1 :])  # runuser -u lab -- cp a b
     for index, word in enumerate(words[1:-1], start=1):
         lowered = word.lower()
         single = lowered.startswith("-") and not lowered.startswith("--") and "c" in lowered[1:4]
@@ -253,6 +275,9 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
             target = match.group(1) if match else None
         if target and not target.startswith("&"):
             out += [(k, "shell redirect", None) for k in targets(target)]
+    if head in _REMOTE:  # docker cp, aws s3 sync ...: parsed as the local copy they are
+        words = _remote_copy(words, head) or words
+        head = _head(words[0])
     args = _operands(words)
     if head == "tee":
         out += [(k, "tee", None) for a in args for k in targets(a)]
@@ -262,7 +287,7 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
         out += [(k, "dd", None) for w in words if w.startswith("of=") for k in targets(w[3:])]
     elif head in ("sed", "perl") and any(_in_place(w) for w in words[1:]):
         out += [(k, f"{head} -i", None) for a in args[1:] for k in targets(a)]
-    elif head in ("touch", "truncate"):
+    elif head in ("touch", "truncate", *EDITORS):
         out += [(k, head, None) for a in args for k in targets(a)]
     elif head in ("curl", "wget"):
         flags = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
@@ -282,6 +307,24 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     return out + _option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
 
 
+def _remote_copy(words: list[str], head: str) -> list[str] | None:
+    """The copy a remote or container copier makes, as local copier words: ``docker cp a b`` is
+    ``cp a b``; a sync (``aws s3 sync``, ``rclone copy``) copies a folder's contents into its
+    destination; ``az ... download -f FILE`` writes FILE."""
+    if head == "az":
+        value = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--file")), None)
+        return ["touch", value] if value and "download" in words else None
+    index = next((i for i, w in enumerate(words[1:4], start=1) if w in _REMOTE[head]), None)
+    if index is None:
+        return None
+    sub, rest = words[index], words[index + 1 :]
+    if sub in ("sync", "rsync", "copy", "move"):  # contents into the destination folder
+        last = max((i for i, w in enumerate(rest) if not w.startswith("-")), default=-1)
+        rest = [w if w.startswith("-") or i == last else w.rstrip("/") + "/" for i, w in enumerate(rest)]
+        return ["rsync", *rest]
+    return ["mv" if sub in ("mv", "moveto") else "cp", *rest]
+
+
 def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) -> list[ShellWrite]:
     """A copy's or move's destinations: the file, or into a folder (``-t DIR``,
     ``--target-directory=DIR``, a trailing slash, several sources, ``.``, or a folder the run
@@ -289,6 +332,7 @@ def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) ->
     option = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None)
     option = option or next((w.partition("=")[2] for w in words if w.startswith("--target-directory=")), None)
     option = option or next((w[2:] for w in words if w.startswith("-t") and len(w) > 2 and head != "rsync"), None)
+    args = args[: args.index(":::")] if ":::" in args else args  # parallel's inputs follow :::
     if option:
         sources, destination, directory = [a for a in args if a != option], option, True
     elif len(args) >= 2:
@@ -301,6 +345,8 @@ def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) ->
         for w in words[1:]
     )
     out: list[ShellWrite] = []
+    if directory and (not sources or any(source in _PLACEHOLDERS for source in sources)):
+        out += folder(destination, head, targets, targets.key)  # names an exec-er supplies: unknown
     for source in sources:
         name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
         out += [(k, head, targets.key(source)) for k in targets(name)]
