@@ -51,3 +51,28 @@ def test_a_text_with_no_declared_name_and_no_glob_is_not_tokenised(naming, monke
     monkeypatch.setattr(naming.workspace, "tokens", lambda text, wanted=None: calls.append(text) or iter(()))
     naming.names({"command": "ls -la && python3 build.py"})
     assert calls == []
+
+
+@pytest.mark.parametrize(
+    "command, named",
+    [
+        ("cat /proc/self/cwd/../oracle.json", {"oracle"}),  # the cwd, through /proc
+        ("cat /proc/1234/cwd/../oracle.json", {"oracle"}),
+        ("cat /proc/self/root/home/lab/run/oracle.json", {"oracle"}),
+        ("cat /srv/elsewhere/oracle.json", set()),  # the run's host path is known: not the run
+    ],
+)
+def test_proc_aliases_of_the_cwd_and_root(naming, command, named):
+    assert naming.names({"command": command}) == named
+
+
+def test_a_host_path_names_test_side_files_by_name_while_the_runs_host_path_is_unknown(tmp_path: Path):
+    ws = Workspace(tmp_path, {})  # no agent.run_dir: any host path may be the run's
+    keys = {"oracle": {ws.run_key("oracle.json")}, "agent_logger": {ws.run_key("agent/log.jsonl")}}
+    naming = Naming(ws, {k: {v for v in keys[k] if v} for k in keys}, ("oracle",))
+    assert naming.names({"command": "cat /home/someone/run/oracle.json"}) == {"oracle"}
+    assert naming.names({"command": "cat /home/someone/run/agent/log.jsonl"}) == set()  # never the agent's, by name
+    assert naming.names({"command": "cat /home/someone/run/notes.json"}) == set()
+    assert ws.placed("/srv/x/oracle.json", lambda token: ["<guess>"]) == ["/srv/x/oracle.json", "<guess>"]
+    known = Workspace(tmp_path, HOME)
+    assert known.placed("/srv/x/oracle.json", lambda token: ["<guess>"]) == ["/srv/x/oracle.json"]

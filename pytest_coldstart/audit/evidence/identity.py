@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,8 @@ _LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n|])|[^\"';\n|&]+|.", re.D
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _QUOTING = str.maketrans("", "", "\"'\\")
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+_PROC_CWD = re.compile(r"^/proc/(?:self|thread-self|\d+)/cwd(?:/|$)")
+_PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
 
@@ -142,6 +144,8 @@ class Workspace:
     def key(self, token: str, cwd: str | None = None) -> str | None:
         """The key of a path a call names (relative to ``cwd``, default the agent's)."""
         raw = token.strip().replace("\\", "/")
+        if raw.startswith("/proc/"):  # /proc/self/cwd/x is x; /proc/self/root/x is /x
+            raw = _PROC_ROOT.sub("/", _PROC_CWD.sub("./", raw, count=1), count=1)
         head, _, rest = raw.partition("/")
         if head in _CWD_FORMS:  # $PWD/x, ${PWD}/x, $(pwd)/x, `pwd`/x: relative to the cwd itself
             raw = rest or "."
@@ -152,6 +156,19 @@ class Workspace:
         full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
         inside = self.inside(full)
         return self.run_key(inside) if inside is not None else self.fold(full)
+
+    def placed(self, token: str, unplaced: Callable[[str], list[str]], cwd: str | None = None) -> list[str]:
+        """The keys a path may be: its own; ``unplaced(token)`` where it has none ($X/y, ~/y);
+        both where it is a host path outside the run while the run's own host path is unknown
+        (``unknown_host``: it may be the run's file)."""
+        key = self.key(token, cwd)
+        if key is None:
+            return unplaced(token)
+        return [key, *unplaced(token)] if self.unknown_host(key) else [key]
+
+    def unknown_host(self, key: str) -> bool:
+        """A host path that may lie inside the run: the run's host path was never recorded."""
+        return self.run_base == RUN and is_absolute(key)
 
     def inside(self, key: str) -> str | None:
         """The run-relative path of a resolved host path, or None when it is outside the run."""

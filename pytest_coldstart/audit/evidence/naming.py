@@ -46,10 +46,12 @@ class Naming:
                     found.update(self._globbed(token, base, cwd))
                 continue
             key = self.workspace.key(token, cwd)
-            if key is None:  # $RUN/oracle.json, ~/x/oracle.json: test-side evidence by that name
-                found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
-            elif key in self.by_key:
+            if key in self.by_key:
                 found.add(self.by_key[key])
+            elif key is None or self.workspace.unknown_host(key):
+                # $RUN/oracle.json, ~/x/oracle.json, or a host path while the run's is unknown:
+                # test-side evidence by that name
+                found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
         return found
 
     def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:

@@ -163,9 +163,7 @@ class Provenance:
             for name in PATH_KEYS:
                 target = arguments.get(name)
                 if isinstance(target, str) and target.strip():
-                    key = self.workspace.key(target)
-                    keys = [key] if key is not None else self._unplaced(target)
-                    out += [(k, f"{tool} tool", None) for k in keys]
+                    out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
                     break
         for text in with_decoded(strings(arguments)):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):

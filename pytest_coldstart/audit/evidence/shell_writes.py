@@ -258,10 +258,8 @@ class _Resolver:
         return keys
 
     def _keys(self, target: str) -> list[str]:
-        key = self.ws.key(target, self.cwd)
-        if key is not None:
-            return [key]
-        return self.unplaced(target) if self.unplaced is not None and target.strip() else []
+        guess = self.unplaced if self.unplaced is not None and target.strip() else None
+        return self.ws.placed(target, guess or (lambda _: []), self.cwd)
 
 
 def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:

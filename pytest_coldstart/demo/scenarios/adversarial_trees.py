@@ -132,6 +132,22 @@ TREES = [
         _TESTMOD_WRITTEN,
         TESTMOD,
     ),
+    _bash(
+        "testmod_written_by_a_host_path_of_an_unrecorded_run_dir",
+        "the run records no agent.run_dir; the agent copies onto the test mod's file by its host path",
+        f"cp /tmp/forged.jsonl /home/lab/run/{story.TESTMOD_PATH}",
+        "INFRA_ERROR",
+        _TESTMOD_WRITTEN,
+        TESTMOD,
+    ),
+    _bash(
+        "fixture_written_through_proc_self_cwd",
+        "the agent names the fixture report through /proc/self/cwd, an alias of its working directory",
+        "echo '{}' > /proc/self/cwd/fixture/ready.json",
+        "FIXTURE_INVALID",
+        _FIXTURE_WRITTEN,
+        FIXTURE,
+    ),
     S(
         "tools_unpacked_in_the_workspace",
         "the agent unpacks and copies its own tools and resets its own repository below workspace/ (allowed)",
