@@ -171,3 +171,11 @@ def ws_hyp(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
 )
 def test_commands_that_run_no_writer_write_nothing(ws, command):
     assert [k for k, _, _ in shell_writes(command, ws)] == [], command
+
+
+def test_a_symbolic_links_target_is_resolved_from_the_links_folder(ws):
+    (key, how, source), *_ = shell_writes("ln -sf ../../test/t.jsonl agent/log.jsonl", ws)
+    assert (key, how) == (ws.key("agent/log.jsonl"), "ln")
+    assert source == ws.run_key("test/t.jsonl")  # from workspace/agent/, not from the cwd
+    (_, _, hard), *_ = shell_writes("ln ../test/t.jsonl agent/log.jsonl", ws)
+    assert hard == ws.run_key("test/t.jsonl")  # a hard link's source is a path like cp's

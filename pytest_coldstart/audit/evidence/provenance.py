@@ -37,12 +37,17 @@ from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
 from pytest_coldstart.audit.evidence.encoded import HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
-from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD, REVIEW
+from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
+from pytest_coldstart.audit.evidence.provenance_rules import (
+    TEST_SIDE,
+    Violation,
+    lab_side_violations,
+    logger_violations,
+)
 from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
-TEST_SIDE = ("test_mod", "oracle", "fixture", "restore")
 INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
 WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
@@ -62,14 +67,6 @@ class Write:
     order: int = 0  # the call's place among the calls fed (trajectory order)
 
 
-@dataclass(frozen=True)
-class Violation:
-    name: str  # the declaration
-    klass: str  # INFRA_ERROR | FIXTURE_INVALID | AGENT_FAIL
-    text: str
-    ref: str | None  # trajectory:<call_id> of the call it names, when there is one
-
-
 @dataclass
 class Provenance:
     workspace: Workspace
@@ -79,6 +76,7 @@ class Provenance:
     agent_paths: dict[str, str] = field(default_factory=dict)  # key -> first agent call writing it
     armed_by: str | None = None  # first agent call that builds/starts the logger
     claimed: set[str] = field(default_factory=set)  # call ids whose records an agent call appended itself
+    laundered: dict[str, str] = field(default_factory=dict)  # call writing the logger -> test-side file it names
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
@@ -150,6 +148,9 @@ class Provenance:
             self.writes.setdefault(key, []).append(Write(call_id, agent, how, source, self._fed))
             if agent:
                 self.agent_paths.setdefault(key, call_id)
+        if "agent_logger" in written:  # test-side content poured into the logger (cat test/x >> log)
+            seen = sorted(self.names(arguments) & {"test_mod", "fixture", "restore"})
+            self.laundered.update({call_id: seen[0]} if seen else {})
         if agent and isinstance(arguments, dict) and _is_writer(tool, arguments):
             for key in CONTENT_KEYS:
                 value = arguments.get(key)
@@ -262,91 +263,10 @@ class Provenance:
                         ref if ref.startswith("trajectory:") else None,
                     )
                 )
-        out += self._lab_side(hashes, agent_written)
-        out += self._logger(hashes, logger_armed)
+        out += lab_side_violations(self, hashes, agent_written)
+        out += logger_violations(self, hashes, logger_armed)
         self.violations = out
         return out
-
-    def _lab_side(self, hashes: dict[str, str], agent_written: dict[str, tuple[str, str]]) -> list[Violation]:
-        """The run's record, its reviews and its preflight are the lab's: an agent call that
-        writes one (or its exact bytes) leaves the audit nothing independent to stand on."""
-        out: list[Violation] = []
-        ws = self.workspace
-        for name in LAB_SIDE:
-            agent = [(w, k) for k in sorted(self.keys.get(name, ())) for w in self.writes.get(k, []) if w.agent]
-            if name == RECORD:
-                inside = ((ws.inside(k), k) for k in self.agent_paths)
-                agent += [
-                    (w, k)
-                    for relative, k in inside
-                    if relative is not None and lab_record.in_record_dir(relative)
-                    for w in self.writes.get(k, [])
-                    if w.agent
-                ]
-            what = "the run's record" if name == RECORD else f"{name} evidence"
-            if agent:
-                write, key = min(agent, key=lambda pair: (pair[0].order, pair[1]))
-                where = ws.inside(key) or key
-                out.append(
-                    Violation(
-                        name,
-                        "INFRA_ERROR",
-                        f"{what} is agent-written: agent call {write.call_id} writes {where} ({write.how}); "
-                        "the run's record, its reviews and its preflight are the lab's, never the agent's",
-                        f"trajectory:{write.call_id}",
-                    )
-                )
-                continue
-            found = hashes.get(name)
-            if name != RECORD and found is not None and found in agent_written:
-                text, ref = agent_written[found]
-                out.append(
-                    Violation(
-                        name,
-                        "INFRA_ERROR",
-                        f"{what} is byte-identical to {text}: the lab's evidence must not be agent-written",
-                        ref if ref.startswith("trajectory:") else None,
-                    )
-                )
-        return out
-
-    def _logger(self, hashes: dict[str, str], logger_armed: bool) -> list[Violation]:
-        if "agent_logger" not in self.keys:
-            return []
-        sha = hashes.get("agent_logger")
-        for name in TEST_SIDE:
-            if sha is not None and hashes.get(name) == sha:
-                return [
-                    Violation(
-                        "agent_logger",
-                        "AGENT_FAIL",
-                        f"the agent logger is byte-identical to the {name} evidence: test-side observation, not the agent's capture",
-                        None,
-                    )
-                ]
-        test_keys = {key for name in TEST_SIDE for key in self.keys.get(name, ())}
-        writers = self.writers("agent_logger")
-        for write in writers:
-            if write.source is not None and write.source in test_keys:
-                return [
-                    Violation(
-                        "agent_logger",
-                        "AGENT_FAIL",
-                        f"call {write.call_id} copies test-side evidence onto the agent logger ({write.how}): "
-                        "test-side observation, not the agent's capture",
-                        f"trajectory:{write.call_id}",
-                    )
-                ]
-        if not logger_armed and not any(w.agent for w in writers):
-            return [
-                Violation(
-                    "agent_logger",
-                    "AGENT_FAIL",
-                    "the agent logger is not agent-written: no agent call writes it or builds/starts the logger",
-                    None,
-                )
-            ]
-        return []
 
     def refusal(self, name: str) -> Violation | None:
         return next((v for v in self.violations if v.name == name), None)

@@ -22,7 +22,8 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import content, read_plausibility
-from pytest_coldstart.audit.evidence.provenance import TEST_SIDE, Provenance
+from pytest_coldstart.audit.evidence.provenance import Provenance
+from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio

@@ -13,6 +13,7 @@ and a shell's command string (``bash -c``, ``sh -c``, ``eval``, ``pwsh -Command`
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable
 
@@ -345,9 +346,12 @@ def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) ->
     out: list[ShellWrite] = []
     if directory and (not sources or any(source in _PLACEHOLDERS for source in sources)):
         out += folder(destination, head, targets, targets.key)  # names an exec-er supplies: unknown
+    symbolic = head == "ln" and any(w == "--symbolic" or (w[:1] == "-" and w[1:2] != "-" and "s" in w) for w in words)
     for source in sources:
         name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-        out += [(k, head, targets.key(source)) for k in targets(name)]
+        # ln -s stores its target as text, resolved from the link's own folder
+        origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not source.startswith("/") else source
+        out += [(k, head, targets.key(origin)) for k in targets(name)]
         if recursive and head != "ln":
             landed = destination if source.endswith(("/", "/.", "/*")) else name
             out += folder(landed, head, targets, targets.key)
