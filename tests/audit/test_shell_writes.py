@@ -174,8 +174,28 @@ def test_commands_that_run_no_writer_write_nothing(ws, command):
 
 
 def test_a_symbolic_links_target_is_resolved_from_the_links_folder(ws):
+    link = ws.key("agent/log.jsonl")
     (key, how, source), *_ = shell_writes("ln -sf ../../test/t.jsonl agent/log.jsonl", ws)
-    assert (key, how) == (ws.key("agent/log.jsonl"), "ln")
+    assert (key, how) == (link, "ln")
+    assert ws.key("agent/log.jsonl") == ws.run_key("test/t.jsonl")  # a write through the link lands there
     assert source == ws.run_key("test/t.jsonl")  # from workspace/agent/, not from the cwd
     (_, _, hard), *_ = shell_writes("ln ../test/t.jsonl agent/log.jsonl", ws)
     assert hard == ws.run_key("test/t.jsonl")  # a hard link's source is a path like cp's
+
+
+def test_a_link_a_call_made_is_followed_by_later_paths_even_after_it_is_removed(ws):
+    writes = shell_writes("ln -s ../.. workspace/up && cp f workspace/up/test/t.jsonl && rm workspace/up", ws)
+    assert ws.run_key("test/t.jsonl") in {key for key, _, _ in writes}
+    assert ws.key("workspace/up/oracle.json") == ws.run_key("oracle.json")  # later calls too
+    ws.alias("/x/a", "/x/b")
+    ws.alias("/x/b", "/x/a")  # a cycle ends after a bounded number of rewrites
+    assert ws.key("/x/a/f") in ("/x/a/f", "/x/b/f")
+
+
+@given(st.lists(st.sampled_from(["a", "b", "..", "up", "test"]), max_size=6))
+def test_a_path_through_a_link_is_the_path_through_its_target(parts):
+    """workspace/up links to the run directory: up/... from workspace/ is exactly ../..."""
+    ws = Workspace(Path("/nonexistent-run"), HOME)
+    ws.alias(ws.key("up"), ws.run_key("."))
+    plain = Workspace(Path("/nonexistent-run"), HOME)
+    assert ws.key("/".join(["up", *parts])) == plain.key("/".join(["..", *parts]))

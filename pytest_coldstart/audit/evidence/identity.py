@@ -89,6 +89,7 @@ class Workspace:
         )
         self.symlinks = self._symlinks()
         self._run_keys: dict[str, str | None] = {}
+        self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
 
     def describe(self) -> str:
         if self.cwd_source is None:
@@ -154,8 +155,35 @@ class Workspace:
             return None
         text = normalize(raw)
         full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
+        if self.aliases:  # links calls made: followed component by component (x/link/.. too)
+            full = self._through_links(raw if is_absolute(text) else f"{cwd or self.cwd}/{raw}")
         inside = self.inside(full)
         return self.run_key(inside) if inside is not None else self.fold(full)
+
+    def alias(self, link: str, target: str) -> None:
+        """A call made ``link`` a symbolic link to ``target``: later paths through it are the
+        target's (also after the link is removed again: fail closed)."""
+        if link != target:
+            self.aliases[link] = target
+
+    def _through_links(self, path: str) -> str:
+        """``path`` normalised as the file system walks it: each component appended, then
+        replaced by its link's target when a call linked it (a bounded chain of links)."""
+        head, *parts = path.replace("\\", "/").split("/")
+        current = head
+        for part in parts:
+            if part in ("", "."):
+                continue
+            if part == "..":
+                current = current.rpartition("/")[0] or head
+                continue
+            current = f"{current}/{part}"
+            for _ in range(8):
+                target = self.aliases.get(current)
+                if target is None:
+                    break
+                current = target
+        return current or "/"
 
     def placed(self, token: str, unplaced: Callable[[str], list[str]], cwd: str | None = None) -> list[str]:
         """The keys a path may be: its own; ``unplaced(token)`` where it has none ($X/y, ~/y);

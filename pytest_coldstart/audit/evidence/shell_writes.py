@@ -352,6 +352,9 @@ def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) ->
         # ln -s stores its target as text, resolved from the link's own folder
         origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not source.startswith("/") else source
         out += [(k, head, targets.key(origin)) for k in targets(name)]
+        link, linked = (targets.key(name), targets.key(origin)) if symbolic else (None, None)
+        if link and linked:
+            targets.ws.alias(link, linked)
         if recursive and head != "ln":
             landed = destination if source.endswith(("/", "/.", "/*")) else name
             out += folder(landed, head, targets, targets.key)
