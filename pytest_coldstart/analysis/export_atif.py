@@ -18,10 +18,12 @@ Mapping (docs/export.md has the full table):
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.analysis.export_source import ENVELOPE, ExportSource, body
-from pytest_coldstart.run.errors import UsageError
+from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.errors import ColdstartError, UsageError
 
 ATIF_VERSION = "ATIF-v1.8"
 EXTRA = "coldstart"
@@ -43,6 +45,22 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 
+def _timestamp(value: Any) -> str | None:
+    """A step's timestamp in the ISO 8601 form ATIF accepts: the run's own text when ATIF reads
+    it, else our clock's reading of it rendered in UTC, else none (the raw value stays in
+    ``extra``). A run's times are data: one ATIF refuses must not abort the export."""
+    moment = parse_at(value)
+    if moment is None:
+        return None
+    if isinstance(value, str):
+        try:
+            datetime.fromisoformat(value.replace("Z", "+00:00"))
+            return value
+        except ValueError:
+            pass
+    return moment.isoformat().replace("+00:00", "Z")
+
+
 def _describe(record: dict[str, Any]) -> str:
     kind = str(record.get("record"))
     detail = record.get("name") or record.get("phase") or record.get("summary") or record.get("message") or ""
@@ -62,7 +80,7 @@ def to_atif(source: ExportSource) -> Any:
     step(
         source="user",
         message=source.task_text if source.task_text is not None else "",
-        timestamp=source.manifest.get("created_at"),
+        timestamp=_timestamp(source.manifest.get("created_at")),
         extra={EXTRA: {"task": {k: task.get(k) for k in ("path", "sha256", "size", "source")}}},
     )
     for record in source.records:
@@ -72,7 +90,12 @@ def to_atif(source: ExportSource) -> Any:
         if kind == "call" and isinstance(record.get("call_id"), str):
             call = source.by_call[record["call_id"]]
             if call.record is not record:
-                step(source="system", message=_describe(record), timestamp=record.get("at"), extra={EXTRA: record})
+                step(
+                    source="system",
+                    message=_describe(record),
+                    timestamp=_timestamp(record.get("at")),
+                    extra={EXTRA: record},
+                )
                 continue
             arguments = record.get("arguments")
             tool_call = atif.ToolCall(
@@ -96,14 +119,14 @@ def to_atif(source: ExportSource) -> Any:
             step(
                 source="agent",
                 message="",
-                timestamp=record.get("at"),
+                timestamp=_timestamp(record.get("at")),
                 model_name=harness.get("model") if isinstance(harness.get("model"), str) else None,
                 tool_calls=[tool_call],
                 observation=observation,
                 extra={EXTRA: {**_envelope(record), **{k: v for k, v in body(record).items() if k != "arguments"}}},
             )
             continue
-        step(source="system", message=_describe(record), timestamp=record.get("at"), extra={EXTRA: record})
+        step(source="system", message=_describe(record), timestamp=_timestamp(record.get("at")), extra={EXTRA: record})
     return atif.Trajectory(
         schema_version=ATIF_VERSION,
         session_id=source.run_id,
@@ -122,4 +145,9 @@ def to_atif(source: ExportSource) -> Any:
 
 
 def atif_json(source: ExportSource) -> str:
-    return json.dumps(to_atif(source).to_json_dict(), ensure_ascii=False, indent=2) + "\n"
+    try:
+        trajectory = to_atif(source)
+    except (ValueError, TypeError) as exc:  # pydantic's ValidationError is a ValueError
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ColdstartError(f"the run cannot be written as ATIF ({first})") from None
+    return json.dumps(trajectory.to_json_dict(), ensure_ascii=False, indent=2) + "\n"

@@ -188,3 +188,31 @@ def test_a_missing_extra_is_a_usage_error(monkeypatch):
         export_atif.to_atif(source)
     with pytest.raises(UsageError, match=r"pytest-coldstart\[export\]"):
         export_otel.to_otlp(source)
+
+
+@pytest.mark.parametrize(
+    "at, expected",
+    [
+        ("2026-01-01T12:00:00/000Z", None),  # a flipped byte: no time ATIF or we can read
+        ("2026-01-01T12:00:07.5+02:00", "2026-01-01T12:00:07.5+02:00"),  # ATIF reads it: kept as written
+        ("not a time", None),
+    ],
+)
+def test_a_time_atif_refuses_never_aborts_the_export(tmp_path, at, expected):
+    """A run's times are data (found by the long fuzz: a flipped byte in run.json's created_at
+    made the atif models raise, exit 70). The task step gets an ISO 8601 time or none."""
+    built = RunBuilder(tmp_path / "r").passing().build()
+    manifest = json.loads((built / "run.json").read_text("utf-8"))
+    (built / "run.json").write_text(json.dumps({**manifest, "created_at": at}), "utf-8")
+    done = run_cli("export", "--format", "atif", str(built), "--out", str(tmp_path / "t.json"))
+    assert done.returncode == 0, done.stderr
+    steps = atif.Trajectory.model_validate(json.loads((tmp_path / "t.json").read_text("utf-8"))).steps
+    assert steps[0].timestamp == expected
+
+
+def test_atif_timestamps_follow_our_clock_where_atif_cannot_read_them():
+    from pytest_coldstart.analysis.export_atif import _timestamp
+
+    assert _timestamp(1767268807.5) == "2026-01-01T12:00:07.500000Z"  # epoch seconds: rendered in UTC
+    assert _timestamp("2026-01-01T12:00:00.000Z") == "2026-01-01T12:00:00.000Z"
+    assert _timestamp(None) is None and _timestamp("") is None
