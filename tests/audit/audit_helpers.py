@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import fnmatch
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.audit.evidence.identity import Workspace, last_component
+from pytest_coldstart.audit.evidence.shell_writes import shell_writes
+from pytest_coldstart.audit.evidence.tree_writes import expand
 from pytest_coldstart.demo.scenarios import RunBuilder
 from pytest_coldstart.run.vocabulary import FLAGS
 
@@ -35,3 +39,19 @@ def builder(tmp_path: Path, name: str = "run") -> RunBuilder:
 
 def infra_mentions(report: dict[str, Any], *words: str) -> bool:
     return any(all(w in text for w in words) for text in report["infra_errors"])
+
+
+#: The declared files of the ``declared_ws`` fixture (conftest.py), the run being the agent's cwd.
+DECLARED_FILES = ["test/testmod.jsonl", "fixture/ready.json", "restore/verify.json", "oracle.json"]
+HOME_RUN = {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}}
+
+
+def written_by_name(ws: Workspace, command: str) -> set[str]:
+    """The declared files ``command`` writes; an unplaceable target by its name (as provenance)."""
+    declared = {k for k in (ws.run_key(p) for p in DECLARED_FILES) if k is not None}
+
+    def by_name(target: str) -> list[str]:
+        return [k for k in declared if fnmatch.fnmatchcase(k.rpartition("/")[2], last_component(target))]
+
+    writes = expand(shell_writes(command, ws, None, by_name), declared)
+    return {ws.inside(key) or key for key, _, _ in writes if key in declared}

@@ -136,3 +136,46 @@ def test_a_tree_the_code_writes_is_marked_for_expansion(tmp_path: Path):
     assert (ws.key("../test"), "script" + TREE, None) in writes
     unplaced = script_writes("shutil.unpack_archive(a, '$RUN/test')", ws, lambda p: [p], lambda t: [])
     assert unplaced == [("$RUN/test/*", "script", None)]
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        ("os.remove('../oracle.json')", "../oracle.json"),
+        ("os.unlink('t.jsonl')", "t.jsonl"),
+        ("Path('../test/testmod.jsonl').unlink()", "../test/testmod.jsonl"),
+        ("fs.unlinkSync('oracle.json')", "oracle.json"),
+        ("fs.rmSync('oracle.json', {force: true})", "oracle.json"),
+        ("File.delete('oracle.json')", "oracle.json"),
+        ("unlink('oracle.json');", "oracle.json"),
+    ],
+)
+def test_a_removal_with_a_literal_path(code, path):
+    assert code_writes(code).paths == [path]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "open(bytes.fromhex(h).decode(), 'w')",
+        "open(str('oracle.json'), 'w')",  # a call inside: the text still names the file (provenance)
+        "open(os.path.join(d, name), 'a')",
+        "os.remove(target)",
+        "p.unlink()",
+    ],
+)
+def test_a_removal_or_nested_open_whose_path_is_no_literal(code):
+    assert code_writes(code).paths == [] and code_writes(code).unplaced
+
+
+def test_a_copy_into_a_folder_writes_the_sources_name_and_a_move_its_source(tmp_path: Path):
+    (tmp_path / "workspace").mkdir()
+    (tmp_path / "fixture").mkdir()
+    ws = Workspace(tmp_path, HOME)
+    copied = script_writes("shutil.copy('/tmp/ready.json', '../fixture')", ws, lambda p: [], lambda t: [])
+    assert ws.key("../fixture/ready.json") in {key for key, _, _ in copied}
+    moved = script_writes("os.rename('../oracle.json', '/tmp/kept.json')", ws, lambda p: [], lambda t: [])
+    assert (ws.key("../oracle.json"), "script (moved away)", None) in moved
+    assert script_writes("shutil.rmtree('../test')", ws, lambda p: [], lambda t: []) == [
+        (ws.key("../test"), "script" + TREE, None)
+    ]

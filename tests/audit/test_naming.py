@@ -76,3 +76,21 @@ def test_a_host_path_names_test_side_files_by_name_while_the_runs_host_path_is_u
     assert ws.placed("/srv/x/oracle.json", lambda token: ["<guess>"]) == ["/srv/x/oracle.json", "<guess>"]
     known = Workspace(tmp_path, HOME)
     assert known.placed("/srv/x/oracle.json", lambda token: ["<guess>"]) == ["/srv/x/oracle.json"]
+
+
+@pytest.mark.parametrize(
+    "target, text, reached",
+    [
+        ("$f", 'for f in ../*.json; do cp x "$f"; done', True),
+        ("$f", 'for f in ../*; do cp x "$f"; done', True),
+        ("$f", 'for f in *.txt; do cp x "$f"; done', False),
+        ("../$f", 'ls .. | while read f; do cp x "../$f"; done', True),
+        ("{}", "find .. -name 'ora*' -exec cp x {} \\;", True),
+        ("{}", "find .. -name '*.pyc' -exec rm {} \\;", False),
+        ("$1", "sh -c 'cp x \"$1\"' _ ../oracle.json", True),
+        ("$f", 'for f in a b; do touch "$f"; done', False),
+    ],
+)
+def test_what_a_name_known_only_at_run_time_may_reach(naming, target, text, reached):
+    keys = naming.reached(target, text, ("oracle",))
+    assert keys == (sorted(naming.keys["oracle"]) if reached else [])

@@ -63,7 +63,11 @@ def test_any_command_line_is_parsed_without_a_crash(text):
         ("cp forged.json ../oracle.json 2> err.txt", ["oracle.json", "workspace/err.txt"]),
         ("cp forged.json ../oracle.json 2>/dev/null", ["oracle.json"]),
         ("tee -a ../oracle.json < forged.json", ["oracle.json"]),
-        ("mv -f a.json b.json ../fixture/ >> log.txt", ["fixture/a.json", "fixture/b.json", "workspace/log.txt"]),
+        # a move writes its destination and removes its sources
+        (
+            "mv -f a.json b.json ../fixture/ >> log.txt",
+            ["fixture/a.json", "fixture/b.json", "workspace/a.json", "workspace/b.json", "workspace/log.txt"],
+        ),
         ("sed -i s/x/y/ ../restore/verify.json <<< input", ["restore/verify.json"]),
     ],
 )

@@ -31,12 +31,20 @@ from pytest_coldstart.audit.evidence.tree_writes import TREE
 
 _LIT = r"""(?P<q>['"`])(?P<path>[^'"`\n]{1,4096})(?P=q)"""
 _MODE = r"""['"][rbtU]*[wax+][rwabxtU+]*['"]"""  # a mode string that writes
+#: A call's arguments up to its mode: anything but parentheses, or a call nested two deep
+#: (``open(str(p), 'w')``, ``open(bytes.fromhex(h).decode(), 'w')``).
+_ARGS = r"(?:[^()]|\((?:[^()]|\([^()]*\))*\))*"
+#: Removals: a file a call deletes is one it changes (os.remove, fs.unlinkSync, File.delete ...).
+_REMOVERS = r"(?:os\.(?:remove|unlink)|(?:fs\.)?(?:unlinkSync|rmSync)|fs\.(?:unlink|rm)|File\.(?:delete|unlink)"
+_REMOVERS += r"|FileUtils\.(?:rm|rm_f|rm_rf|remove)|unlink)"
 #: Constructs whose first argument is the path they write.
 _FIRST = [
-    rf"\b(?:f?open|io\.open|codecs\.open)\s*\(\s*{_LIT}(?=[^()]*{_MODE})",
+    rf"\b(?:f?open|io\.open|codecs\.open)\s*\(\s*{_LIT}(?={_ARGS}{_MODE})",
     rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|open\s*\([^()]*{_MODE})",
     rf"\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     rf"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\(\s*{_LIT}",
+    rf"\b{_REMOVERS}\s*\(\s*{_LIT}",
+    rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*unlink\b",
 ]
 #: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH').
 _PERL = [
@@ -46,7 +54,8 @@ _PERL = [
 #: Constructs whose second argument is the path they write (a copy's or a move's destination).
 _SECOND = [
     rf"\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
-    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move))\s*\(\s*[^,()]+,\s*{_LIT}",
+    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move))\s*\(\s*"
+    rf"""(?:(?P<sq>['"])(?P<src>[^'"\n]{{1,4096}})(?P=sq)\s*|[^,()]+),\s*{_LIT}""",
 ]
 #: Constructs that write a whole folder (``tree_writes``): an archive's extraction (into the
 #: cwd when no folder is given) and a tree copy's destination.
@@ -54,10 +63,11 @@ _TREES = [
     re.compile(rf"\.extractall\s*\(\s*(?:path\s*=\s*)?(?:{_LIT}|(?P<cwd>\)))"),
     re.compile(rf"\bshutil\.unpack_archive\s*\(\s*[^,()]+(?:,\s*(?:extract_dir\s*=\s*)?{_LIT}|(?P<cwd>\)))"),
     re.compile(rf"\b(?:shutil\.copytree|cpSync|FileUtils\.cp_r)\s*\(\s*[^,()]+,\s*{_LIT}"),
+    re.compile(rf"\b(?:shutil\.rmtree|fs\.rmdirSync|FileUtils\.rm_r)\s*\(\s*{_LIT}"),  # removes a tree
 ]
 #: Any write construct, whatever its path argument (a literal or not).
 _ANY = re.compile(
-    rf"\b(?:f?open|io\.open|codecs\.open)\s*\([^()]*{_MODE}"
+    rf"\b(?:f?open|io\.open|codecs\.open)\s*\({_ARGS}{_MODE}"
     r"|\.\s*(?:write_text|write_bytes)\s*\("
     r"|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
@@ -65,11 +75,12 @@ _ANY = re.compile(
     r"|copyFileSync|copyFile|renameSync|FileUtils\.(?:cp|mv|copy|move))\s*\("
     r"""|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\+?>"""
     r"|\.extractall\s*\(|\bshutil\.unpack_archive\s*\(|\bcpSync\s*\(|\bFileUtils\.cp_r\s*\("
+    rf"|\b{_REMOVERS}\s*\(|\.\s*unlink\s*\(|\bshutil\.rmtree\s*\("
 )
 #: Cheap necessary condition for ``code_writes`` to find anything (also on a lowercased raw
 #: line): a write construct is a call of one of these names.
 CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
-CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r)\s*\("
+CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete)\s*\("
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 
@@ -87,6 +98,8 @@ class CodeWrites:
     unplaced: bool  # a write construct whose path is not a literal
     patched: list[str] = field(default_factory=list)  # files a patch in the text adds, updates or deletes
     trees: list[str] = field(default_factory=list)  # folders the code extracts or copies a tree into
+    #: paths[i] is a copy's or a move's destination: (its literal source, whether it moved)
+    sources: dict[int, tuple[str, bool]] = field(default_factory=dict)
 
 
 def code_writes(text: str) -> CodeWrites:
@@ -99,8 +112,13 @@ def code_writes(text: str) -> CodeWrites:
     paths: list[str] = []
     starts: list[int] = []  # the literal writes' spans, in text order (finditer: no overlap)
     ends: list[int] = []
+    sources: dict[int, tuple[str, bool]] = {}
     for match in _LITERAL.finditer(text):
-        paths.append(next(value for name, value in match.groupdict().items() if value and name.startswith("path")))
+        groups = match.groupdict()
+        source = next((value for name, value in groups.items() if value and name.startswith("src")), None)
+        if source is not None:
+            sources[len(paths)] = (source, _MOVES.match(match.group(0)) is not None)
+        paths.append(next(value for name, value in groups.items() if value and name.startswith("path")))
         starts.append(match.start())
         ends.append(match.end())
     trees: list[str] = []
@@ -117,7 +135,7 @@ def code_writes(text: str) -> CodeWrites:
         return index >= 0 and position < ends[index]
 
     unplaced = any(not covered(m.start()) for m in _ANY.finditer(text))
-    return CodeWrites(paths, unplaced, patched, trees)
+    return CodeWrites(paths, unplaced, patched, trees, sources)
 
 
 def script_writes(
@@ -130,7 +148,9 @@ def script_writes(
     out: list[tuple[str, str, str | None]] = []
     if found.paths or found.patched or found.trees:
         cwds = ws.cwds(text)
-        for path, how in [(p, "script") for p in found.paths] + [(p, "patch") for p in found.patched]:
+        for path, how in [*_copied(found, ws, cwds), *((p, "script") for p in found.paths)] + [
+            (p, "patch") for p in found.patched
+        ]:
             keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
             out += [(key, how, None) for key in sorted(keys or unplaced(path))]
         for path in found.trees:
@@ -142,11 +162,28 @@ def script_writes(
     return out
 
 
+def _copied(found: CodeWrites, ws: Workspace, cwds: list[str | None]) -> list[tuple[str, str]]:
+    """What copies and moves write besides their destination: the source's name inside a
+    destination folder (``shutil.copy('x/o.json', 'test')``), and a moved source (it is gone)."""
+    out: list[tuple[str, str]] = []
+    for index, (source, moved) in found.sources.items():
+        destination = found.paths[index]
+        folder = destination.endswith("/") or any(
+            key is not None and ws.is_folder(key) for key in (ws.key(destination, cwd) for cwd in cwds)
+        )
+        if folder:
+            out.append((f"{destination.rstrip('/')}/{source.replace(chr(92), '/').rpartition('/')[2]}", "script"))
+        if moved:
+            out.append((source, "script (moved away)"))
+    return out
+
+
 def _numbered(pattern: str, index: int) -> str:
     """``pattern`` with its group names made its own (one alternation holds them all)."""
-    for name in ("path", "pq", "q"):
+    for name in ("path", "pq", "q", "src", "sq"):
         pattern = pattern.replace(f"?P<{name}>", f"?P<{name}{index}>").replace(f"(?P={name})", f"(?P={name}{index})")
     return pattern
 
 
+_MOVES = re.compile(r"shutil\.move|os\.(?:rename|replace)|renameSync|rename|FileUtils\.(?:mv|move)")
 _LITERAL = re.compile("|".join(f"(?:{_numbered(p, i)})" for i, p in enumerate(_FIRST + _SECOND + _PERL)))

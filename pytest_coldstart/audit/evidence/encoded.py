@@ -18,7 +18,9 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+
+from pytest_coldstart.audit.evidence import expansions
 
 #: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
@@ -29,16 +31,21 @@ _DEPTH = 2
 _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
 
 
-def with_decoded(texts: Iterable[str]) -> Iterator[str]:
-    """Each text, followed by its reading with expansion defaults and the texts decoded from it
-    (two levels deep)."""
+def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -> Iterator[str]:
+    """Each text, followed by its reading with expansion defaults, the texts decoded from it
+    (two levels deep) and each of these as ``expansions`` reads it (escapes, hex, joins, globs,
+    braces; ``known``: shell variables earlier calls assigned)."""
     for text in texts:
         yield text
+        yield from expansions.readings(text, known)
         if "${" in text:
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:
                 yield defaulted
-        yield from _decoded(text, _DEPTH)
+                yield from expansions.readings(defaulted)
+        for decoded in _decoded(text, _DEPTH):
+            yield decoded
+            yield from expansions.readings(decoded)
 
 
 def _decoded(text: str, depth: int) -> Iterator[str]:

@@ -31,9 +31,15 @@ RUN = "<run>"  # the key prefix of the run directory when the host path it had i
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
-SEGMENT = re.compile(r"&&|\|\||[;\n|]")  # the separators of shell segments
+#: The separators of shell segments (``>|`` is a redirection that overrides noclobber).
+SEGMENT = re.compile(r"&&|\|\||[;\n]|(?<!>)\|")
 #: A quoted string, a separator (group 1), or a run of anything else.
-_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n|])|[^\"';\n|&]+|.", re.DOTALL)
+_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n]|(?<!>)\|)|[^\"';\n|&]+|.", re.DOTALL)
+#: The cwd after a ``cd`` to a folder no one can place: relative names there are unplaceable.
+UNKNOWN_CWD = "$CDPATH?"
+_ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
+_MAX_STARTS = 4
+_CLASS = re.compile(r"\[[^\]/]+\]")  # a glob's character class: t[e]st
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _QUOTING = str.maketrans("", "", "\"'\\")
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
@@ -90,6 +96,9 @@ class Workspace:
         self.symlinks = self._symlinks()
         self._run_keys: dict[str, str | None] = {}
         self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
+        #: where a call may start: the agent's cwd (None), and the folders earlier calls cd'd into
+        #: and never left (a persistent shell session keeps them; fail closed: all of them)
+        self.starts: list[str | None] = [None]
 
     def describe(self) -> str:
         if self.cwd_source is None:
@@ -151,9 +160,11 @@ class Workspace:
         if head in _CWD_FORMS:  # $PWD/x, ${PWD}/x, $(pwd)/x, `pwd`/x: relative to the cwd itself
             raw = rest or "."
         # A variable, ~ or a glob is unresolvable; checked before ".." collapses it away.
-        if not raw or "\x00" in raw or raw.startswith("~") or "$" in raw or "`" in raw or "*" in raw:
+        if not raw or "\x00" in raw or raw.startswith("~") or "$" in raw or "`" in raw or is_glob(raw):
             return None
         text = normalize(raw)
+        if cwd == UNKNOWN_CWD and not is_absolute(text):
+            return None
         full = text if is_absolute(text) else normalize(f"{cwd or self.cwd}/{text}")
         if self.aliases:  # links calls made: followed component by component (x/link/.. too)
             full = self._through_links(raw if is_absolute(text) else f"{cwd or self.cwd}/{raw}")
@@ -234,7 +245,12 @@ class Workspace:
         """Per shell segment of ``text``: the segment and its path-like tokens, each with the
         cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
         finds in (lowercased) are tokenised - a cheap necessary condition of the caller."""
-        cwd: str | None = None
+        for start in self.starts:
+            yield from self._segments_from(text, wanted, start)
+
+    def _segments_from(
+        self, text: str, wanted: re.Pattern[str] | None, cwd: str | None
+    ) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
         for segment in SEGMENT.split(text):
             cwd = self._moved(segment, cwd)
             plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
@@ -252,30 +268,53 @@ class Workspace:
 
     def _moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
-        segment = segment.lstrip(" \t({")  # (cd x; ...) and { cd x; ...; } move it too
+        segment = _ASSIGNED.sub("", segment.lstrip(" \t({"))  # (cd x; ...), CDPATH=. cd x move it too
         if not segment.startswith(_MOVES):
             return cwd
         words = segment.split()
-        if len(words) < 2 or words[0] not in _MOVES:
+        if words[0] not in _MOVES:
             return cwd
-        target = words[1].strip("\"'")
+        target = words[1].strip("\"'") if len(words) > 1 else "$HOME"
+        if target == "-" or "$" in target or "`" in target:
+            return UNKNOWN_CWD  # cd $X, cd "$(dirname …)", cd -: relative names land who knows where
         resolved = normalize(target) if is_absolute(normalize(target)) else None
+        if resolved is None and cwd == UNKNOWN_CWD:
+            return UNKNOWN_CWD
         return resolved or normalize(f"{cwd or self.cwd}/{target}")
 
     def cwds(self, text: str) -> list[str | None]:
         """Every working directory a segment of ``text`` runs in (None: the agent's own)."""
-        found: list[str | None] = [None]
-        cwd: str | None = None
-        for segment in SEGMENT.split(text):
-            cwd = self._moved(segment, cwd)
-            if cwd not in found:
-                found.append(cwd)
+        found: list[str | None] = list(self.starts)
+        for cwd in self.starts:
+            for segment in SEGMENT.split(text):
+                cwd = self._moved(segment, cwd)
+                if cwd not in found:
+                    found.append(cwd)
         return found
+
+    def carry_cwd(self, text: str) -> None:
+        """Keep the folder ``text`` leaves its shell in as a start of later calls (``cd test``
+        in one call, ``cp x testmod.jsonl`` in the next); at most ``_MAX_STARTS`` of them."""
+        if not any(move in text for move in _MOVES):
+            return
+        for start in list(self.starts):
+            cwd = start
+            for segment in SEGMENT.split(text):
+                cwd = self._moved(segment, cwd)
+            if cwd is not None and self.fold(cwd) == self.fold(self.cwd):
+                cwd = None  # back where the agent's shell starts
+            if cwd not in self.starts:
+                self.starts = [None, *[s for s in self.starts if s is not None][-(_MAX_STARTS - 2) :], cwd]
 
 
 def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:
     """``pattern`` is found in ``text`` or in ``plain`` (its ``dequoted`` reading), lowercased."""
     return pattern.search(text.lower()) is not None or (plain is not text and pattern.search(plain.lower()) is not None)
+
+
+def is_glob(path: str) -> bool:
+    """``path`` holds a pattern the shell expands (``*``, ``?``, ``[ab]``)."""
+    return "*" in path or "?" in path or ("[" in path and _CLASS.search(path) is not None)
 
 
 def dequoted(text: str) -> str:
@@ -300,6 +339,8 @@ def quoted_segments(text: str) -> list[str]:
 
 
 def strings(value: Any) -> Iterator[str]:
+    """Every string in ``value``; a list of two or more strings also as the command line its
+    words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``)."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -309,6 +350,8 @@ def strings(value: Any) -> Iterator[str]:
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)
+            if len(item) > 1 and all(isinstance(word, str) for word in item):
+                yield " ".join(item)
 
 
 def last_component(token: str) -> str:

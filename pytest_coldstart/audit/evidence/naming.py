@@ -14,29 +14,50 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
+_GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
+_FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
+_FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
 
 
 class Naming:
     """The declarations of a run as the names a call may use for them."""
 
-    def __init__(self, workspace: Workspace, keys: dict[str, set[str]], fail_closed: Collection[str]):
+    def __init__(
+        self,
+        workspace: Workspace,
+        keys: dict[str, set[str]],
+        fail_closed: Collection[str],
+        known: Mapping[str, str] | None = None,
+    ):
         self.workspace = workspace
+        self.known = known  # shell variables earlier calls assigned (read as their values)
         self.keys = keys
         self.fail_closed = tuple(fail_closed)  # declarations an unplaceable path or a glob may name
         self.by_key = {key: name for name, named in keys.items() for key in named}
-        self.bases = {_base(key) for key in self.by_key} | workspace.symlinks
+        self._links = -1
+        self._know_links()
+
+    def _know_links(self) -> None:
+        """The names worth resolving: declared base names, the run's symlinks and the links
+        calls made so far (``ln -s ../test/x workspace/t``: ``t`` may name test-side evidence)."""
+        if self._links == len(self.workspace.aliases):
+            return
+        self._links = len(self.workspace.aliases)
+        links = {_base(link) for link in self.workspace.aliases}
+        self.bases = {_base(key) for key in self.by_key} | self.workspace.symlinks | links
         alternatives = sorted(self.bases, key=len, reverse=True)
         self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern]))
 
     def names(self, arguments: Any) -> set[str]:
         """The declarations whose file ``arguments`` name."""
+        self._know_links()
         found: set[str] = set()
         for token, cwd in self._tokens(arguments):
             base = last_component(token)
@@ -54,8 +75,36 @@ class Naming:
                 found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
         return found
 
+    def reached(self, target: str, text: str, keys_of: Collection[str]) -> list[str]:
+        """The keys of declarations ``keys_of`` a write to ``target`` - a name known only at run
+        time ("$f", ``test/$f``, ``{}``) - may reach in ``text``: every file in the target's
+        folder where it has one; else what a loop or an exec-er may hand it - the files the text
+        names, globs over (``for f in test/*``) or finds (``find test -name '*.jsonl'``)."""
+        declared = {key: name for name in keys_of for key in self.keys.get(name, ())}
+        folder = target.replace("\\", "/").rpartition("/")[0]
+        if folder:
+            where = self.workspace.key(folder)
+            if where is not None:
+                return sorted(key for key in declared if key.startswith(where.rstrip("/") + "/"))
+        named = self.names(text)
+        found = {key for key, name in declared.items() if name in named}
+        for cwd in self.workspace.cwds(text):
+            for word in _GLOBBED.findall(text):
+                found.update(self._below(word.rpartition("/")[0] or ".", last_component(word), declared, cwd))
+            for match in _FIND.finditer(text):
+                patterns = _FIND_NAME.findall(match.group(2)) or ["*"]
+                for root in match.group(1).split() or ["."]:
+                    for pattern in patterns:
+                        found.update(self._below(root, last_component(pattern), declared, cwd))
+        return sorted(found)
+
+    def _below(self, folder: str, pattern: str, declared: Collection[str], cwd: str | None) -> set[str]:
+        where = self.workspace.key(folder, cwd) if not _GLOB.search(folder) else None
+        prefix = where.rstrip("/") + "/" if where is not None else ""
+        return {key for key in declared if key.startswith(prefix) and fnmatch.fnmatchcase(_base(key), pattern.lower())}
+
     def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
-        for text in with_decoded(strings(arguments)):
+        for text in with_decoded(strings(arguments), self.known):
             if any_reading(self.wanted, text, dequoted(text)):
                 yield from self.workspace.tokens(text, self.wanted)
 

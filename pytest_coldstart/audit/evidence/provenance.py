@@ -36,6 +36,8 @@ from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
 from pytest_coldstart.audit.evidence.encoded import HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.encoded import with_decoded
+from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
+from pytest_coldstart.audit.evidence.expansions import assignments
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -45,17 +47,19 @@ from pytest_coldstart.audit.evidence.provenance_rules import (
     lab_side_violations,
     logger_violations,
 )
-from pytest_coldstart.audit.evidence.shell_writes import HINT, ShellWrite, may_write, shell_writes
+from pytest_coldstart.audit.evidence.shell_writes import HINT, RUNTIME_NAME, ShellWrite, may_write, shell_writes
+from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
+from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, is_writer, tool_paths, words_of
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
 INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
-WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
-PATH_KEYS = ("path", "file_path", "filePath", "file", "filename", "target_file", "notebook_path", "destination")
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
-MAX_HASHED = 4096  # agent-written run files hashed for the byte-identity rule
+MAX_HASHED = 4096
+MAX_VARIABLES = 512  # shell variables carried from call to call
+_CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session  # agent-written run files hashed for the byte-identity rule
 
 
 @dataclass(frozen=True)
@@ -77,9 +81,12 @@ class Provenance:
     armed_by: str | None = None  # first agent call that builds/starts the logger
     claimed: set[str] = field(default_factory=set)  # call ids whose records an agent call appended itself
     laundered: dict[str, str] = field(default_factory=dict)  # call writing the logger -> test-side file it names
+    taint: Taint = field(default_factory=Taint)  # files carrying test-side content
+    variables: dict[str, str] = field(default_factory=dict)  # shell variables earlier calls assigned
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
-    _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once
+    _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once per set of links
+    _scan_state: tuple[int, int] = (0, 0)
     _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
     _fed: int = 0
@@ -103,12 +110,16 @@ class Provenance:
         file? One compiled scan for the write hints and the names worth resolving."""
         writer = self._writer_tools.get(tool)
         if writer is None:
-            writer = self._writer_tools[tool] = bool(set(re.findall(r"[a-z0-9]+", tool.lower())) & WRITER_TOOLS)
+            writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS)
         if writer:
             return True
-        if self._scan is None:
+        state = (len(self.workspace.aliases), len(self.variables))
+        if self._scan is None or self._scan_state != state:
+            self._scan_state = state  # a link or a variable a call made is a name to watch
+            self.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
-            hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, r"[*?]"]
+            hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT]
+            hints += [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
             self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]))
         start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
         text = raw[start:] if start >= 0 else raw
@@ -118,11 +129,16 @@ class Provenance:
         # backslash inside a JSON string is escaped; an apostrophe is not)
         return (b"\\" in text or b"'" in text) and self._scan.search(text.translate(None, b"\"'\\")) is not None
 
+    def _watched_variables(self) -> list[str]:
+        """The variables whose value names a declared file or a link (``L=test/testmod.jsonl``)."""
+        wanted = self.naming.wanted
+        return sorted(name for name, value in self.variables.items() if wanted.search(value.lower()))
+
     @property
     def naming(self) -> Naming:
         """The declared files as a call may name them (built once all are declared)."""
         if self._naming is None:
-            self._naming = Naming(self.workspace, self.keys, TEST_SIDE)
+            self._naming = Naming(self.workspace, self.keys, TEST_SIDE, self.variables)
         return self._naming
 
     def names(self, arguments: Any) -> set[str]:
@@ -133,7 +149,7 @@ class Provenance:
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
         names no file the call touches."""
-        if isinstance(arguments, dict) and _is_writer(tool, arguments):
+        if isinstance(arguments, dict) and is_writer(tool, arguments):
             arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
         return self.names(arguments)
 
@@ -142,38 +158,65 @@ class Provenance:
         self._fed += 1
         self._agent_feed = agent
         written: set[str] = set()
-        for key, how, source in self._writes(tool, arguments):
+        writes = self._writes(tool, arguments)
+        for key, how, source in writes:
             if key in self._by_key:
                 written.add(self._by_key[key])
             self.writes.setdefault(key, []).append(Write(call_id, agent, how, source, self._fed))
             if agent:
                 self.agent_paths.setdefault(key, call_id)
         if "agent_logger" in written:  # test-side content poured into the logger (cat test/x >> log)
-            seen = sorted(self.names(arguments) & {"test_mod", "fixture", "restore"})
-            self.laundered.update({call_id: seen[0]} if seen else {})
-        if agent and isinstance(arguments, dict) and _is_writer(tool, arguments):
+            seen = sorted(self.names(arguments) & set(CARRIED))
+            poured = seen[0] if seen else self.taint.poured(writes, keys_named(self.workspace, arguments), self._show)
+            self.laundered.update({call_id: poured} if poured else {})
+        if writes:
+            self.taint.carry(writes, self._by_key, lambda: self.names(arguments))
+        self._carry_session(tool, arguments)
+        if agent and isinstance(arguments, dict) and is_writer(tool, arguments):
             for key in CONTENT_KEYS:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
         return written
 
+    def _show(self, key: str) -> str:
+        return self.workspace.relative_of(key) or key
+
+    def _carry_session(self, tool: str, arguments: Any) -> None:
+        """What a call leaves its shell session with for later calls: the folder it cd'd into,
+        and the variables it assigned (fail closed: later calls are read with both)."""
+        if isinstance(arguments, dict) and is_writer(tool, arguments):
+            arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
+        for text in strings(arguments):
+            self.workspace.carry_cwd(text)
+            if "=" in text and len(self.variables) < MAX_VARIABLES:
+                self.variables.update(assignments(text, self.variables))
+
     def _writes(self, tool: str, arguments: Any) -> list[ShellWrite]:
         out: list[ShellWrite] = []
-        if isinstance(arguments, dict) and _is_writer(tool, arguments):
-            for name in PATH_KEYS:
-                target = arguments.get(name)
-                if isinstance(target, str) and target.strip():
-                    out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
-                    break
-        for text in with_decoded(strings(arguments)):
+        if is_writer(tool, arguments):
+            for target in tool_paths(arguments):
+                out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
+        for text in with_decoded(strings(arguments), self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
-                out += shell_writes(text, self.workspace, self._recording, self._unplaced, lab_record.CLI_HINT_TEXT)
+                guess = self._unplaced_in(text)
+                out += shell_writes(text, self.workspace, self._recording, guess, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
         return expand(out, self._by_key)
 
     def _named_keys(self, text: str) -> list[str]:
         return [key for name in sorted(self.names(text)) for key in sorted(self.keys[name])]
+
+    def _unplaced_in(self, text: str) -> Callable[[str], list[str]]:
+        """``_unplaced``, and for a name known only at run time ("$f", ``{}``) the declared files
+        ``text`` may hand it (``Naming.reached``)."""
+
+        def guess(target: str) -> list[str]:
+            if not RUNTIME_NAME.fullmatch(last_component(target)):
+                return self._unplaced(target)
+            return self.naming.reached(target, text, (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
+
+        return guess
 
     def _unplaced(self, target: str) -> list[str]:
         """A write to a path the audit cannot place ($RUN_DIR/oracle.json, ~/run/x, a glob) is
@@ -270,14 +313,6 @@ class Provenance:
 
     def refusal(self, name: str) -> Violation | None:
         return next((v for v in self.violations if v.name == name), None)
-
-
-def _is_writer(tool: str, arguments: dict[str, Any]) -> bool:
-    tokens = set(re.findall(r"[a-z0-9]+", tool.lower()))
-    if not tokens & WRITER_TOOLS:
-        return False
-    command = arguments.get("command")
-    return not (isinstance(command, str) and command.strip().lower() in ("view", "read", "cat"))
 
 
 def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenance:

@@ -13,12 +13,21 @@ and a shell's command string (``bash -c``, ``sh -c``, ``eval``, ``pwsh -Command`
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable
 
-from pytest_coldstart.audit.evidence.identity import SEGMENT, Workspace, dequoted, last_component, quoted_segments
-from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, folder, tree_writes
+from pytest_coldstart.audit.evidence.copies import COPIERS, REMOTE, copies, remote_copy
+from pytest_coldstart.audit.evidence.identity import (
+    SEGMENT,
+    Workspace,
+    dequoted,
+    is_absolute,
+    last_component,
+    quoted_segments,
+)
+from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
+from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
+from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
 
 #: (key of the file written, how, key of the file a copy/move came from)
 ShellWrite = tuple[str, str, str | None]
@@ -27,10 +36,9 @@ SegmentRule = Callable[[list[str], str | None], list[ShellWrite]]
 #: The keys a write target the workspace cannot place may stand for.
 Unplaced = Callable[[str], list[str]]
 
-COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy", "scp")
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
-WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item")
+WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item", "awk", "gawk")
 #: Writers of their operand (sponge, patch), of a restored path (git checkout/restore) or of
 #: the file a compressed operand unpacks to (gunzip x.gz writes x).
 WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
@@ -38,10 +46,7 @@ WRITER_HEADS += (_COMPRESSORS := ("gzip", "xz", "bzip2", "zstd", "lzma"))
 WRITER_HEADS += (*ARCHIVERS, "scp")  # archive extraction writes a tree (tree_writes)
 #: Editors write the files they open; remote and container copiers copy like cp and rsync.
 EDITORS = ("vi", "vim", "nvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "micro", "joe", "code", "subl")
-_REMOTE = {"docker": {"cp"}, "podman": {"cp"}, "kubectl": {"cp"}, "oc": {"cp", "rsync"}, "az": set[str]()}
-_REMOTE |= {"aws": {"cp", "mv", "sync"}, "gsutil": {"cp", "mv", "rsync"}, "gcloud": {"cp", "mv", "rsync"}}
-_REMOTE["rclone"] = {"copy", "copyto", "sync", "move", "moveto"}
-WRITER_HEADS += (*EDITORS, *_REMOTE)
+WRITER_HEADS += (*EDITORS, *REMOTE, *REMOVERS, *PROGRAMS)
 _PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
 #: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
 _OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")
@@ -52,6 +57,7 @@ _NOT_OUTPUT |= {"mount", "ls", "find", "lsof", "netstat", "ss", "top", "shopt"}
 #: word writes nothing we parse (a head inside a word - "dd" in a hex digest - is none).
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
 HINT += r"|(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _OUTPUT_OPTIONS), key=len, reverse=True)) + r")(?![\w-])"
+HINT += r"|(?<![\w-])-delete(?![\w-])"  # find -delete
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
 _PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
@@ -59,10 +65,12 @@ _PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
 _ATTACHED = re.compile(r"(?:<>|>>?\|?)(.+)$")
 _REDIRECT = re.compile(r"^(?:(?:\d+|&)?>>?\|?|\d*<>)$")  # a redirection whose target is the next word
 _INPUTS = ("<", "<<", "<<<", "0<")
-_MOVES = re.compile(r"\s*[\"']?(?:cd|pushd|set-location|chdir)[\"']?\s")
+_MOVES = re.compile(r"\s*(?:[a-z_][a-z0-9_]*=\S*\s+)*[\"']?(?:cd|pushd|set-location|chdir)[\"']?(?:\s|$)")
 _OPENS = re.compile(r"[<>$]\(|`|(?:^|(?<=[;&|\n]))\s*[({]")  # where a command line opens inside another
 _CLOSES = re.compile(r"[)}](?=[\s;&|<>\"']|$)")  # ... and closes (not $(pwd)/x)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+#: Shell keywords a command may follow in its segment (for f in *; do cp a "$f"; done).
+_KEYWORDS = frozenset(["do", "then", "else", "elif", "if", "while", "until", "!", "{", "("])
 #: Programs that run the next word as the command (their own options are skipped too).
 WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
 #: Programs that run a command given later among their words, after options whose values
@@ -76,7 +84,8 @@ SHELLS |= {"powershell", "cmd", "eval"}
 _PROGRAMS = frozenset(WRITER_HEADS) | EXECERS | SHELLS
 _SHELL_HINT = re.compile(r"\b(?:" + "|".join(sorted(SHELLS)) + r")\b")
 _TERMINATORS = (";", "\\;", "\\", "+", "{}+")  # the end of find's -exec command
-_PLACEHOLDERS = frozenset(["{}", "%", "{.}", "{/}", "{//}", "{/.}", "{#}"])  # find -exec, xargs -I %, parallel
+#: A file name known only at run time: a bare variable ("$f", ${1}, $@) or an exec-er's placeholder.
+RUNTIME_NAME = re.compile(r"\$(?:\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?])|\{\}|%|\{[./#]*\}")
 _MAX_DEPTH = 4  # nested shells parsed (bash -c "sh -c '...'")
 
 
@@ -100,6 +109,7 @@ def shell_writes(
     also_hint: re.Pattern[str] | None = None,
     *,
     cwd: str | None = None,
+    uncertain: bool = False,
     depth: int = 0,
 ) -> list[ShellWrite]:
     """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave.
@@ -108,8 +118,13 @@ def shell_writes(
     A shell's ``-c STRING`` or ``eval``'s words are parsed as a command line of their own.
     Segments are cut both at every separator and at separators outside quotes only: escapes
     are not interpreted, so a write either reading finds is a write (fail closed)."""
+    if depth == 0 and cwd is None and len(ws.starts) > 1:  # where earlier calls left the shell, too
+        union: dict[ShellWrite, None] = {}
+        for start in ws.starts:
+            union.update(dict.fromkeys(shell_writes(text, ws, also, unplaced, also_hint, cwd=start, depth=1)))
+        return list(union)
     plain = SEGMENT.split(text)
-    found = _writes_in(plain, ws, also, unplaced, also_hint, cwd, depth)
+    found = _writes_in(plain, ws, also, unplaced, also_hint, cwd, uncertain, depth)
     # Separators inside quotes matter where a shell runs a quoted command line.
     nested = ('"' in text or "'" in text) and _SHELL_HINT.search(text.lower()) is not None
     quoted = quoted_segments(text) if nested else plain
@@ -120,7 +135,7 @@ def shell_writes(
     for other in (quoted, unwrapped):
         if other != plain:
             seen = set(found)
-            for write in _writes_in(other, ws, also, unplaced, also_hint, cwd, depth):
+            for write in _writes_in(other, ws, also, unplaced, also_hint, cwd, uncertain, depth):
                 if write not in seen:
                     seen.add(write)
                     found.append(write)
@@ -140,6 +155,7 @@ def _writes_in(
     unplaced: Unplaced | None,
     also_hint: re.Pattern[str] | None,
     cwd: str | None,
+    uncertain: bool,
     depth: int,
 ) -> list[ShellWrite]:
     out: list[ShellWrite] = []
@@ -153,19 +169,24 @@ def _writes_in(
         words = [_PIECE.sub(_unquoted, w) for w in _WORD.findall(segment)]
         if not words:
             continue
-        head = words[0].lower()
-        if head in ("cd", "pushd", "set-location", "chdir") and len(words) > 1:
-            cwd = ws.key(words[1], cwd) or cwd
+        moves = [w for w in words if not _ASSIGNMENT.match(w)]  # CDPATH=. cd x moves too
+        if moves and moves[0].lower() in ("cd", "pushd", "set-location", "chdir"):
+            moved = ws.key(moves[1], cwd) if len(moves) > 1 and moves[1] != "-" else None
+            # cd "$(dirname …)", cd $X, cd -, cd: where later relative names land is unknown
+            cwd, uncertain = (cwd, True) if moved is None else (moved, uncertain)
             continue
         if extra and also is not None:
             out += also(words, cwd)
+        if _head(words[0]) == "find" and hinted:
+            resolver = _Resolver(ws, cwd, unplaced, uncertain)
+            out += find_deletes(words, resolver, resolver.key)
         words = _program(words)
         inner = _shell_string(words)
         if inner is not None:
             if depth < _MAX_DEPTH:
-                out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, depth=depth + 1)
+                out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, uncertain=uncertain, depth=depth + 1)
         elif words and hinted:
-            out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced))
+            out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced, uncertain))
     return out
 
 
@@ -219,8 +240,10 @@ def _command(words: list[str]) -> list[str]:
     index, wrapped = 0, False
     while index < len(words):
         word = words[index]
-        if _ASSIGNMENT.match(word) or (wrapped and word.startswith("-")):
+        if _ASSIGNMENT.match(word) or (wrapped and word.startswith("-")) or word in _KEYWORDS:
             index += 1
+        elif word == "function" or word.endswith("()"):  # a function's body runs its commands
+            index += 2 if word == "function" else 1
         elif _head(word) in WRAPPERS:
             index, wrapped = index + 1, True
         else:
@@ -233,13 +256,16 @@ def _command(words: list[str]) -> list[str]:
 
 
 def _head(word: str) -> str:
-    """The program a word names: ``/bin/cp`` and ``\\cp`` are ``cp``."""
-    return last_component(word).lstrip("\\")
+    """The program a word names: ``/bin/cp``, ``\\cp`` and IPython's ``!cp`` are ``cp``."""
+    return last_component(word).lstrip("\\!")
 
 
 class _Resolver:
-    def __init__(self, ws: Workspace, cwd: str | None, unplaced: Unplaced | None):
-        self.ws, self.cwd, self.unplaced = ws, cwd, unplaced
+    """A segment's targets: placed in its cwd; where that cwd is uncertain (after ``cd $X``),
+    a relative name also by ``unplaced`` (fail closed)."""
+
+    def __init__(self, ws: Workspace, cwd: str | None, unplaced: Unplaced | None, uncertain: bool = False):
+        self.ws, self.cwd, self.unplaced, self.uncertain = ws, cwd, unplaced, uncertain
 
     def key(self, token: str) -> str | None:
         return self.ws.key(token, self.cwd)
@@ -254,12 +280,20 @@ class _Resolver:
     def __call__(self, target: str) -> list[str]:
         """The keys a write target names: its own, or (unplaceable) the ones it may be."""
         keys = self._keys(target)
+        if self.uncertain and self.unplaced is not None and not is_absolute(target.replace("\\", "/")):
+            keys += [key for key in self.unplaced(target) if key not in keys]
         if "\\" in target:  # o\\racle.json is oracle.json to the shell, ..\\x a Windows path: both
             keys += [key for key in self._keys(target.replace("\\", "")) if key not in keys]
         return keys
 
     def _keys(self, target: str) -> list[str]:
         guess = self.unplaced if self.unplaced is not None and target.strip() else None
+        if guess is not None and RUNTIME_NAME.fullmatch(last_component(target)):
+            return guess(target)  # "$f", {}, %: a name known only at run time
+        if guess is not None and ("$(" in target or "`" in target):
+            # "$(printf 'oracle.json')": a name a command prints, any word of it (fail closed)
+            words = [w.strip("'\"`()$") for w in target.split()]
+            return sorted({key for word in words if word for key in guess(word)})
         return self.ws.placed(target, guess or (lambda _: []), self.cwd)
 
 
@@ -274,23 +308,22 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
             target = match.group(1) if match else None
         if target and not target.startswith("&"):
             out += [(k, "shell redirect", None) for k in targets(target)]
-    if head in _REMOTE:  # docker cp, aws s3 sync ...: parsed as the local copy they are
-        words = _remote_copy(words, head) or words
+    if head in REMOTE:  # docker cp, aws s3 sync ...: parsed as the local copy they are
+        words = remote_copy(words, head) or words
         head = _head(words[0])
     args = _operands(words)
     if head == "tee":
         out += [(k, "tee", None) for a in args for k in targets(a)]
     elif head in COPIERS and len(args) >= 1:
-        out += _copies(words, head, args, targets)
+        out += copies(words, head, args, targets)
     elif head == "dd":
         out += [(k, "dd", None) for w in words if w.startswith("of=") for k in targets(w[3:])]
     elif head in ("sed", "perl") and any(_in_place(w) for w in words[1:]):
         out += [(k, f"{head} -i", None) for a in args[1:] for k in targets(a)]
     elif head in ("touch", "truncate", *EDITORS):
         out += [(k, head, None) for a in args for k in targets(a)]
-    elif head in ("curl", "wget"):
-        flags = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
-        out += [(k, head, None) for i, w in enumerate(words[:-1]) if w in flags for k in targets(words[i + 1])]
+    elif head in PROGRAMS:
+        out += program_writes(words, head, args, targets)
     elif head in ("set-content", "out-file", "add-content", "new-item"):
         path = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() in ("-path", "-filepath")), None)
         target = path or (args[0] if args else None)
@@ -303,62 +336,10 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     elif head in _DECOMPRESSORS or (head in _COMPRESSORS and any(w in ("-d", "--decompress") for w in words)):
         unpacked = [a[: -len(ext)] for a in args for ext in _PACKED if a.lower().endswith(ext) and len(a) > len(ext)]
         out += [(k, head, None) for a in unpacked for k in targets(a)]
+    elif head in ("awk", "gawk") and any(w in ("inplace", "-iinplace", "--include=inplace") for w in words):
+        out += [(k, f"{head} -i inplace", None) for a in [a for a in args if a != "inplace"][1:] for k in targets(a)]
+    out += removals(words, head, targets, targets.key)
     return out + _option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
-
-
-def _remote_copy(words: list[str], head: str) -> list[str] | None:
-    """The copy a remote or container copier makes, as local copier words: ``docker cp a b`` is
-    ``cp a b``; a sync (``aws s3 sync``, ``rclone copy``) copies a folder's contents into its
-    destination; ``az ... download -f FILE`` writes FILE."""
-    if head == "az":
-        value = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--file")), None)
-        return ["touch", value] if value and "download" in words else None
-    index = next((i for i, w in enumerate(words[1:4], start=1) if w in _REMOTE[head]), None)
-    if index is None:
-        return None
-    sub, rest = words[index], words[index + 1 :]
-    if sub in ("sync", "rsync", "copy", "move"):  # contents into the destination folder
-        last = max((i for i, w in enumerate(rest) if not w.startswith("-")), default=-1)
-        rest = [w if w.startswith("-") or i == last else w.rstrip("/") + "/" for i, w in enumerate(rest)]
-        return ["rsync", *rest]
-    return ["mv" if sub in ("mv", "moveto") else "cp", *rest]
-
-
-def _copies(words: list[str], head: str, args: list[str], targets: _Resolver) -> list[ShellWrite]:
-    """A copy's or move's destinations: the file, or into a folder (``-t DIR``,
-    ``--target-directory=DIR``, a trailing slash, several sources, ``.``, or a folder the run
-    holds) the source's name; a recursive copy or a move writes the whole tree it lands."""
-    option = next((words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-t", "--target-directory")), None)
-    option = option or next((w.partition("=")[2] for w in words if w.startswith("--target-directory=")), None)
-    option = option or next((w[2:] for w in words if w.startswith("-t") and len(w) > 2 and head != "rsync"), None)
-    args = args[: args.index(":::")] if ":::" in args else args  # parallel's inputs follow :::
-    if option:
-        sources, destination, directory = [a for a in args if a != option], option, True
-    elif len(args) >= 2:
-        sources, destination = args[:-1], args[-1]
-        directory = len(sources) > 1 or targets.is_folder(destination)
-    else:
-        return []
-    recursive = head in ("mv", "move", "move-item", "rsync", "robocopy", "xcopy") or any(
-        w in ("--recursive", "--archive", "-recurse") or (w[:1] == "-" and w[1:2] != "-" and set(w[1:]) & set("rRa"))
-        for w in words[1:]
-    )
-    out: list[ShellWrite] = []
-    if directory and (not sources or any(source in _PLACEHOLDERS for source in sources)):
-        out += folder(destination, head, targets, targets.key)  # names an exec-er supplies: unknown
-    symbolic = head == "ln" and any(w == "--symbolic" or (w[:1] == "-" and w[1:2] != "-" and "s" in w) for w in words)
-    for source in sources:
-        name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-        # ln -s stores its target as text, resolved from the link's own folder
-        origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not source.startswith("/") else source
-        out += [(k, head, targets.key(origin)) for k in targets(name)]
-        link, linked = (targets.key(name), targets.key(origin)) if symbolic else (None, None)
-        if link and linked:
-            targets.ws.alias(link, linked)
-        if recursive and head != "ln":
-            landed = destination if source.endswith(("/", "/.", "/*")) else name
-            out += folder(landed, head, targets, targets.key)
-    return out
 
 
 def _option_outputs(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:

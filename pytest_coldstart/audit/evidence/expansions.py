@@ -1,0 +1,241 @@
+"""A text as the shell or the code it carries would spell its names: expansions and escapes the
+call's arguments leave unexpanded.
+
+The audit reads arguments lexically, so a name the program builds at run time from literal
+pieces is no name to it unless the pieces are joined first. One more reading of a text joins
+them, each step fail closed (a reading only ever adds names and writes, never removes one):
+
+- escapes: ``\\x74``, ``\\164``, ``\\0164``, ``\\u0074`` (``printf``, ``echo -e``, ``$'...'``,
+  string literals of most languages) are the characters they stand for;
+- hex: a hex literal a text decodes (``bytes.fromhex``, ``unhexlify``, ``xxd -r -p``,
+  ``Buffer.from(..., 'hex')``) is the text it encodes, where that is readable;
+- concatenation: ``'te' + 'st'`` and ``'te' . 'st'`` are ``'test'``; ``os.path.join('a', 'b')``,
+  ``'/'.join(['a', 'b'])`` and ``Path('a') / 'b'`` are ``'a/b'``;
+- a glob's character class (``t[e]st``) is one unknown character (``t?st``): a glob;
+- a command line inside code: each string literal a program may hand to a shell or exec
+  (``os.system('cp a b')``, ``subprocess.run(['cp', 'a', 'b'])``, ``execSync('...')``, a
+  line echoed into a script that is then run) is read as a text of its own, a list of
+  literals as the words it joins (an ``alias`` or a ``trap`` body too);
+- shell variables: a variable assigned a literal - in the text (``p=test/x; cp a "$p"``) or by
+  an earlier call (``known``: ``export L=...``) - is read as its value, with the expansion's
+  operators applied (``${p%.bak}``, ``${p#*/}``, ``${p//a/b}``);
+- brace expansion: ``te{s,x}t/f`` is read once per alternative (``test/f``, ``text/f``), the
+  product of a text's groups bounded by ``_MAX_BRACES`` readings (beyond it, each group's
+  alternatives in turn).
+
+Nothing is run; a text holding none of these yields no reading.
+"""
+
+from __future__ import annotations
+
+import binascii
+import fnmatch
+import itertools
+import re
+from collections.abc import Iterator, Mapping
+
+_SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]"
+_WORDS = r"hex|xxd|join\(|path\("
+#: Cheap necessary condition for a reading of a text (lowercased).
+_TEXT_HINT = re.compile(
+    r"\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|['\"]\s*[+.]\s*['\"]|\)\s*/\s*['\"]|" + _WORDS + "|" + _SHAPES
+)
+#: The same on a lowercased raw JSON line, where a backslash and a quote inside a string are
+#: escaped (``\\x74``, ``\\"``).
+HINT = r"\\\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|(?:'|\\\")\s*[+.]\s*(?:'|\\\")|\)\s*/\s*(?:'|\\\")|"
+HINT += _WORDS + "|" + _SHAPES
+
+_ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|0?([0-7]{3})|u([0-9a-fA-F]{4}))")
+_HEX = re.compile(r"(?<![0-9A-Fa-f])((?:[0-9A-Fa-f]{2}){4,})(?![0-9A-Fa-f])")
+_HEX_DECODER = re.compile(r"fromhex|unhexlify|xxd|['\"]hex['\"]", re.IGNORECASE)
+_LIT = r"""(?:'[^'\n]*'|"[^"\n]*")"""
+_JOINED = re.compile(r"""(['"])\s*[+.]\s*(['"])""")  # 'te' + 'st': the quotes between two literals
+_JOIN = re.compile(
+    rf"""(?:\b(?:os\.)?path\.join|(?P<sep>{_LIT})?\s*\.join)\(\s*\[?\s*(?P<parts>{_LIT}(?:\s*,\s*{_LIT})+)\s*,?\s*\]?\s*\)"""
+)
+_PATH_ARGS = re.compile(rf"""\bPath\(\s*(?P<parts>{_LIT}(?:\s*,\s*{_LIT})+)\s*\)""")  # Path('a', 'b')
+_PATH_SLASH = re.compile(rf"""\bPath\(\s*({_LIT})\s*\)\s*/\s*({_LIT})""")
+_CLASS = re.compile(r"\[[^\]\s/'\"]{1,64}\]")
+_BRACES = re.compile(r"\{([^{}\s\"'$]*,[^{}\s\"'$]*)\}")
+_SPAWNS = re.compile(
+    r"\b(?:system|popen|subprocess|spawn\w*|exec\w*|shell_exec|passthru|qx|check_output|call|run|bash|sh|zsh|source"
+    r"|alias|trap|watch)\b"
+)
+#: String literals by their quote, each found on its own: one kind may hold another.
+_STRINGS = [re.compile(r"'([^'\n]{1,4096})'"), re.compile(r"\"([^\"\n]{1,4096})\""), re.compile(r"`([^`\n]{1,4096})`")]
+_WORD_LIST = re.compile(rf"\[\s*({_LIT}(?:\s*,\s*{_LIT})+)\s*,?\s*\]")
+_MAX_EMBEDDED = 64
+#: X=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word)
+_ASSIGN = re.compile(
+    r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly|typeset)\s+(?:-\w+\s+)*)?"""
+    r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*)"""
+)
+_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+_MAX_VARIABLES = 64
+_MAX_VALUE = 1024
+_MAX_BRACES = 32
+_MAX_GROUPS = 8
+
+
+def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]:
+    """The other readings of ``text``: one with its variables, escapes, hex, concatenations and
+    classes resolved, then that one's brace expansions; nothing when no step changes it.
+    ``known``: variables earlier calls assigned."""
+    valued = _valued(text, known or {}) if "$" in text and (known or "=" in text) else text
+    if valued != text:
+        yield valued
+    joined = valued
+    if _TEXT_HINT.search(valued.lower()) is not None:
+        joined = _classes(_concatenated(_hex(_escapes(valued))))
+        if joined != valued:
+            yield joined
+        yield from _braces(joined)
+    if _SPAWNS.search(joined) is not None:
+        yield from itertools.islice(_embedded(joined), _MAX_EMBEDDED)
+
+
+def assignments(text: str, known: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The variables ``text`` assigns a literal (``X=v``, ``export X=v``, ``local X="v"``), in
+    order, each value read with the ones before it (and ``known``)."""
+    values = dict(known or {})
+    found: dict[str, str] = {}
+    if "=" not in text:
+        return found
+    for match in itertools.islice(_ASSIGN.finditer(text), _MAX_VARIABLES):
+        raw = match.group(2)
+        value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
+        if "$(" in value or "`" in value:
+            continue
+        value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value else value
+        values[match.group(1)] = found[match.group(1)] = value[:_MAX_VALUE]
+    return found
+
+
+def _valued(text: str, known: Mapping[str, str]) -> str:
+    values = {**known, **assignments(text, known)}
+    if not values:
+        return text
+    return _EXPANSION.sub(lambda match: _expanded(match, values), text)
+
+
+def _expanded(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """A ``$NAME``/``${NAME<op><arg>}`` expansion of a known variable, else itself."""
+    name = match.group(1) or match.group(4)
+    if name not in values:
+        return match.group(0)
+    value, op, arg = values[name], match.group(2), match.group(3) or ""
+    if not op:
+        return value
+    if op in ("/", "//"):
+        pattern, _, replacement = arg.partition("/")
+        if not pattern:
+            return value
+        found = re.compile(_glob_regex(pattern))
+        return found.sub(lambda _: replacement, value, count=0 if op == "//" else 1)
+    cuts = range(len(value) + 1)
+    if op in ("%", "%%"):  # a suffix: shortest (%) or longest (%%)
+        order = reversed(cuts) if op == "%" else iter(cuts)
+        return next((value[:i] for i in order if fnmatch.fnmatchcase(value[i:], arg)), value)
+    order = iter(cuts) if op == "#" else reversed(cuts)  # a prefix: shortest (#) or longest (##)
+    return next((value[i:] for i in order if fnmatch.fnmatchcase(value[:i], arg)), value)
+
+
+def _glob_regex(pattern: str) -> str:
+    return "".join(".*?" if c == "*" else "." if c == "?" else re.escape(c) for c in pattern)
+
+
+def _embedded(text: str) -> Iterator[str]:
+    """The command lines a code text may run: its literals that hold a space, and its lists of
+    literals as the words they join."""
+    for pattern in _STRINGS:
+        for match in pattern.finditer(text):
+            if " " in match.group(1).strip():
+                yield match.group(1)
+    for match in _WORD_LIST.finditer(text):
+        yield " ".join(_literals(match.group(1)))
+
+
+def _escapes(text: str) -> str:
+    if "\\" not in text:
+        return text
+    return _ESCAPE.sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    hexed, octal, code = match.groups()
+    value = int(hexed, 16) if hexed else int(octal, 8) if octal else int(code, 16)
+    return chr(value) if 0x20 <= value < 0x7F or value > 0x9F else match.group(0)
+
+
+def _hex(text: str) -> str:
+    if _HEX_DECODER.search(text) is None:
+        return text
+    return _HEX.sub(lambda match: _unhexed(match.group(1)) or match.group(0), text)
+
+
+def _unhexed(digits: str) -> str | None:
+    """The text a hex literal encodes, where it is readable (printable ASCII, a letter)."""
+    try:
+        raw = binascii.unhexlify(digits)
+    except (binascii.Error, ValueError):
+        return None
+    text = raw.decode("ascii", "replace")
+    if all(c.isprintable() for c in text) and any(c.isalpha() for c in text) and "\ufffd" not in text:
+        return text
+    return None
+
+
+def _concatenated(text: str) -> str:
+    if "'" not in text and '"' not in text:
+        return text
+    text = _JOINED.sub("", text)
+    text = _JOIN.sub(_join, text)
+    text = _PATH_ARGS.sub(lambda m: f"Path({_quoted('/'.join(_literals(m.group('parts'))))})", text)
+    return _PATH_SLASH.sub(lambda m: f"Path({_quoted('/'.join(_literals(m.group(1) + m.group(2))))})", text)
+
+
+def _join(match: re.Match[str]) -> str:
+    """A join of literals as the literal it makes: by its separator (``'/'.join``), else by
+    the path separator (``os.path.join``)."""
+    separator = match.group("sep")
+    return _quoted((separator[1:-1] if separator else "/").join(_literals(match.group("parts"))))
+
+
+def _literals(text: str) -> list[str]:
+    return [piece[1:-1] for piece in re.findall(_LIT, text)]
+
+
+def _quoted(text: str) -> str:
+    return f"'{text}'"
+
+
+def _classes(text: str) -> str:
+    return _CLASS.sub("?", text) if "[" in text else text
+
+
+def _braces(text: str) -> Iterator[str]:
+    """``text`` once per choice of alternatives in its brace groups (bounded)."""
+    if "{" not in text:
+        return
+    groups = list(itertools.islice(_BRACES.finditer(text), _MAX_GROUPS))
+    if not groups:
+        return
+    choices = [match.group(1).split(",") for match in groups]
+    total = 1
+    for options in choices:
+        total *= len(options)
+    if total <= _MAX_BRACES:
+        combos: Iterator[tuple[str, ...]] = itertools.product(*choices)
+    else:  # each group's alternatives with the others at their first: linear in the alternatives
+        firsts = tuple(options[0] for options in choices)
+        combos = (
+            firsts[:index] + (option,) + firsts[index + 1 :]
+            for index, options in enumerate(choices)
+            for option in options[:_MAX_BRACES]
+        )
+    for combo in combos:
+        pieces, last = [], 0
+        for match, option in zip(groups, combo, strict=True):
+            pieces += [text[last : match.start()], option]
+            last = match.end()
+        yield "".join(pieces) + text[last:]

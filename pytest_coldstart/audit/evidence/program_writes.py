@@ -1,0 +1,74 @@
+"""Writers known by what the program does with its operands, beyond redirections and copies:
+downloads named by their URL, programs whose last operand is their output, and programs that
+rewrite their operands in place.
+
+- ``curl -o FILE``/``wget -O FILE`` write FILE; ``curl -O``/``--remote-name`` and ``wget``
+  without ``-O`` write the URL's last name, in ``--output-dir DIR``/``-P DIR`` or the cwd;
+- ``uniq IN OUT`` and ``xxd -r IN OUT`` write their second operand;
+- in place: ``dos2unix``/``unix2dos``/``mac2unix``, ``black``, ``isort``, ``rustfmt``,
+  ``fallocate``, ``mkfifo``/``mknod`` always; ``ruby``/``yq``/``autopep8``/``clang-format``
+  with ``-i``, ``gofmt``/``shfmt`` with ``-w``, ``prettier`` with ``--write``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+#: (target) -> the keys it may be
+Resolve = Callable[[str], list[str]]
+Write = tuple[str, str, "str | None"]
+
+_ALWAYS = ("dos2unix", "unix2dos", "mac2unix", "black", "isort", "rustfmt", "fallocate", "mkfifo", "mknod")
+_FLAGGED = {"ruby": "-i", "yq": "-i", "autopep8": "-i", "clang-format": "-i", "gofmt": "-w", "shfmt": "-w"}
+_FLAGGED["prettier"] = "--write"
+_SECOND_OUTPUT = ("uniq", "xxd")
+PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT)
+
+
+def program_writes(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
+    """What ``words`` (run by ``head``; ``args`` its operands) writes by the program's own rule."""
+    if head in ("curl", "wget"):
+        return _download(words, head, args, targets)
+    operands = args
+    if head in _ALWAYS or (head in _FLAGGED and _flagged(words, _FLAGGED[head])):
+        if head in ("ruby", "yq"):
+            operands = args[1:]  # the program text comes first
+        elif head in ("fallocate",):
+            operands = [a for a in args if not a[:1].isdigit()]  # -l 10 took its value already
+        return [(k, f"{head} (in place)", None) for a in operands for k in targets(a)]
+    if head in _SECOND_OUTPUT and len(args) >= 2 and (head == "uniq" or _flagged(words, "-r")):
+        return [(k, head, None) for k in targets(args[1])]
+    return []
+
+
+def _flagged(words: list[str], flag: str) -> bool:
+    short = len(flag) == 2 and flag.startswith("-")
+    return any(w == flag or (short and w[:1] == "-" and w[1:2] != "-" and flag[1] in w[1:]) for w in words[1:])
+
+
+def _takes(word: str, short: str, long: str) -> bool:
+    """``word`` is the option whose value is the next word: ``-o``, ``--output``, ``-so``."""
+    return word in (short, long) or (word[:1] == "-" and word[1:2] != "-" and word.endswith(short[1]))
+
+
+def _download(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
+    short, long = ("-o", "--output") if head == "curl" else ("-O", "--output-document")
+    out: list[Write] = [
+        (k, head, None) for i, w in enumerate(words[:-1]) if _takes(w, short, long) for k in targets(words[i + 1])
+    ]
+    out += [(k, head, None) for w in words if w.startswith(long + "=") for k in targets(w.partition("=")[2])]
+    if head == "wget":  # without -O (-qO- included) it saves under the URL's name
+        remote = not any(w.startswith(long) or (w[:1] == "-" and w[1:2] != "-" and "O" in w) for w in words[1:])
+    else:
+        remote = _flagged(words, "-O") or any(w.startswith("--remote-name") for w in words)
+    if out or not remote:
+        return out
+    folder = next(
+        (words[i + 1] for i, w in enumerate(words[:-1]) if w in ("--output-dir", "-P", "--directory-prefix")), None
+    )
+    urls = [a for a in args if "://" in a and a != folder]
+    for url in urls:
+        name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rpartition("/")[2]
+        if name and "://" not in name:
+            out += [(k, head, None) for k in targets(f"{folder.rstrip('/')}/{name}" if folder else name)]
+    return out

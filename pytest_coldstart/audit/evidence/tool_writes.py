@@ -1,0 +1,79 @@
+"""What a file tool - a tool that is no shell - writes: tools told apart by the verbs of their
+name, paths by the names of their arguments.
+
+A tool whose name holds a writing verb (``write``, ``edit``, ``save``, ``delete``, ``move``,
+``upload`` ...) writes every path its arguments give; so does a tool whose name holds neither a
+writing nor a reading verb (``text_editor``, ``fs_put``): fail closed, an unknown tool that is
+handed a path may change it. A reading verb (``read``, ``view``, ``list``, ``grep`` ...) makes
+a reader, and so does an editor's ``command: "view"``. Paths are the string values (also in
+lists and nested objects: ``files: [{path: ...}]``) of arguments named like a path (``path``,
+``file_path``, ``target_file``, ``destination``, ``new_path``, ``output_path``, ``to`` ...),
+never of content (``content``, ``new_string``, ``diff`` ...): a move's source and its
+destination both count.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+WRITER_VERBS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
+WRITER_VERBS |= {"save", "append", "insert", "put", "upload", "download", "move", "mv", "copy", "cp", "rename"}
+WRITER_VERBS |= {"delete", "remove", "rm", "unlink", "update", "overwrite", "store", "dump", "touch", "mkdir"}
+WRITER_VERBS |= {"truncate", "modify", "apply", "set"}
+READER_VERBS = frozenset(["read", "view", "cat", "get", "list", "ls", "search", "grep", "glob", "find", "stat"])
+READER_VERBS |= {"show", "head", "tail", "fetch", "inspect", "look", "query", "lookup", "describe", "info"}
+READER_VERBS |= {"exists", "open", "check", "diff", "count", "tree", "print", "display"}
+#: An editor's commands that only read (str_replace_based_edit_tool's view).
+_READING_COMMANDS = frozenset(["view", "read", "cat", "list", "ls", "find", "search", "glob"])
+_PATH_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath", "filenames", "dest"])
+_PATH_WORDS |= {"destination", "target", "dst", "output", "out", "notebook", "src", "source", "dir", "directory"}
+_PATH_WORDS |= {"folder", "location"}
+_CONTENT_WORDS = frozenset(["str", "string", "text", "content", "contents", "data", "body", "code", "diff"])
+_WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+_MAX_DEPTH = 4
+
+
+def words_of(name: str) -> set[str]:
+    """The lowercased words of a tool or argument name (``writeFile``, ``apply_diff``, ``NotebookEdit``)."""
+    return {word.lower() for word in _WORDS.findall(name)} | {name.lower()}
+
+
+def is_writer(tool: str, arguments: Any) -> bool:
+    """Whether ``tool`` called with ``arguments`` writes the paths they give (fail closed)."""
+    if not isinstance(arguments, dict):
+        return False
+    command = arguments.get("command")
+    if isinstance(command, str) and command.strip().lower() in _READING_COMMANDS:
+        return False
+    verbs = words_of(tool)
+    if verbs & WRITER_VERBS:
+        return True
+    if verbs & READER_VERBS:
+        return False
+    return next(tool_paths(arguments), None) is not None
+
+
+def tool_paths(arguments: Any, depth: int = 0) -> Iterator[str]:
+    """The paths ``arguments`` give by name (values of path-named keys, nested too)."""
+    if depth > _MAX_DEPTH:
+        return
+    if isinstance(arguments, list):
+        for item in arguments:
+            if isinstance(item, (dict, list)):
+                yield from tool_paths(item, depth + 1)
+        return
+    if not isinstance(arguments, dict):
+        return
+    for key, value in arguments.items():
+        if not isinstance(key, str):
+            continue
+        words = words_of(key)
+        pathlike = (bool(words & _PATH_WORDS) or key.lower() in ("to", "from")) and not words & _CONTENT_WORDS
+        if pathlike and isinstance(value, str) and value.strip():
+            yield value
+        elif pathlike and isinstance(value, list):
+            yield from (item for item in value if isinstance(item, str) and item.strip())
+        if isinstance(value, (dict, list)):
+            yield from tool_paths(value, depth + 1)

@@ -1,0 +1,78 @@
+"""Names spelled at run time (audit/evidence/expansions.py): escapes, hex, joined literals,
+glob classes, brace expansion and command lines inside code, each read fail closed."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence import expansions
+from pytest_coldstart.audit.evidence.encoded import with_decoded
+
+
+def readings(text: str) -> list[str]:
+    return list(expansions.readings(text))
+
+
+@pytest.mark.parametrize(
+    "text, reading",
+    [
+        ("cp a \"$(printf '\\x74est/t.jsonl')\"", "cp a \"$(printf 'test/t.jsonl')\""),
+        ("echo -e '\\0164est' > x", "echo -e 'test' > x"),
+        ("cp a $'\\u0074est/x'", "cp a $'test/x'"),
+        (
+            "open(bytes.fromhex('6f7261636c652e6a736f6e').decode(), 'w')",
+            "open(bytes.fromhex('oracle.json').decode(), 'w')",
+        ),
+        ("shutil.copy('a', 'ora' + 'cle.json')", "shutil.copy('a', 'oracle.json')"),
+        ("$x = 'ora' . 'cle.json';", "$x = 'oracle.json';"),
+        ("open(os.path.join('test', 't.jsonl'), 'a')", "open('test/t.jsonl', 'a')"),
+        ("open('/'.join(['test', 't.jsonl']), 'a')", "open('test/t.jsonl', 'a')"),
+        ("''.join(['ora', 'cle.json'])", "'oracle.json'"),
+        ("Path('test', 't.jsonl').write_text(x)", "Path('test/t.jsonl').write_text(x)"),
+        ("(Path('test') / 't.jsonl').write_text(x)", "(Path('test/t.jsonl')).write_text(x)"),
+        ("cp a t[e]st/x", "cp a t?st/x"),
+    ],
+)
+def test_a_spelled_name_is_read_as_the_name(text, reading):
+    assert readings(text)[0] == reading
+
+
+def test_brace_expansion_reads_each_alternative_and_stays_bounded():
+    assert readings("tee te{s,x}t/f") == ["tee test/f", "tee text/f"]
+    assert set(readings("cp {a,b}/{c,d} x")) == {"cp a/c x", "cp a/d x", "cp b/c x", "cp b/d x"}
+    many = " ".join("{" + ",".join("abcdefgh") + "}" for _ in range(6))  # 8**6 combinations
+    assert 0 < len(readings(many)) <= 6 * 8
+    assert readings('echo {"a": 1, "b": 2}') == []  # a JSON object is no brace expansion
+
+
+@pytest.mark.parametrize(
+    "text, command",
+    [
+        ("python3 -c \"import os; os.system('cp a test/t.jsonl')\"", "cp a test/t.jsonl"),
+        ("subprocess.run(['cp', 'a', 'test/t.jsonl'])", "cp a test/t.jsonl"),
+        ("require('child_process').execSync(`rm -f oracle.json`)", "rm -f oracle.json"),
+        ("echo 'cp a oracle.json' > s.sh && bash s.sh", "cp a oracle.json"),
+    ],
+)
+def test_a_command_line_inside_code_is_read_as_a_text(text, command):
+    assert command in readings(text)
+
+
+def test_plain_text_has_no_other_reading_and_decoding_keeps_the_text_first():
+    assert readings("ls -la workspace") == []
+    assert list(with_decoded(["cp a t[e]st/x"])) == ["cp a t[e]st/x", "cp a t?st/x"]
+
+
+@pytest.mark.parametrize("digits", ["00010203", "zz", "6f7"])
+def test_hex_that_is_no_readable_text_stays(digits):
+    text = f"bytes.fromhex('{digits}')"
+    assert all(digits in r for r in readings(text)) or readings(text) == []
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab{},[]'\"+.\\x0123/ ()$`hexjoinPath")), max_size=200))
+def test_any_text_has_bounded_readings_without_a_crash(text):
+    out = readings(text)
+    assert all(isinstance(r, str) for r in out)
+    assert len(out) <= 1 + expansions._MAX_BRACES * expansions._MAX_GROUPS + expansions._MAX_EMBEDDED

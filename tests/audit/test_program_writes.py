@@ -1,0 +1,59 @@
+"""Programs that write by their own rules (audit/evidence/program_writes.py), and relative names
+after a cd no one can place (shell_writes, identity): read fail closed by name."""
+
+from __future__ import annotations
+
+import pytest
+from audit_helpers import written_by_name as written
+
+from pytest_coldstart.audit.evidence.identity import UNKNOWN_CWD, Workspace
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("cd test && curl -sO https://x/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("curl --remote-name https://x/oracle.json?v=1", {"oracle.json"}),
+        ("curl -O https://x/testmod.jsonl --output-dir test", {"test/testmod.jsonl"}),
+        ("curl -so oracle.json https://x/y", {"oracle.json"}),
+        ("curl --output=oracle.json https://x/y", {"oracle.json"}),
+        ("wget -q -P fixture https://x/ready.json", {"fixture/ready.json"}),
+        ("wget https://x/oracle.json", {"oracle.json"}),
+        ("uniq /tmp/a oracle.json", {"oracle.json"}),
+        ("xxd -r /tmp/h oracle.json", {"oracle.json"}),
+        ("dos2unix -q test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("yq -i '.a = 1' oracle.json", {"oracle.json"}),
+        ("prettier --write fixture/ready.json", {"fixture/ready.json"}),
+        ("git mv oracle.json /tmp/kept.json", {"oracle.json"}),
+        ('cd "$(dirname test/x)" && cat /tmp/a > testmod.jsonl', {"test/testmod.jsonl"}),
+        ("cd - && cp /tmp/a oracle.json", {"oracle.json"}),
+        ("CDPATH=. cd test && cp /tmp/a testmod.jsonl", {"test/testmod.jsonl"}),
+    ],
+)
+def test_a_program_writes_by_its_own_rule(declared_ws, command, files):
+    assert written(declared_ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "curl https://x/oracle.json",  # to stdout
+        "curl -s https://x/oracle.json | jq .",
+        "wget -qO- https://x/oracle.json",
+        "uniq /tmp/a",
+        "xxd oracle.json",  # a dump, not a revert
+        "yq '.a' oracle.json",
+        "prettier --check fixture/ready.json",
+        "cd workspace && curl -sO https://x/tool.py",
+    ],
+)
+def test_the_same_programs_that_write_nothing_declared(declared_ws, command):
+    assert written(declared_ws, command) == set()
+
+
+def test_a_name_after_an_unplaceable_cd_is_unplaceable(tmp_path):
+    ws = Workspace(tmp_path, {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}})
+    assert ws._moved('cd "$(dirname x)"', None) == UNKNOWN_CWD
+    assert ws._moved("cd sub", UNKNOWN_CWD) == UNKNOWN_CWD
+    assert ws.key("oracle.json", UNKNOWN_CWD) is None
+    assert ws.key("/home/lab/run/oracle.json", UNKNOWN_CWD) == ws.key("oracle.json")

@@ -1,0 +1,45 @@
+"""Removals (audit/evidence/removals.py) count as writes of what they remove; so do a move's
+sources (audit/evidence/copies.py) and the files a name known only at run time may be."""
+
+from __future__ import annotations
+
+import pytest
+from audit_helpers import written_by_name as written
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("rm -f test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("rm -rf fixture", {"fixture/ready.json"}),
+        ("shred -u oracle.json", {"oracle.json"}),
+        ("unlink restore/verify.json", {"restore/verify.json"}),
+        ("Remove-Item -Recurse restore", {"restore/verify.json"}),
+        ("git rm -q oracle.json", {"oracle.json"}),
+        ("git clean -fdx fixture", {"fixture/ready.json"}),
+        ("git -C test clean -f", {"test/testmod.jsonl"}),
+        ("find . -name testmod.jsonl -delete", {"test/testmod.jsonl"}),
+        ("find restore -delete", {"restore/verify.json"}),
+        ("find . -name '*.json' -delete", {"fixture/ready.json", "restore/verify.json", "oracle.json"}),
+        ("mv oracle.json /tmp/kept.json", {"oracle.json"}),
+        ("sudo rm test/testmod.jsonl", {"test/testmod.jsonl"}),
+    ],
+)
+def test_a_removal_writes_what_it_removes(declared_ws, command, files):
+    assert written(declared_ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf workspace/build",
+        "find workspace -name '*.pyc' -delete",
+        "find . -name '*.pyc' -delete",
+        "git clean -n",
+        "git -C workspace clean -fdx",
+        "mv workspace/a workspace/b",
+        "rm --help",
+    ],
+)
+def test_removals_elsewhere_write_nothing_declared(declared_ws, command):
+    assert written(declared_ws, command) == set()
