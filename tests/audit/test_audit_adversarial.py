@@ -63,6 +63,10 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "notes_written_by_a_script",
     "workspace_read_through_a_glob",
     "tools_unpacked_in_the_workspace",
+    "housekeeping_in_the_workspace",
+    "file_tools_on_the_agents_own_files",
+    "downloads_and_moves_in_the_workspace",
+    "session_working_in_its_workspace",
 }
 
 
