@@ -4,7 +4,8 @@ Every agent call's text goes through the write parsers (``shell_writes``: redire
 nested shells, exec-ers; ``code_writes``: a script's own writes) and the naming of declared
 files (``Naming``). An agent controls that text, so no shape of it may cost more than linear
 time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
-chains, separators, redirects, code writes, globs) the text is built at 1x, 4x and 16x a base
+chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
+lines in code, hex, unplaceable cds, loops) the text is built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
 
@@ -22,6 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from pytest_coldstart.audit.evidence import expansions
 from pytest_coldstart.audit.evidence.code_writes import code_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -41,6 +43,16 @@ SHAPES: dict[str, tuple[str, str]] = {
     "open calls": ("open(", ""),
     "globs": ("cat ora*.json o?acle* ", ""),
     "split names": ('cat "ora""cle.json" ', ""),
+    "braces": ("cp a{b,c}/{d,e} ", ""),
+    "glob classes": ("cat t[e]st/x ", ""),
+    "escapes": ("printf '\\x6f\\162' ", ""),
+    "concatenation": ("'ora' + ", "'cle.json'"),
+    "joins": ("os.path.join('a', 'b') ", ""),
+    "embedded": ("os.system('cp a b') ", ""),
+    "nested open": ("open(str(f(", "'x'))), 'w')"),
+    "hex": ("bytes.fromhex('6f7261636c65') ", ""),
+    "unknown cd": ("cd $X; cp a b; ", "cp a oracle.json"),
+    "loops": ('for f in test/*; do cp a "$f"; done; ', ""),
 }
 
 
@@ -67,6 +79,7 @@ def main() -> int:
             "shell": lambda text: shell_writes(text, ws, None, lambda target: []),
             "code": code_writes,
             "naming": lambda text: naming.names({"command": text}),
+            "reading": lambda text: list(expansions.readings(text)),
         }
         worst = 0.0
         print(f"{'shape':<16} {'parser':<7} ns/byte at {base:,} B, x4, x16      growth")
