@@ -301,7 +301,7 @@ class Workspace:
             cwd = start
             for segment in SEGMENT.split(text):
                 cwd = self._moved(segment, cwd)
-            if cwd is not None and self.fold(cwd) == self.fold(self.cwd):
+            if cwd is not None and self.cwd is not None and self.fold(cwd) == self.fold(self.cwd):
                 cwd = None  # back where the agent's shell starts
             if cwd not in self.starts:
                 self.starts = [None, *[s for s in self.starts if s is not None][-(_MAX_STARTS - 2) :], cwd]
