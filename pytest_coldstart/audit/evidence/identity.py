@@ -96,6 +96,7 @@ class Workspace:
         self.symlinks = self._symlinks()
         self._run_keys: dict[str, str | None] = {}
         self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
+        self.link_names: list[str] = []  # their lowercased names, in the order calls made them
         #: where a call may start: the agent's cwd (None), and the folders earlier calls cd'd into
         #: and never left (a persistent shell session keeps them; fail closed: all of them)
         self.starts: list[str | None] = [None]
@@ -175,6 +176,8 @@ class Workspace:
         """A call made ``link`` a symbolic link to ``target``: later paths through it are the
         target's (also after the link is removed again: fail closed)."""
         if link != target:
+            if link not in self.aliases:
+                self.link_names.append(last_component(link).lower())
             self.aliases[link] = target
 
     def _through_links(self, path: str) -> str:

@@ -21,6 +21,8 @@ from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
+_ANYTHING = re.compile(r"(?s).")
+MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 _GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
@@ -41,19 +43,24 @@ class Naming:
         self.keys = keys
         self.fail_closed = tuple(fail_closed)  # declarations an unplaceable path or a glob may name
         self.by_key = {key: name for name, named in keys.items() for key in named}
-        self._links = -1
-        self._know_links()
+        self.bases = {_base(key) for key in self.by_key} | workspace.symlinks
+        self._links = 0
+        self._compile()
+
+    def _compile(self) -> None:
+        alternatives = sorted(self.bases, key=len, reverse=True)
+        self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern]))
 
     def _know_links(self) -> None:
         """The names worth resolving: declared base names, the run's symlinks and the links
-        calls made so far (``ln -s ../test/x workspace/t``: ``t`` may name test-side evidence)."""
-        if self._links == len(self.workspace.aliases):
+        calls made so far (``ln -s ../test/x workspace/t``: ``t`` may name test-side evidence).
+        Past ``MAX_LINK_NAMES`` links every text is worth resolving: no recompiling per link."""
+        names = self.workspace.link_names
+        if self._links == len(names):
             return
-        self._links = len(self.workspace.aliases)
-        links = {_base(link) for link in self.workspace.aliases}
-        self.bases = {_base(key) for key in self.by_key} | self.workspace.symlinks | links
-        alternatives = sorted(self.bases, key=len, reverse=True)
-        self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern]))
+        self.bases.update(names[self._links :])
+        self._links = len(names)
+        self._compile() if self._links <= MAX_LINK_NAMES else setattr(self, "wanted", _ANYTHING)
 
     def names(self, arguments: Any) -> set[str]:
         """The declarations whose file ``arguments`` name."""

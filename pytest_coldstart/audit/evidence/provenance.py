@@ -40,7 +40,7 @@ from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.expansions import assignments
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
-from pytest_coldstart.audit.evidence.naming import Naming
+from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES, Naming
 from pytest_coldstart.audit.evidence.provenance_rules import (
     TEST_SIDE,
     Violation,
@@ -113,7 +113,9 @@ class Provenance:
             writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS)
         if writer:
             return True
-        state = (len(self.workspace.aliases), len(self.variables))
+        if len(self.workspace.link_names) > MAX_LINK_NAMES:
+            return True  # a run that makes many links: every call is worth the full look
+        state = (len(self.workspace.link_names), len(self.variables))
         if self._scan is None or self._scan_state != state:
             self._scan_state = state  # a link or a variable a call made is a name to watch
             self.naming.names("")  # brings the naming's names up to date with the links
