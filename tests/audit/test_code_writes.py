@@ -179,3 +179,32 @@ def test_a_copy_into_a_folder_writes_the_sources_name_and_a_move_its_source(tmp_
     assert script_writes("shutil.rmtree('../test')", ws, lambda p: [], lambda t: []) == [
         (ws.key("../test"), "script" + TREE, None)
     ]
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        ("fd = os.open('oracle.json', os.O_WRONLY | os.O_TRUNC)", "oracle.json"),
+        ("fs.openSync('oracle.json', 'w')", "oracle.json"),
+        ("File.new('oracle.json', 'w')", "oracle.json"),
+        ("df.to_json('oracle.json', orient='records')", "oracle.json"),
+        ("df.to_csv(path_or_buf='t.csv')", "t.csv"),
+        ("pl.DataFrame(d).write_ndjson('t.jsonl')", "t.jsonl"),
+        ("np.savetxt('t.txt', a)", "t.txt"),
+        ("plt.savefig('fig.png')", "fig.png"),
+        ("sqlite3.connect('db.sqlite')", "db.sqlite"),
+        ("torch.save(model, 'm.pt')", "m.pt"),
+        ("joblib.dump(x, 'x.pkl')", "x.pkl"),
+        ("fileinput.input('t.jsonl', inplace=True)", "t.jsonl"),
+    ],
+)
+def test_a_library_write_with_a_literal_path(code, path):
+    assert code_writes(code).paths == [path]
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["os.open('oracle.json', os.O_RDONLY)", "fs.openSync('oracle.json', 'r')", "fileinput.input('t.jsonl')"],
+)
+def test_reading_opens_write_nothing(code):
+    assert code_writes(code).paths == [] and not code_writes(code).unplaced

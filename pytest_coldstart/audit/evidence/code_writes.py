@@ -37,9 +37,20 @@ _ARGS = r"(?:[^()]|\((?:[^()]|\([^()]*\))*\))*"
 #: Removals: a file a call deletes is one it changes (os.remove, fs.unlinkSync, File.delete ...).
 _REMOVERS = r"(?:os\.(?:remove|unlink)|(?:fs\.)?(?:unlinkSync|rmSync)|fs\.(?:unlink|rm)|File\.(?:delete|unlink)"
 _REMOVERS += r"|FileUtils\.(?:rm|rm_f|rm_rf|remove)|unlink)"
+#: Opens by mode string: Python, PHP, Node (openSync), Ruby (File.new).
+_OPENS = r"(?:f?open|io\.open|codecs\.open|openSync|File\.new)"
+#: os.open's flags that write.
+_FLAGS = r"O_(?:WRONLY|RDWR|APPEND|CREAT|TRUNC)"
+#: Data libraries' writers of their first argument (pandas, polars, numpy, matplotlib, sqlite).
+_DATA = r"(?:\.(?:to_csv|to_json|to_parquet|to_pickle|to_excel|to_feather|to_hdf|to_stata|to_html|to_latex"
+_DATA += r"|to_markdown|to_xml|savefig|write_csv|write_parquet|write_json|write_ndjson|write_ipc|write_excel|tofile)"
+_DATA += r"|\bnp\.(?:save|savez|savez_compressed|savetxt)|\bnumpy\.(?:save|savetxt)|\bsqlite3\.connect"
+_DATA += r"|\bfileinput\.(?:input|FileInput)(?=\s*\([^()]*inplace\s*=\s*True))"
 #: Constructs whose first argument is the path they write.
 _FIRST = [
-    rf"\b(?:f?open|io\.open|codecs\.open)\s*\(\s*{_LIT}(?={_ARGS}{_MODE})",
+    rf"\b{_OPENS}\s*\(\s*{_LIT}(?={_ARGS}{_MODE})",
+    rf"\bos\.open\s*\(\s*{_LIT}(?={_ARGS}{_FLAGS})",
+    rf"{_DATA}\s*\(\s*(?:(?:path_or_buf|path|file|fname|database|files)\s*=\s*)?{_LIT}",
     rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*(?:write_text|write_bytes|touch|open\s*\([^()]*{_MODE})",
     rf"\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     rf"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\(\s*{_LIT}",
@@ -54,7 +65,7 @@ _PERL = [
 #: Constructs whose second argument is the path they write (a copy's or a move's destination).
 _SECOND = [
     rf"\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
-    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move))\s*\(\s*"
+    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump)\s*\(\s*"
     rf"""(?:(?P<sq>['"])(?P<src>[^'"\n]{{1,4096}})(?P=sq)\s*|[^,()]+),\s*{_LIT}""",
 ]
 #: Constructs that write a whole folder (``tree_writes``): an archive's extraction (into the
@@ -67,7 +78,7 @@ _TREES = [
 ]
 #: Any write construct, whatever its path argument (a literal or not).
 _ANY = re.compile(
-    rf"\b(?:f?open|io\.open|codecs\.open)\s*\({_ARGS}{_MODE}"
+    rf"\b{_OPENS}\s*\({_ARGS}{_MODE}|\bos\.open\s*\({_ARGS}{_FLAGS}|{_DATA}\s*\(|\b(?:torch\.save|joblib\.dump)\s*\("
     r"|\.\s*(?:write_text|write_bytes)\s*\("
     r"|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
@@ -80,7 +91,8 @@ _ANY = re.compile(
 #: Cheap necessary condition for ``code_writes`` to find anything (also on a lowercased raw
 #: line): a write construct is a call of one of these names.
 CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
-CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete)\s*\("
+CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save\w*"
+CALL_HINT += r"|tofile|connect|input|fileinput|dump)\s*\("
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 
