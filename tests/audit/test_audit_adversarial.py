@@ -67,6 +67,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "file_tools_on_the_agents_own_files",
     "downloads_and_moves_in_the_workspace",
     "session_working_in_its_workspace",
+    "reads_of_its_own_workspace",
 }
 
 

@@ -18,6 +18,7 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from pytest_coldstart.audit.evidence.encoded import with_decoded
+from pytest_coldstart.audit.evidence.folder_reads import folder_reads
 from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
@@ -63,9 +64,9 @@ class Naming:
         self._compile() if self._links <= MAX_LINK_NAMES else setattr(self, "wanted", _ANYTHING)
 
     def names(self, arguments: Any) -> set[str]:
-        """The declarations whose file ``arguments`` name."""
+        """The declarations whose file ``arguments`` name, or whose folder they read whole."""
         self._know_links()
-        found: set[str] = set()
+        found: set[str] = self._folders_read(arguments)
         for token, cwd in self._tokens(arguments):
             base = last_component(token)
             if base not in self.bases:
@@ -109,6 +110,22 @@ class Naming:
         where = self.workspace.key(folder, cwd) if not _GLOB.search(folder) else None
         prefix = where.rstrip("/") + "/" if where is not None else ""
         return {key for key in declared if key.startswith(prefix) and fnmatch.fnmatchcase(_base(key), pattern.lower())}
+
+    def _folders_read(self, arguments: Any) -> set[str]:
+        """The fail-closed declarations a read of a whole folder reaches (``folder_reads``)."""
+        found: set[str] = set()
+        for text in with_decoded(strings(arguments), self.known):
+            for folder, pattern, recursive in folder_reads(text):
+                where = self.workspace.key(folder)
+                prefix = where.rstrip("/") + "/" if where is not None else None
+                for name in self.fail_closed:
+                    for key in self.keys.get(name, ()):
+                        inside = prefix is None or (
+                            key.startswith(prefix) and (recursive or "/" not in key[len(prefix) :])
+                        )
+                        if inside and fnmatch.fnmatchcase(_base(key), pattern.lower()):
+                            found.add(name)
+        return found
 
     def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
         for text in with_decoded(strings(arguments), self.known):

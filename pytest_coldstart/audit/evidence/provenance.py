@@ -38,6 +38,7 @@ from pytest_coldstart.audit.evidence.encoded import HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.expansions import assignments
+from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES, Naming
@@ -121,6 +122,7 @@ class Provenance:
             self.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
             hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT]
+            hints += [FOLDER_READ_HINT.pattern]
             hints += [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
             self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]))
         start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument

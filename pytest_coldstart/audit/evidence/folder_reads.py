@@ -1,0 +1,128 @@
+"""Reads of a whole folder: what a call reads without naming it.
+
+``grep -r answer .``, ``rg cart``, ``cat *``, ``find . -type f -exec cat {} +``, ``find . |
+xargs cat``, ``tar -czf /tmp/all.tgz .``, ``zip -r``, ``cp -r . /tmp/copy`` and ``rsync -a ./
+/tmp/copy/`` read every file in or below a folder, the test-side ones included. Each read is
+(folder, name pattern, recursive); the caller takes it to name every test-side file there that
+the pattern matches (fail closed: the oracle was within the agent's reach). A glob with two or
+more letters (``*.json``, ``ora*``) is a name already (``naming``); this module adds the bare
+ones (``*``, ``*/*``) of a reading command, and the readers that recurse.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterator
+
+from pytest_coldstart.audit.evidence.identity import is_glob, last_component, quoted_segments
+
+#: Programs that print or copy the content of the files they are given.
+READERS = frozenset(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk"])
+READERS |= {"sed", "xxd", "od", "hexdump", "strings", "base64", "md5sum", "sha1sum", "sha256sum", "wc", "sort"}
+READERS |= {"uniq", "diff", "cmp", "jq", "nl", "tac", "paste", "cut", "zcat", "bat", "type", "get-content", "gc"}
+_GREPS = ("grep", "egrep", "fgrep", "zgrep")
+_RECURSING = ("rg", "ag", "ack")  # recursive by default
+_WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
+_WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
+HINT = re.compile(r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*")
+
+#: Options of the greps whose value is the next word.
+_VALUED = frozenset(["-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "--regexp", "--file"])
+_VALUED |= {"--max-count", "--glob", "--type", "--type-not", "-M", "--max-columns"}
+Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
+
+
+def folder_reads(text: str) -> Iterator[Read]:
+    """The folders ``text``'s commands read whole (one tuple per folder)."""
+    if HINT.search(text) is None:
+        return
+    found: list[
+        tuple[str, str]
+    ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
+    for segment in quoted_segments(text):  # a | inside a quoted grep pattern separates nothing
+        words = [w.strip("\"'") for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
+        while words and (words[0] in _WRAPPERS or "=" in words[0] or words[0].startswith("-")):
+            words = words[1:]
+        if not words:
+            continue
+        head = last_component(words[0]).lower()
+        yield from _reads(words, head)
+        if head == "find":
+            patterns = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")] or ["*"]
+            found = [(root, last_component(p)) for root in _find_roots(words) for p in patterns]
+            runner = next((i for i, w in enumerate(words) if w in ("-exec", "-execdir", "-ok", "-okdir")), None)
+            if runner is not None and runner + 1 < len(words) and last_component(words[runner + 1]) in READERS:
+                yield from ((root, pattern, True) for root, pattern in found)
+        elif head in READERS and found and segment.lstrip().split(" ", 1)[0] in _WRAPPERS:
+            yield from ((root, pattern, True) for root, pattern in found)  # find . | xargs cat
+        else:
+            found = []
+
+
+def _reads(words: list[str], head: str) -> Iterator[Read]:
+    operands, skip = [], False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word.startswith("-"):
+            skip = word in _VALUED  # grep -e PATTERN, -m 5, -A 2, rg -g GLOB ...
+        else:
+            operands.append(word)
+    flags = [w for w in words[1:] if w.startswith("-")]
+    if head in READERS:
+        for operand in operands:
+            base = last_component(operand.rstrip("/"))
+            if is_glob(operand) and len(re.sub(r"[*?\[\].]", "", base)) < 2:
+                folder = posixpath.dirname(operand.rstrip("/"))
+                yield (folder if folder and not is_glob(folder) else ".", base, is_glob(folder))
+    recursive = head in _RECURSING or (head in _GREPS and any(_has(f, "rR", "--recursive") for f in flags))
+    if recursive:
+        paths = operands[1:] if not any(f in ("-e", "-f", "--regexp", "--file") for f in flags) else operands
+        yield from (_whole(path) for path in paths or ["."])
+    elif head == "tar" and _tar_creates(words):
+        archive = _tar_archive(words)
+        old_style = len(words) > 1 and not words[1].startswith("-")  # tar czf out.tgz .
+        yield from (_whole(p) for p in operands[1 if old_style else 0 :] if p != archive)
+    elif head == "zip" and any(_has(f, "r", "--recurse-paths") for f in flags):
+        yield from (_whole(path) for path in operands[1:])
+    elif head in ("cp", "rsync", "scp") and any(_has(f, "rRa", "--recursive") or f == "--archive" for f in flags):
+        yield from (_whole(path) for path in operands[:-1])
+
+
+def _whole(path: str) -> Read:
+    """A folder read whole: ``dir`` is everything below it, ``dir/*.md`` the files of that name."""
+    if is_glob(last_component(path.rstrip("/"))):
+        folder = posixpath.dirname(path.rstrip("/"))
+        return (folder or ".", last_component(path.rstrip("/")), True)
+    return (path, "*", True)
+
+
+def _find_roots(words: list[str]) -> list[str]:
+    roots = []
+    for word in words[1:]:
+        if word.startswith(("-", "(", "!", "\\(")):
+            break
+        roots.append(word)
+    return roots or ["."]
+
+
+def _has(flag: str, letters: str, long: str) -> bool:
+    return flag == long or (not flag.startswith("--") and any(c in flag[1:] for c in letters))
+
+
+def _tar_creates(words: list[str]) -> bool:
+    first = words[1] if len(words) > 1 else ""
+    cluster = first.lstrip("-") if not first.startswith("--") else ""
+    return "c" in cluster or any(w in ("-c", "--create") or _has(w, "c", "--create") for w in words[2:] if w[:1] == "-")
+
+
+def _tar_archive(words: list[str]) -> str | None:
+    """The archive a tar writes (``-f X``, ``-czf X``, ``--file=X``, old-style ``czf X``)."""
+    for index, word in enumerate(words[1:-1], start=1):
+        short = word.startswith("-") and not word.startswith("--") and word.endswith("f")
+        if word == "--file" or short or (index == 1 and not word.startswith("-") and "f" in word):
+            return words[index + 1]
+        if word.startswith("--file="):
+            return word.partition("=")[2]
+    return None

@@ -1,0 +1,47 @@
+"""Reads of a whole folder (audit/evidence/folder_reads.py): the folders a command reads without
+naming their files, and what naming makes of them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.folder_reads import folder_reads
+
+
+@pytest.mark.parametrize(
+    "text, reads",
+    [
+        ("grep -rn cart .", [(".", "*", True)]),
+        ("grep -rl uuid", [(".", "*", True)]),
+        ('grep -rn "a\\|b" docs/*.md 2>/dev/null | head', [("docs", "*.md", True)]),
+        ("grep -e x -r src lib", [("src", "*", True), ("lib", "*", True)]),
+        ("rg cart workspace", [("workspace", "*", True)]),
+        ("cat *", [(".", "*", False)]),
+        ("cat test/*", [("test", "*", False)]),
+        ("cat */*", [(".", "*", True)]),
+        ("find . -type f -exec cat {} +", [(".", "*", True)]),
+        ("find test -name '*.jsonl' | xargs cat", [("test", "*.jsonl", True)]),
+        ("tar -czf /tmp/all.tgz .", [(".", "*", True)]),
+        ("tar czf /tmp/a.tgz test fixture", [("test", "*", True), ("fixture", "*", True)]),
+        ("zip -r /tmp/a.zip .", [(".", "*", True)]),
+        ("cp -r . /tmp/copy", [(".", "*", True)]),
+        ("rsync -a restore/ /tmp/r/", [("restore/", "*", True)]),
+    ],
+)
+def test_the_folders_a_command_reads_whole(text, reads):
+    assert list(folder_reads(text)) == reads
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["grep foo file.txt", "cat *.json", "ls *", "echo *", "x = a * b", "tar -tzf a.tgz", "find . -name x", "cp a b"],
+)
+def test_what_reads_no_folder_whole(text):
+    assert list(folder_reads(text)) == []
+
+
+@given(st.text(alphabet=st.sampled_from(list("grep -rfindxagsct*|./'\"{}+;")), max_size=120))
+def test_any_text_parses_without_a_crash(text):
+    assert all(isinstance(folder, str) and isinstance(recursive, bool) for folder, _, recursive in folder_reads(text))
