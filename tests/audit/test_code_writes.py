@@ -208,3 +208,16 @@ def test_a_library_write_with_a_literal_path(code, path):
 )
 def test_reading_opens_write_nothing(code):
     assert code_writes(code).paths == [] and not code_writes(code).unplaced
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        ("[IO.File]::WriteAllText('oracle.json', 'x')", "oracle.json"),
+        ("[System.IO.File]::AppendAllLines('t.jsonl', $l)", "t.jsonl"),
+        ("[IO.File]::Delete('oracle.json')", "oracle.json"),
+        ("[System.IO.File]::Copy('/tmp/a', 'oracle.json', $true)", "oracle.json"),
+    ],
+)
+def test_dotnet_file_api_writes(code, path):
+    assert path in code_writes(code).paths

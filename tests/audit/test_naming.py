@@ -94,3 +94,10 @@ def test_a_host_path_names_test_side_files_by_name_while_the_runs_host_path_is_u
 def test_what_a_name_known_only_at_run_time_may_reach(naming, target, text, reached):
     keys = naming.reached(target, text, ("oracle",))
     assert keys == (sorted(naming.keys["oracle"]) if reached else [])
+
+
+@pytest.mark.parametrize("target", ["{p}", "{0}", "%s", "%(name)s"])
+def test_a_format_placeholder_is_a_name_known_only_at_run_time(target):
+    from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME
+
+    assert RUNTIME_NAME.fullmatch(target)

@@ -57,3 +57,19 @@ def test_a_name_after_an_unplaceable_cd_is_unplaceable(tmp_path):
     assert ws._moved("cd sub", UNKNOWN_CWD) == UNKNOWN_CWD
     assert ws.key("oracle.json", UNKNOWN_CWD) is None
     assert ws.key("/home/lab/run/oracle.json", UNKNOWN_CWD) == ws.key("oracle.json")
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("sc oracle.json x", {"oracle.json"}),
+        ("Set-Content -Path oracle.json -Value x", {"oracle.json"}),
+        ("ni fixture/ready.json -Force", {"fixture/ready.json"}),
+        ("Get-Content a | Tee-Object -FilePath oracle.json", {"oracle.json"}),
+        ("Rename-Item fixture/old.json -NewName ready.json", {"fixture/ready.json"}),
+        ("Rename-Item oracle.json -NewName kept.json", {"oracle.json"}),
+        ("cpi /tmp/a oracle.json", {"oracle.json"}),
+    ],
+)
+def test_powershell_cmdlets_and_aliases_write(declared_ws, command, files):
+    assert written(declared_ws, command) == files

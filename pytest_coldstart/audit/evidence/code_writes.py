@@ -46,8 +46,11 @@ _DATA = r"(?:\.(?:to_csv|to_json|to_parquet|to_pickle|to_excel|to_feather|to_hdf
 _DATA += r"|to_markdown|to_xml|savefig|write_csv|write_parquet|write_json|write_ndjson|write_ipc|write_excel|tofile)"
 _DATA += r"|\bnp\.(?:save|savez|savez_compressed|savetxt)|\bnumpy\.(?:save|savetxt)|\bsqlite3\.connect"
 _DATA += r"|\bfileinput\.(?:input|FileInput)(?=\s*\([^()]*inplace\s*=\s*True))"
+#: .NET's file API, as PowerShell calls it ([IO.File]::WriteAllText(...)).
+_DOTNET = r"\[(?:System\.)?IO\.File\]::"
 #: Constructs whose first argument is the path they write.
 _FIRST = [
+    rf"{_DOTNET}(?:WriteAll\w+|AppendAll\w+|Create\w*|AppendText|OpenWrite|Delete)\s*\(\s*{_LIT}",
     rf"\b{_OPENS}\s*\(\s*{_LIT}(?={_ARGS}{_MODE})",
     rf"\bos\.open\s*\(\s*{_LIT}(?={_ARGS}{_FLAGS})",
     rf"{_DATA}\s*\(\s*(?:(?:path_or_buf|path|file|fname|database|files)\s*=\s*)?{_LIT}",
@@ -64,8 +67,9 @@ _PERL = [
 ]
 #: Constructs whose second argument is the path they write (a copy's or a move's destination).
 _SECOND = [
-    rf"\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
-    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump)\s*\(\s*"
+    rf"(?:\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
+    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump)"
+    rf"|{_DOTNET}(?:Copy|Move|Replace))\s*\(\s*"
     rf"""(?:(?P<sq>['"])(?P<src>[^'"\n]{{1,4096}})(?P=sq)\s*|[^,()]+),\s*{_LIT}""",
 ]
 #: Constructs that write a whole folder (``tree_writes``): an archive's extraction (into the
@@ -79,6 +83,7 @@ _TREES = [
 #: Any write construct, whatever its path argument (a literal or not).
 _ANY = re.compile(
     rf"\b{_OPENS}\s*\({_ARGS}{_MODE}|\bos\.open\s*\({_ARGS}{_FLAGS}|{_DATA}\s*\(|\b(?:torch\.save|joblib\.dump)\s*\("
+    rf"|{_DOTNET}(?:Write|Append|Create|OpenWrite|Delete|Copy|Move|Replace)\w*\s*\("
     r"|\.\s*(?:write_text|write_bytes)\s*\("
     r"|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
@@ -92,7 +97,7 @@ _ANY = re.compile(
 #: line): a write construct is a call of one of these names.
 CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
 CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save\w*"
-CALL_HINT += r"|tofile|connect|input|fileinput|dump)\s*\("
+CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite)\s*\("
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 
@@ -197,5 +202,7 @@ def _numbered(pattern: str, index: int) -> str:
     return pattern
 
 
-_MOVES = re.compile(r"shutil\.move|os\.(?:rename|replace)|renameSync|rename|FileUtils\.(?:mv|move)")
+_MOVES = re.compile(
+    r"shutil\.move|os\.(?:rename|replace)|renameSync|rename|FileUtils\.(?:mv|move)|\[(?:System\.)?IO\.File\]::Move"
+)
 _LITERAL = re.compile("|".join(f"(?:{_numbered(p, i)})" for i, p in enumerate(_FIRST + _SECOND + _PERL)))

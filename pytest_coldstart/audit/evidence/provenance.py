@@ -201,9 +201,11 @@ class Provenance:
         if is_writer(tool, arguments):
             for target in tool_paths(arguments):
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
+        guess = None
         for text in with_decoded(strings(arguments), self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
-                guess = self._unplaced_in(text)
+                # a name known only at run time may be any the call names, in any of its texts
+                guess = guess or self._unplaced_in("\n".join(strings(arguments)))
                 out += shell_writes(text, self.workspace, self._recording, guess, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
         return expand(out, self._by_key)

@@ -38,7 +38,11 @@ Unplaced = Callable[[str], list[str]]
 
 #: The programs ``_segment`` knows as writers, by their first word (lowercased).
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
-WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item", "awk", "gawk")
+WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item", "tee-object", "rename-item", "awk", "gawk")
+#: PowerShell's aliases of the cmdlets that write.
+_PS_ALIASES = {"sc": "set-content", "ac": "add-content", "ni": "new-item", "cpi": "copy-item", "mi": "move-item"}
+_PS_ALIASES |= {"rni": "rename-item", "ren": "rename-item"}
+WRITER_HEADS += tuple(_PS_ALIASES)
 #: Writers of their operand (sponge, patch), of a restored path (git checkout/restore) or of
 #: the file a compressed operand unpacks to (gunzip x.gz writes x).
 WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
@@ -85,7 +89,10 @@ _PROGRAMS = frozenset(WRITER_HEADS) | EXECERS | SHELLS
 _SHELL_HINT = re.compile(r"\b(?:" + "|".join(sorted(SHELLS)) + r")\b")
 _TERMINATORS = (";", "\\;", "\\", "+", "{}+")  # the end of find's -exec command
 #: A file name known only at run time: a bare variable ("$f", ${1}, $@) or an exec-er's placeholder.
-RUNTIME_NAME = re.compile(r"\$(?:\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?])|\{\}|%|\{[./#]*\}")
+RUNTIME_NAME = re.compile(
+    r"\$(?:\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?])|\{\}|%|\{[./#]*\}"
+    r"|\{[A-Za-z_][\w.]*\}|\{\d+\}|%[sr]|%\(\w+\)[sr]"  # f'{p}', '{0}'.format, '%s' % p
+)
 _MAX_DEPTH = 4  # nested shells parsed (bash -c "sh -c '...'")
 
 
@@ -256,8 +263,10 @@ def _command(words: list[str]) -> list[str]:
 
 
 def _head(word: str) -> str:
-    """The program a word names: ``/bin/cp``, ``\\cp`` and IPython's ``!cp`` are ``cp``."""
-    return last_component(word).lstrip("\\!")
+    """The program a word names: ``/bin/cp``, ``\\cp`` and IPython's ``!cp`` are ``cp``; a
+    PowerShell alias is its cmdlet (``sc`` is ``set-content``)."""
+    head = last_component(word).lstrip("\\!").lower()
+    return _PS_ALIASES.get(head, head)
 
 
 class _Resolver:
@@ -324,7 +333,14 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
         out += [(k, head, None) for a in args for k in targets(a)]
     elif head in PROGRAMS:
         out += program_writes(words, head, args, targets)
-    elif head in ("set-content", "out-file", "add-content", "new-item"):
+    elif head == "rename-item" and args:  # Rename-Item PATH -NewName NAME: NAME beside PATH, PATH gone
+        name = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() == "-newname"), None)
+        name = name or (args[1] if len(args) > 1 else None)
+        folder = args[0].replace("\\", "/").rpartition("/")[0]
+        if name:
+            out += [(k, head, None) for k in targets(f"{folder}/{last_component(name)}" if folder else name)]
+        out += [(k, f"{head} (moved away)", None) for k in targets(args[0])]
+    elif head in ("set-content", "out-file", "add-content", "new-item", "tee-object"):
         path = next((words[i + 1] for i, w in enumerate(words[:-1]) if w.lower() in ("-path", "-filepath")), None)
         target = path or (args[0] if args else None)
         if target:
