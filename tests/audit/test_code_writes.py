@@ -221,3 +221,17 @@ def test_reading_opens_write_nothing(code):
 )
 def test_dotnet_file_api_writes(code, path):
     assert path in code_writes(code).paths
+
+
+@pytest.mark.parametrize(
+    "code, path",
+    [
+        ('writeLines(x, "oracle.json")', "oracle.json"),
+        ('write.csv(df, file = "t.csv", row.names = FALSE)', "t.csv"),
+        ('cat("x", file="oracle.json", append=TRUE)', "oracle.json"),
+        ('saveRDS(m, "m.rds")', "m.rds"),
+        ('sink("log.txt")', "log.txt"),
+    ],
+)
+def test_r_writers(code, path):
+    assert path in code_writes(code).paths

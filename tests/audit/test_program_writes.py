@@ -73,3 +73,28 @@ def test_a_name_after_an_unplaceable_cd_is_unplaceable(tmp_path):
 )
 def test_powershell_cmdlets_and_aliases_write(declared_ws, command, files):
     assert written(declared_ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command, files",
+    [
+        ("awk '{print > \"oracle.json\"}' /tmp/a", {"oracle.json"}),
+        ('gawk -F, \'{printf "%s", $1 >> "test/testmod.jsonl"}\' a.csv', {"test/testmod.jsonl"}),
+        ("gawk -i inplace '{print}' oracle.json", {"oracle.json"}),
+        ("sed -n 'w oracle.json' /tmp/a", {"oracle.json"}),
+        ("sed -e 's/a/b/w fixture/ready.json' /tmp/a", {"fixture/ready.json"}),
+        ("mount --bind /tmp/fake test", {"test/testmod.jsonl"}),
+        ("mount -o bind,ro /tmp/fake fixture", {"fixture/ready.json"}),
+        ("cp -l /tmp/a oracle.json", {"oracle.json"}),
+    ],
+)
+def test_awk_sed_programs_bind_mounts_and_links_write(declared_ws, command, files):
+    assert written(declared_ws, command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["awk '{print $1 > 2}' /tmp/a", "sed -n 'p' oracle.json", "awk '{print}' oracle.json", "mount /dev/sdb1 /mnt"],
+)
+def test_awk_sed_and_mount_that_write_nothing_declared(declared_ws, command):
+    assert written(declared_ws, command) == set()

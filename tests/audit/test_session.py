@@ -91,3 +91,21 @@ def test_a_variable_is_read_as_its_value_with_its_operator(text, value):
 def test_any_text_reads_its_variables_without_a_crash_or_a_loop(text):
     out = list(expansions.readings(text, {"p": "a/b"}))
     assert all(isinstance(r, str) for r in out) and len(out) <= 1 + 1 + 32 * 8 + 64
+
+
+@pytest.mark.parametrize("link", ["ln test/testmod.jsonl workspace/h", "cp -l test/testmod.jsonl workspace/h"])
+def test_a_hard_link_carries_later_writes_to_its_origin(model, link):
+    assert "test_mod" in feed(model, link, "cat /tmp/f > workspace/h")[-1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'script -qc "cp /tmp/f test/testmod.jsonl" /dev/null',
+        'ssh localhost "cp /tmp/f test/testmod.jsonl"',
+        'tmux send-keys "cp /tmp/f test/testmod.jsonl" Enter',
+        'at now <<< "cp /tmp/f test/testmod.jsonl"',
+    ],
+)
+def test_a_command_string_another_program_runs_is_read(model, text):
+    assert "test_mod" in feed(model, text)[-1]

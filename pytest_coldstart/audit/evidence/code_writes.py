@@ -46,11 +46,18 @@ _DATA = r"(?:\.(?:to_csv|to_json|to_parquet|to_pickle|to_excel|to_feather|to_hdf
 _DATA += r"|to_markdown|to_xml|savefig|write_csv|write_parquet|write_json|write_ndjson|write_ipc|write_excel|tofile)"
 _DATA += r"|\bnp\.(?:save|savez|savez_compressed|savetxt)|\bnumpy\.(?:save|savetxt)|\bsqlite3\.connect"
 _DATA += r"|\bfileinput\.(?:input|FileInput)(?=\s*\([^()]*inplace\s*=\s*True))"
+#: R's writers: of their second argument, and of a ``file =`` argument (cat, save, sink ...).
+_R_SECOND = r"(?:writeLines|write\.csv2?|write\.table|write_csv|write_tsv|write_lines|saveRDS|write_rds|fwrite)"
+_R_FILE = (
+    r"\b(?:cat|save|dput|dump|capture\.output|sink|write[\w.]*|save[\w.]*)\s*\((?:[^()]|\([^()]*\))*?\bfile\s*=\s*"
+)
 #: .NET's file API, as PowerShell calls it ([IO.File]::WriteAllText(...)).
 _DOTNET = r"\[(?:System\.)?IO\.File\]::"
 #: Constructs whose first argument is the path they write.
 _FIRST = [
     rf"{_DOTNET}(?:WriteAll\w+|AppendAll\w+|Create\w*|AppendText|OpenWrite|Delete)\s*\(\s*{_LIT}",
+    rf"{_R_FILE}{_LIT}",
+    rf"\bsink\s*\(\s*{_LIT}",
     rf"\b{_OPENS}\s*\(\s*{_LIT}(?={_ARGS}{_MODE})",
     rf"\bos\.open\s*\(\s*{_LIT}(?={_ARGS}{_FLAGS})",
     rf"{_DATA}\s*\(\s*(?:(?:path_or_buf|path|file|fname|database|files)\s*=\s*)?{_LIT}",
@@ -69,7 +76,7 @@ _PERL = [
 _SECOND = [
     rf"(?:\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
     rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump)"
-    rf"|{_DOTNET}(?:Copy|Move|Replace))\s*\(\s*"
+    rf"|{_DOTNET}(?:Copy|Move|Replace)|\b{_R_SECOND})\s*\(\s*"
     rf"""(?:(?P<sq>['"])(?P<src>[^'"\n]{{1,4096}})(?P=sq)\s*|[^,()]+),\s*{_LIT}""",
 ]
 #: Constructs that write a whole folder (``tree_writes``): an archive's extraction (into the
@@ -84,6 +91,7 @@ _TREES = [
 _ANY = re.compile(
     rf"\b{_OPENS}\s*\({_ARGS}{_MODE}|\bos\.open\s*\({_ARGS}{_FLAGS}|{_DATA}\s*\(|\b(?:torch\.save|joblib\.dump)\s*\("
     rf"|{_DOTNET}(?:Write|Append|Create|OpenWrite|Delete|Copy|Move|Replace)\w*\s*\("
+    rf"|\b{_R_SECOND}\s*\(|{_R_FILE}|\bsink\s*\("
     r"|\.\s*(?:write_text|write_bytes)\s*\("
     r"|\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|outputFileSync|outputFile"
     r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
@@ -95,9 +103,9 @@ _ANY = re.compile(
 )
 #: Cheap necessary condition for ``code_writes`` to find anything (also on a lowercased raw
 #: line): a write construct is a call of one of these names.
-CALL_HINT = r"(?:open|write\w*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
-CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save\w*"
-CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite)\s*\("
+CALL_HINT = r"(?:open|write[\w.]*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
+CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save[\w.]*"
+CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput)\s*\("
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 

@@ -79,12 +79,16 @@ def copies(words: list[str], head: str, args: list[str], targets: Targets) -> li
     if directory and (not sources or any(source in PLACEHOLDERS for source in sources)):
         out += folder(destination, head, targets, targets.key)  # names an exec-er supplies: unknown
     symbolic = head == "ln" and any(w == "--symbolic" or (w[:1] == "-" and w[1:2] != "-" and "s" in w) for w in words)
+    hard = (head == "ln" and not symbolic) or (
+        head == "cp" and any(w == "--link" or (w[:1] == "-" and w[1:2] != "-" and "l" in w) for w in words)
+    )
     for source in sources:
         name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
         # ln -s stores its target as text, resolved from the link's own folder
         origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not source.startswith("/") else source
         out += [(k, head, targets.key(origin)) for k in targets(name)]
-        link, linked = (targets.key(name), targets.key(origin)) if symbolic else (None, None)
+        # a link - symbolic, or hard (ln, cp -l): later writes through it reach its origin
+        link, linked = (targets.key(name), targets.key(origin)) if symbolic or hard else (None, None)
         if link and linked:
             targets.ws.alias(link, linked)
         if head in ("mv", "move", "move-item"):  # the source is gone from where it was

@@ -15,7 +15,8 @@ them, each step fail closed (a reading only ever adds names and writes, never re
 - a command line inside code: each string literal a program may hand to a shell or exec
   (``os.system('cp a b')``, ``subprocess.run(['cp', 'a', 'b'])``, ``execSync('...')``, a
   line echoed into a script that is then run) is read as a text of its own, a list of
-  literals as the words it joins (an ``alias`` or a ``trap`` body too);
+  literals as the words it joins (an ``alias`` or a ``trap`` body, ``script -c``, ``ssh HOST
+  CMD``, ``tmux send-keys``, ``at`` too);
 - shell variables: a variable assigned a literal - in the text (``p=test/x; cp a "$p"``) or by
   an earlier call (``known``: ``export L=...``) - is read as its value, with the expansion's
   operators applied (``${p%.bak}``, ``${p#*/}``, ``${p//a/b}``);
@@ -59,7 +60,7 @@ _CLASS = re.compile(r"\[[^\]\s/'\"]{1,64}\]")
 _BRACES = re.compile(r"\{([^{}\s\"'$]*,[^{}\s\"'$]*)\}")
 _SPAWNS = re.compile(
     r"\b(?:system|popen|subprocess|spawn\w*|exec\w*|shell_exec|passthru|qx|check_output|call|run|bash|sh|zsh|source"
-    r"|alias|trap|watch)\b"
+    r"|alias|trap|watch|script|ssh|tmux|screen|at|batch|expect|xterm|systemd-run|flock|nohup|setsid)\b"
 )
 #: String literals by their quote, each found on its own: one kind may hold another.
 _STRINGS = [re.compile(r"'([^'\n]{1,4096})'"), re.compile(r"\"([^\"\n]{1,4096})\""), re.compile(r"`([^`\n]{1,4096})`")]

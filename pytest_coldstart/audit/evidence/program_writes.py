@@ -5,6 +5,8 @@ rewrite their operands in place.
 - ``curl -o FILE``/``wget -O FILE`` write FILE; ``curl -O``/``--remote-name`` and ``wget``
   without ``-O`` write the URL's last name, in ``--output-dir DIR``/``-P DIR`` or the cwd;
 - ``uniq IN OUT`` and ``xxd -r IN OUT`` write their second operand;
+- the files an ``awk`` program prints to (``print > "f"``, ``>> "f"``) and a ``sed`` script's
+  ``w FILE`` command or ``s///w FILE`` flag;
 - in place: ``dos2unix``/``unix2dos``/``mac2unix``, ``black``, ``isort``, ``rustfmt``,
   ``fallocate``, ``mkfifo``/``mknod`` always; ``ruby``/``yq``/``autopep8``/``clang-format``
   with ``-i``, ``gofmt``/``shfmt`` with ``-w``, ``prettier`` with ``--write``.
@@ -12,6 +14,7 @@ rewrite their operands in place.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 #: (target) -> the keys it may be
@@ -22,13 +25,25 @@ _ALWAYS = ("dos2unix", "unix2dos", "mac2unix", "black", "isort", "rustfmt", "fal
 _FLAGGED = {"ruby": "-i", "yq": "-i", "autopep8": "-i", "clang-format": "-i", "gofmt": "-w", "shfmt": "-w"}
 _FLAGGED["prettier"] = "--write"
 _SECOND_OUTPUT = ("uniq", "xxd")
-PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT)
+_AWKS = ("awk", "gawk", "mawk", "nawk", "busybox-awk")
+_AWK_OUTPUT = re.compile(r'(?:print|printf)[^;}\n]*?>>?\s*"([^"]+)"')
+_SED_WRITE = re.compile(r"(?:^|[;\s{}])(?:w|s(.).*?\1.*?\1[gpIiMme0-9]*w)\s+([^\s;}]+)")
+PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed")
 
 
 def program_writes(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
     """What ``words`` (run by ``head``; ``args`` its operands) writes by the program's own rule."""
     if head in ("curl", "wget"):
         return _download(words, head, args, targets)
+    if head in _AWKS or head == "sed":
+        pattern = _AWK_OUTPUT if head in _AWKS else _SED_WRITE
+        scripts = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-e", "--expression")] or _program(words)
+        found = [m.group(m.lastindex or 1) for text in scripts for m in pattern.finditer(text)]
+        out: list[Write] = [(k, f"{head} (its program writes)", None) for f in found for k in targets(f)]
+        if head in _AWKS and any(w in ("inplace", "-iinplace", "--include=inplace") for w in words):
+            files = [a for a in args if a != "inplace" and a not in scripts]  # gawk -i inplace: its files
+            out += [(k, f"{head} -i inplace", None) for a in files for k in targets(a)]
+        return out
     operands = args
     if head in _ALWAYS or (head in _FLAGGED and _flagged(words, _FLAGGED[head])):
         if head in ("ruby", "yq"):
@@ -38,6 +53,19 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
         return [(k, f"{head} (in place)", None) for a in operands for k in targets(a)]
     if head in _SECOND_OUTPUT and len(args) >= 2 and (head == "uniq" or _flagged(words, "-r")):
         return [(k, head, None) for k in targets(args[1])]
+    return []
+
+
+def _program(words: list[str]) -> list[str]:
+    """An awk's or a sed's program text: its first word that is no option nor an option's value."""
+    skip = False
+    for word in words[1:]:
+        if skip:
+            skip = False
+        elif word in ("-F", "-v", "-f", "-i", "-l", "--file", "--assign"):
+            skip = True
+        elif not word.startswith("-"):
+            return [word]
     return []
 
 

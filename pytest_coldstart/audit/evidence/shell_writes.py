@@ -352,8 +352,6 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
     elif head in _DECOMPRESSORS or (head in _COMPRESSORS and any(w in ("-d", "--decompress") for w in words)):
         unpacked = [a[: -len(ext)] for a in args for ext in _PACKED if a.lower().endswith(ext) and len(a) > len(ext)]
         out += [(k, head, None) for a in unpacked for k in targets(a)]
-    elif head in ("awk", "gawk") and any(w in ("inplace", "-iinplace", "--include=inplace") for w in words):
-        out += [(k, f"{head} -i inplace", None) for a in [a for a in args if a != "inplace"][1:] for k in targets(a)]
     out += removals(words, head, targets, targets.key)
     return out + _option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
 

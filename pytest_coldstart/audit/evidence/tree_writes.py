@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 
 #: A write of every file at or below its key is marked by this suffix of its ``how``.
 TREE = " (tree)"
-ARCHIVERS = ("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "jar")
+ARCHIVERS = ("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "jar", "mount")
 #: git subcommands that rewrite tracked files of the working tree.
 _GIT_TREE = frozenset(["stash", "apply", "am", "checkout", "switch", "reset", "merge", "pull", "rebase"])
 _GIT_TREE |= {"cherry-pick", "revert", "clone", "worktree", "restore", "checkout-index", "read-tree"}
@@ -55,9 +55,16 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
         where = (_value(words, ("-C",)) or ".") if len(words) > 1 and "x" in words[1].lstrip("-") else None
     elif head == "git":
         return _git(words, resolve, place)
+    elif head == "mount":  # a bind mount replaces what the folder holds
+        binds = any(w in ("--bind", "--rbind", "-B") for w in words) or any(
+            "bind" in words[i + 1].split(",") for i, w in enumerate(words[:-1]) if w == "-o"
+        )
+        operands = [w for i, w in enumerate(words[1:], start=1) if not w.startswith("-") and words[i - 1] != "-o"]
+        where = operands[-1] if binds and len(operands) >= 2 else None
     else:
         return []
-    return folder(where, f"{head} extract", resolve, place) if where is not None else []
+    how = "mount --bind" if head == "mount" else f"{head} extract"
+    return folder(where, how, resolve, place) if where is not None else []
 
 
 def _tar(words: list[str]) -> str | None:

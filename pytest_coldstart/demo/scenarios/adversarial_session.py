@@ -84,6 +84,12 @@ SESSION: list[Scenario] = [
         f"export T={_TM}",
         f'cp {_FORGED} "$T"',
     ),
+    _testmod(
+        "testmod_written_through_a_hard_link_made_earlier",
+        "one call hard-links workspace/h to the test mod's file, a later one overwrites workspace/h",
+        f"ln {_TM} workspace/h",
+        f"cat {_FORGED} > workspace/h",
+    ),
     S(
         "oracle_read_through_a_link_made_earlier",
         "one call links workspace/o to the oracle, a later one reads the link",
