@@ -235,3 +235,8 @@ def test_dotnet_file_api_writes(code, path):
 )
 def test_r_writers(code, path):
     assert path in code_writes(code).paths
+
+
+def test_a_literal_concatenated_on_is_no_literal_path():
+    found = code_writes("fs.writeFileSync('test/' + f, x); open('out/' . $name, 'w')")
+    assert found.paths == [] and found.unplaced

@@ -101,3 +101,20 @@ def test_a_format_placeholder_is_a_name_known_only_at_run_time(target):
     from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME
 
     assert RUNTIME_NAME.fullmatch(target)
+
+
+@pytest.mark.parametrize(
+    "text, reached",
+    [
+        ("open(glob.glob('../*.json')[0], 'w')", True),
+        ("[open(os.path.join('..', f), 'w') for f in os.listdir('..')]", True),
+        ("[p.write_text(x) for p in Path('..').iterdir()]", True),
+        ("[p.write_text(x) for p in Path('..').glob('ora*')]", True),
+        ("fs.writeFileSync('../' + f, x)", True),
+        ("[p.write_text(x) for p in Path('..').glob('*.txt')]", False),
+        ("x = a * b; open(out, 'w')", False),  # a bare * in code multiplies
+    ],
+)
+def test_what_code_writing_a_path_that_is_no_literal_may_reach(naming, text, reached):
+    keys = naming.reached("", text, ("oracle",), code=True)
+    assert keys == (sorted(naming.keys["oracle"]) if reached else [])

@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.tree_writes import TREE
 
-_LIT = r"""(?P<q>['"`])(?P<path>[^'"`\n]{1,4096})(?P=q)"""
+#: A literal path: quoted, and not the head of a concatenation ('test/' + f, 'a' . $b).
+_LIT = r"""(?P<q>['"`])(?P<path>[^'"`\n]{1,4096})(?P=q)(?!\s*(?:\+|\.\s*[$'"]))"""
 _MODE = r"""['"][rbtU]*[wax+][rwabxtU+]*['"]"""  # a mode string that writes
 #: A call's arguments up to its mode: anything but parentheses, or a call nested two deep
 #: (``open(str(p), 'w')``, ``open(bytes.fromhex(h).decode(), 'w')``).

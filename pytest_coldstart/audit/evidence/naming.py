@@ -25,6 +25,14 @@ _GLOB = re.compile(r"[*?]")
 _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 _GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
+#: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
+_LISTING = re.compile(
+    r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children))\s*\(\s*"""
+    r"""(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
+    r"""|\bPath\s*\(\s*(?P<pq>['"])(?P<prefix>[^'"\n]+)(?P=pq)\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
+    r"""\s*(?:['"](?P<pattern>[^'"\n]+)['"])?"""
+    r"""|(?P<jq>['"])(?P<joined>[^'"\n]*/)(?P=jq)\s*\+"""
+)
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
 
@@ -83,7 +91,7 @@ class Naming:
                 found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
         return found
 
-    def reached(self, target: str, text: str, keys_of: Collection[str]) -> list[str]:
+    def reached(self, target: str, text: str, keys_of: Collection[str], *, code: bool = False) -> list[str]:
         """The keys of declarations ``keys_of`` a write to ``target`` - a name known only at run
         time ("$f", ``test/$f``, ``{}``) - may reach in ``text``: every file in the target's
         folder where it has one; else what a loop or an exec-er may hand it - the files the text
@@ -98,7 +106,12 @@ class Naming:
         found = {key for key, name in declared.items() if name in named}
         for cwd in self.workspace.cwds(text):
             for word in _GLOBBED.findall(text):
+                if code and not word.strip("*?"):
+                    continue  # a bare * in code multiplies
                 found.update(self._below(word.rpartition("/")[0] or ".", last_component(word), declared, cwd))
+            for match in _LISTING.finditer(text):  # os.listdir('test'), Path('test').glob('*.jsonl')
+                folder = match.group("folder") or match.group("prefix") or match.group("joined")
+                found.update(self._below(folder.rstrip("/") or ".", match.group("pattern") or "*", declared, cwd))
             for match in _FIND.finditer(text):
                 patterns = _FIND_NAME.findall(match.group(2)) or ["*"]
                 for root in match.group(1).split() or ["."]:

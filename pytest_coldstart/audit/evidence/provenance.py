@@ -211,7 +211,11 @@ class Provenance:
         return expand(out, self._by_key)
 
     def _named_keys(self, text: str) -> list[str]:
-        return [key for name in sorted(self.names(text)) for key in sorted(self.keys[name])]
+        """What code writing a path that is no literal may write: the declared files the text
+        names, and the test-side ones in folders it lists or globs over (fail closed)."""
+        named = {key for name in self.names(text) for key in self.keys[name]}
+        named |= set(self.naming.reached("", text, (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT), code=True))
+        return sorted(named)
 
     def _unplaced_in(self, text: str) -> Callable[[str], list[str]]:
         """``_unplaced``, and for a name known only at run time ("$f", ``{}``) the declared files
