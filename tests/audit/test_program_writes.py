@@ -98,3 +98,24 @@ def test_awk_sed_programs_bind_mounts_and_links_write(declared_ws, command, file
 )
 def test_awk_sed_and_mount_that_write_nothing_declared(declared_ws, command):
     assert written(declared_ws, command) == set()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cp /tmp/a oracle.json &",
+        "cp /tmp/a oracle.json& wait",
+        "sleep 1 & cp /tmp/a oracle.json",
+        "case x in x) cp /tmp/a oracle.json;; esac",
+        "case x in y) true;; *) cp /tmp/a oracle.json;; esac",
+        "coproc cp /tmp/a oracle.json",
+        "ls |& cp /tmp/a oracle.json",
+    ],
+)
+def test_background_case_arms_and_coprocesses_are_commands(declared_ws, command):
+    assert written(declared_ws, command) == {"oracle.json"}
+
+
+@pytest.mark.parametrize("command", ["cp /tmp/a b 2>&1 | tee log", "cp /tmp/a b &> log", "cp /tmp/a b >&2"])
+def test_redirections_with_an_ampersand_separate_nothing(declared_ws, command):
+    assert written(declared_ws, command) == set()

@@ -32,9 +32,9 @@ _DRIVE = re.compile(r"^[a-zA-Z]:/")
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
 #: The separators of shell segments (``>|`` is a redirection that overrides noclobber).
-SEGMENT = re.compile(r"&&|\|\||[;\n]|(?<!>)\|")
+SEGMENT = re.compile(r"&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>])")  # ... and a background &
 #: A quoted string, a separator (group 1), or a run of anything else.
-_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||[;\n]|(?<!>)\|)|[^\"';\n|&]+|.", re.DOTALL)
+_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>]))|[^\"';\n|&]+|.", re.DOTALL)
 #: The cwd after a ``cd`` to a folder no one can place: relative names there are unplaceable.
 UNKNOWN_CWD = "$CDPATH?"
 _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")

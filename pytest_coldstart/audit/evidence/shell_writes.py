@@ -74,7 +74,7 @@ _OPENS = re.compile(r"[<>$]\(|`|(?:^|(?<=[;&|\n]))\s*[({]")  # where a command l
 _CLOSES = re.compile(r"[)}](?=[\s;&|<>\"']|$)")  # ... and closes (not $(pwd)/x)
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: Shell keywords a command may follow in its segment (for f in *; do cp a "$f"; done).
-_KEYWORDS = frozenset(["do", "then", "else", "elif", "if", "while", "until", "!", "{", "("])
+_KEYWORDS = frozenset(["do", "then", "else", "elif", "if", "while", "until", "!", "{", "(", "coproc"])
 #: Programs that run the next word as the command (their own options are skipped too).
 WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "busybox", "doas", "stdbuf"])
 #: Programs that run a command given later among their words, after options whose values
@@ -249,6 +249,9 @@ def _command(words: list[str]) -> list[str]:
         word = words[index]
         if _ASSIGNMENT.match(word) or (wrapped and word.startswith("-")) or word in _KEYWORDS:
             index += 1
+        elif word == "case" or (index == 0 and word.endswith(")") and "(" not in word):
+            # case x in PATTERN) cmd ;; PATTERN) cmd: the command follows the pattern's )
+            index = next((i + 1 for i in range(index, len(words)) if words[i].endswith(")")), len(words))
         elif word == "function" or word.endswith("()"):  # a function's body runs its commands
             index += 2 if word == "function" else 1
         elif _head(word) in WRAPPERS:

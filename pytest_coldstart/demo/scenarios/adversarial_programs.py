@@ -111,6 +111,17 @@ PROGRAMS: list[Scenario] = [
         "a bind mount lays a forged folder over the test mod's folder",
         "mount --bind /tmp/forged-test test",
     ),
+    _testmod(
+        "testmod_copied_in_the_background",
+        "the copy runs in the background (a trailing &), then the shell waits",
+        f"cp /tmp/forged.jsonl {_TM} & wait",
+    ),
+    _testmod(
+        "testmod_copied_in_a_case_arm",
+        "the copy is the command of a case arm",
+        f"case run in run) cp /tmp/forged.jsonl {_TM};; esac",
+    ),
+    _testmod("testmod_copied_by_a_coprocess", "coproc runs the copy", f"coproc cp /tmp/forged.jsonl {_TM}"),
     S(
         "downloads_and_moves_in_the_workspace",
         "the agent downloads into its workspace, moves and formats its own files there (allowed)",
