@@ -42,8 +42,10 @@ def folder_reads(text: str) -> Iterator[Read]:
     ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
     for segment in quoted_segments(text):  # a | inside a quoted grep pattern separates nothing
         words = [w.strip("\"'") for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
-        while words and (words[0] in _WRAPPERS or "=" in words[0] or words[0].startswith("-")):
-            words = words[1:]
+        start = 0  # wrappers, assignments and their options set aside (an index: no quadratic slicing)
+        while start < len(words) and (words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-"):
+            start += 1
+        words = words[start:]
         if not words:
             continue
         head = last_component(words[0]).lower()
