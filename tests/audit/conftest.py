@@ -13,7 +13,7 @@ from pytest_coldstart.audit.evidence.identity import Workspace
 @pytest.fixture
 def declared_ws(tmp_path: Path) -> Workspace:
     """A run holding the declared files of ``DECLARED_FILES`` and a workspace of the agent's."""
-    for relative in [*DECLARED_FILES, "workspace/build/x.o"]:
+    for relative in [*DECLARED_FILES, "workspace/notes.txt", "workspace/build/x.o"]:
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text("x", "utf-8")
     return Workspace(tmp_path, HOME_RUN)

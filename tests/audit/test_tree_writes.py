@@ -3,9 +3,8 @@ and moves, copies into a folder, and git commands that rewrite the working tree.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from audit_helpers import DECLARED_FILES
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,16 +12,12 @@ from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_writes import shell_writes
 from pytest_coldstart.audit.evidence.tree_writes import TREE, expand
 
-HOME = {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}}
-DECLARED = ["test/testmod.jsonl", "fixture/ready.json", "restore/verify.json", "oracle.json"]
+DECLARED = DECLARED_FILES
 
 
 @pytest.fixture
-def ws(tmp_path: Path) -> Workspace:
-    for relative in [*DECLARED, "workspace/notes.txt"]:
-        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / relative).write_text("x", "utf-8")
-    return Workspace(tmp_path, HOME)
+def ws(declared_ws: Workspace) -> Workspace:
+    return declared_ws  # conftest.py: the declared files and a workspace of the agent's
 
 
 def written(ws: Workspace, command: str) -> set[str]:

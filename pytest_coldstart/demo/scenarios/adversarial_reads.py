@@ -51,7 +51,7 @@ READS: list[Scenario] = [
         "reads_of_its_own_workspace",
         "the agent greps and cats its own workspace (allowed)",
         _with_call(
-            "c-look", "bash", {"command": "grep -rn TODO workspace; cat workspace/* | head; rg -l cart workspace"}
+            "c-look", "bash", {"command": "grep -rn cart workspace; cat workspace/* | head; rg -l uuid workspace"}
         ),
         P,
         None,
