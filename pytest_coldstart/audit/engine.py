@@ -179,6 +179,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings)
     correlation.check_oracle_covers_ejections(evidence, findings)
     fixture.check_fixture(evidence, findings)
+    fixture.check_lifecycle(evidence, findings)
     visibility.check_clean_context(rundir, evidence, findings)
     index = RefIndex(
         call_lines=trajectory.call_lines,

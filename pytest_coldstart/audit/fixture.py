@@ -17,9 +17,13 @@ restore    running, pending, unverified, no status, other                  PENDI
 (either)   not declared                                                     PENDING (run-level reason)
 =========  ===========================================================  ==============================
 
-``status`` may be spelled ``result`` (the reference's alias). A report that says both (ready
-true, status failed) is invalid: a failure anywhere in it wins. The state of each is kept in
-``evidence.states`` for answer_correct, which never claims correctness while either is pending.
+``status`` may be spelled ``result`` (the reference's alias). A failure anywhere in a report
+wins over what its top level says (:func:`failures`): a nested status or verdict that failed, a
+check that is false (``ok``, ``valid``, ``passed``, ``*Match`` ...; ``verified: false`` and
+``ready: false`` say "not yet", which is pending) or a count of failures or
+mismatches above zero (``failed: 1``, ``entities_failed``, ``nbtMismatchCount``) makes the
+report invalid even beside ``status: ok``. The state of each is kept in ``evidence.states`` for
+answer_correct, which never claims correctness while either is pending.
 """
 
 from __future__ import annotations
@@ -27,12 +31,64 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.audit.evidence.load import Evidence
-from pytest_coldstart.audit.model import Findings
+from pytest_coldstart.audit.model import TESTMOD, Event, Findings
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare, earliest, first_of
 
 FIXTURE_OK = ("ready", "ok", "valid", "pass", "passed", "verified")
 RESTORE_OK = ("ok", "verified", "pass", "passed", "success")
 FAILED = ("invalid", "failed", "fail", "error", "mismatch", "corrupt", "corrupted", "broken", "unfaithful")
 VERIFIED, INVALID, PENDING = "verified", "invalid", "pending"
+#: keys whose string value is a verdict; booleans that state a check passed; counts of failures
+VERDICT_KEYS = frozenset({"status", "result", "verdict", "outcome", "state"})
+CHECK_KEYS = frozenset({"ok", "valid", "passed", "pass", "success", "succeeded", "faithful", "matches"})
+COUNT_WORDS = ("fail", "error", "mismatch")
+#: under these, every string value is a verdict (``checks: {snapshot: failed}``)
+VERDICT_GROUPS = ("check", "verif", "result", "test", "step")
+#: a report is read this deep and this wide; what lies beyond is not searched (reports are small)
+MAX_DEPTH, MAX_NODES = 16, 10_000
+
+
+def _words(key: str) -> list[str]:
+    spaced = "".join(" " + c.lower() if c.isupper() else c for c in key).replace("_", " ").replace("-", " ")
+    return spaced.split()
+
+
+def _failure(key: str, value: Any, grouped: bool) -> bool:
+    words = _words(key)
+    if not words:
+        return False
+    if isinstance(value, str):
+        return (grouped or key.lower() in VERDICT_KEYS) and value.strip().lower() in FAILED
+    if value is False:
+        return key.lower() in CHECK_KEYS or words[-1] == "match"
+    if type(value) in (int, float):
+        return value > 0 and any(w.startswith(COUNT_WORDS) for w in words) and words[-1] not in ("ok", "allowed")
+    return False
+
+
+def failures(payload: dict[str, Any], *, top: frozenset[str] = frozenset()) -> list[str]:
+    """JSON paths inside a report that state a failure (``top``: top-level keys judged elsewhere)."""
+    found: list[str] = []
+    stack = [(key, key, value, 1, False) for key, value in payload.items() if key not in top]
+    seen = 0
+    while stack and seen < MAX_NODES and len(found) < 8:
+        path, key, value, depth, grouped = stack.pop()
+        seen += 1
+        if _failure(key, value, grouped):
+            found.append(f"{path}={value!r}"[:120])
+            continue
+        if depth >= MAX_DEPTH:
+            continue
+        inner = grouped or key.lower().startswith(VERDICT_GROUPS)
+        if isinstance(value, dict):
+            stack.extend((f"{path}.{k}", k, v, depth + 1, inner) for k, v in value.items() if isinstance(k, str))
+        elif isinstance(value, list):
+            stack.extend((f"{path}[{i}]", key, v, depth + 1, inner) for i, v in enumerate(value))
+    return sorted(found)
+
+
+#: top-level keys the state table reads itself (``ready: false`` is pending, not a failure)
+_JUDGED = frozenset({"status", "result", "ready"})
 
 
 def _status(payload: dict[str, Any]) -> str | None:
@@ -42,7 +98,7 @@ def _status(payload: dict[str, Any]) -> str | None:
 
 def fixture_state(payload: dict[str, Any]) -> str:
     status, ready = _status(payload), payload.get("ready")
-    if status in FAILED:
+    if status in FAILED or failures(payload, top=_JUDGED):
         return INVALID
     if ready is True and (status is None or status in FIXTURE_OK):
         return VERIFIED
@@ -53,7 +109,7 @@ def fixture_state(payload: dict[str, Any]) -> str:
 
 def restore_state(payload: dict[str, Any]) -> str:
     status = _status(payload)
-    if status in FAILED:
+    if status in FAILED or failures(payload, top=_JUDGED):
         return INVALID
     return VERIFIED if status in RESTORE_OK else PENDING
 
@@ -80,6 +136,8 @@ def check_fixture(evidence: Evidence, findings: Findings) -> None:
         state = judge(payload)
         evidence.states[name] = state
         shown = f"ready={payload.get('ready')!r}, status={payload.get('status', payload.get('result'))!r}"
+        if state == INVALID and _status(payload) not in FAILED:
+            shown += "; it states a failure at " + ", ".join(failures(payload, top=_JUDGED))
         if state == INVALID:
             verb = "is not valid" if name == "fixture" else "did not pass"
             findings.fixture(f"{what} ({evidence.usable[name]}) {verb}: {shown}")
@@ -87,3 +145,35 @@ def check_fixture(evidence: Evidence, findings: Findings) -> None:
             findings.pending(
                 f"{what} ({evidence.usable[name]}) is not verified yet ({shown}): the oracle stays pending"
             )
+
+
+def check_lifecycle(evidence: Evidence, findings: Findings) -> None:
+    """The test mod's own bookkeeping: the machine input it processed first must come after the
+    instance was ready and after every restore that had started had finished. Input processed
+    in a world that was not yet initialised or still being restored is an experiment that did
+    not run on the faithful fixture (FIXTURE_INVALID). Records the audit cannot order decide
+    nothing."""
+    events = evidence.stream(TESTMOD)
+    first = earliest(e for e in events if e.name == "input_processed")
+    if first is None:
+        return
+    ready = [e for e in events if e.name == "instance_ready"]
+    if ready and all(compare(e, first) == AFTER for e in ready):
+        findings.fixture(
+            f"the test mod processed the machine input ({first.ref}) before the instance was ready "
+            f"({first_of(ready).ref}): the experiment did not run on the ready fixture"
+        )
+    finished = [e for e in events if e.name == "restore_finished"]
+    for started in (e for e in events if e.name == "restore_started" and compare(e, first) == BEFORE):
+        if not any(compare(done, started) == AFTER and compare(done, first) == BEFORE for done in finished):
+            findings.fixture(_unfinished(started, first, finished))
+            return
+
+
+def _unfinished(started: Event, first: Event, finished: list[Event]) -> str:
+    after = [done for done in finished if compare(done, started) == AFTER]
+    when = f"it finished only at {after[0].ref}" if after else "no restore_finished follows it"
+    return (
+        f"the restore that started at {started.ref} had not finished when the test mod processed the "
+        f"machine input ({first.ref}; {when}): the experiment did not run on the restored copy"
+    )

@@ -1,5 +1,6 @@
 """logger_armed_before_activation: a logger_armed record ordered before the first
-input_processed event (same instance/dimension), and an agent call (status ok) showing the
+input_processed event (same instance/dimension; it must name the instance when the test mod
+names one), and an agent call (status ok) showing the
 logger being written, built or started before it was armed."""
 
 from __future__ import annotations
@@ -35,6 +36,15 @@ def evaluate(ctx: Context) -> FlagResult:
         )
     first_armed, first_processed = first_of(armed), first_of(processed)
     refs = [first_armed.ref, first_processed.ref]
+    experiment = next((e.get("instance") for e in ctx.evidence.stream(TESTMOD) if e.get("instance") is not None), None)
+    if experiment is not None and first_armed.get("instance") is None:
+        # seed §5: logger_armed carries the instance it arms; one that names none is not shown
+        # to watch the experiment the test mod recorded.
+        return flag.fail(
+            f"logger_armed ({first_armed.ref}) names no instance: it is not shown to watch the experiment's {str(experiment)!r}",
+            ["logger:logger_armed:instance"],
+            refs,
+        )
     conflicts = scope_conflicts(first_armed, first_processed)
     if conflicts:
         return flag.fail(

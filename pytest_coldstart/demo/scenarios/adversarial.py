@@ -37,6 +37,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 )
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
+from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
@@ -308,7 +309,18 @@ _REST: list[Scenario] = [
 
 ADVERSARIAL: dict[str, Scenario] = {
     s.name: s
-    for s in IDENTITY + PROVENANCE + SCRIPTS + TREES + SPELLED + TOOLS + PROGRAMS + SESSION + READS + LAB_RECORD + _REST
+    for s in IDENTITY
+    + PROVENANCE
+    + SCRIPTS
+    + TREES
+    + SPELLED
+    + TOOLS
+    + PROGRAMS
+    + SESSION
+    + READS
+    + PREREQUISITES
+    + LAB_RECORD
+    + _REST
 }
 #: the few ``coldstart demo`` ships in runs/ (they help a reader; the rest are tests only)
 SHOWCASE = ("name_collision_test_side_read", "oracle_byte_copy_of_answer", "fixture_unverified", "task_carries_answer")

@@ -1,0 +1,150 @@
+"""Adversarial scenarios: prerequisites whose top line looks fine while the rest says otherwise.
+
+A restore or fixture report that says ``status: ok`` beside a failed check, a count of failed
+entities or a nested failed verdict was not faithful (seed §7: a failure anywhere in the report
+wins). The test mod's own bookkeeping must show the world ready and restored before the machine
+input it processed: input processed before ``instance_ready`` or while a restore had not
+finished ran on no faithful fixture. A ``logger_armed`` record that names no instance is not
+shown to watch the experiment the test mod recorded (seed §5: logger_armed carries instance).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.demo.scenarios.adversarial_edits import FIXTURE, SCOPE, F, S
+from pytest_coldstart.demo.scenarios.builder import RunBuilder
+from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
+
+LIFECYCLE = (
+    "FIXTURE_INVALID: initialisation or restore was not faithful (seed §7); deterministic fixture + "
+    "ready snapshot: instance_ready; restore_started / restore_finished: copy restoration bookkeeping (seed §5, §8)"
+)
+ARMED = "logger_armed: at, tick, instance ... same instance/dimension (seed §5, §6)"
+
+
+def _event(events: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    return next(e for e in events if e.get("event") == name)
+
+
+def _restore(change: dict[str, Any]) -> Any:
+    return lambda b: b.passing().mutate_restore(lambda r: r.update(change))
+
+
+def _processed_before(name: str) -> Any:
+    """Move the test mod's ``name`` event after the machine input it processed."""
+
+    def configure(b: RunBuilder) -> RunBuilder:
+        def late(events: list[dict[str, Any]]) -> None:
+            _event(events, name).update(at=story.at(10.6), tick=302)
+
+        return b.passing().mutate_testmod(late)
+
+    return configure
+
+
+def _no_restore_finished(b: RunBuilder) -> RunBuilder:
+    return b.passing().mutate_testmod(lambda events: events.remove(_event(events, "restore_finished")))
+
+
+def _armed_without_instance(b: RunBuilder) -> RunBuilder:
+    def strip(events: list[dict[str, Any]]) -> None:
+        for event in events:
+            event.pop("instance", None)
+
+    return b.passing().mutate_logger(strip)
+
+
+PREREQUISITES: list[Scenario] = [
+    S(
+        "restore_ok_beside_a_failed_verify",
+        "the restore report says status ok, but its own verify step says ok: false",
+        _restore({"verify": {"ok": False, "orderHashMatch": True}}),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "it states a failure at verify.ok=False",
+        FIXTURE,
+    ),
+    S(
+        "restore_ok_with_failed_entities",
+        "the restore report says status ok with one entity that failed to restore",
+        _restore({"entities_failed": 1}),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "entities_failed=1",
+        FIXTURE,
+    ),
+    S(
+        "restore_ok_with_an_order_hash_mismatch",
+        "the restore report says status ok but its apply step's order hash does not match",
+        _restore({"apply": {"ok": True, "orderHashMatch": False}}),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "apply.orderHashMatch=False",
+        FIXTURE,
+    ),
+    S(
+        "fixture_ready_but_not_valid",
+        "the fixture report says ready, and valid: false",
+        lambda b: b.passing().mutate_fixture(lambda f: f.update(valid=False)),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "it states a failure at valid=False",
+        FIXTURE,
+    ),
+    S(
+        "fixture_ready_with_a_failed_check",
+        "the fixture report says ready, and one of its checks failed",
+        lambda b: b.passing().mutate_fixture(lambda f: f.update(checks={"snapshot": "ok", "entities": "failed"})),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "checks.entities='failed'",
+        FIXTURE,
+    ),
+    S(
+        "input_processed_before_the_instance_was_ready",
+        "the test mod processed the machine input before instance_ready",
+        _processed_before("instance_ready"),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "before the instance was ready",
+        LIFECYCLE,
+    ),
+    S(
+        "input_processed_while_the_restore_ran",
+        "the restore finished only after the test mod processed the machine input",
+        _processed_before("restore_finished"),
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "had not finished when the test mod processed",
+        LIFECYCLE,
+    ),
+    S(
+        "restore_started_and_never_finished",
+        "the test mod records a restore that started and never finished",
+        _no_restore_finished,
+        F,
+        "FIXTURE_INVALID",
+        _flags(),
+        "no restore_finished follows it",
+        LIFECYCLE,
+    ),
+    S(
+        "logger_armed_names_no_instance",
+        "no agent logger record names an instance, so logger_armed is not tied to the experiment",
+        _armed_without_instance,
+        F,
+        "AGENT_FAIL",
+        _flags(la=F),
+        "names no instance",
+        ARMED + "; " + SCOPE,
+    ),
+]

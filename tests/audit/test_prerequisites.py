@@ -1,0 +1,149 @@
+"""The prerequisites beyond their top line: a failure anywhere in a fixture or restore report,
+the test mod's own lifecycle bookkeeping, and a logger_armed that must name its instance."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from audit_helpers import audit, builder, flag
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.fixture import INVALID, PENDING, VERIFIED, failures, fixture_state, restore_state
+from pytest_coldstart.demo.scenarios import story
+
+
+@pytest.mark.parametrize(
+    "report, where",
+    [
+        ({"status": "ok", "verify": {"ok": False}}, "verify.ok=False"),
+        ({"status": "ok", "apply": {"orderHashMatch": False}}, "apply.orderHashMatch=False"),
+        ({"status": "ok", "entities_failed": 2}, "entities_failed=2"),
+        ({"status": "ok", "apply": {"issued": 6, "failed": 1}}, "apply.failed=1"),
+        ({"status": "ok", "nbtMismatchCount": 3}, "nbtMismatchCount=3"),
+        ({"status": "ok", "steps": [{"name": "paste", "status": "error"}]}, "steps[0].status='error'"),
+        ({"status": "ok", "checks": {"entities": "failed"}}, "checks.entities='failed'"),
+        ({"status": "ok", "passed": False}, "passed=False"),
+    ],
+)
+def test_a_failure_anywhere_in_a_restore_report_wins_over_its_status(report, where):
+    assert restore_state(report) == INVALID
+    assert failures(report, top=frozenset({"status"})) == [where]
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        {"status": "ok", "entities_issued": 3, "entities_failed": 0, "order_hash": "545a11e87afce73b"},
+        {"status": "ok", "apply": {"issued": 6, "failed": 0, "ok": True, "orderHashMatch": True}},
+        {"status": "ok", "errors": [], "positionDeltaCount": 0, "note": "no entity failed"},
+        {"status": "ok", "on_error": "fail", "retry": {"mode": "error"}},  # settings, not verdicts
+    ],
+)
+def test_a_report_that_states_no_failure_keeps_its_status(report):
+    assert failures(report, top=frozenset({"status"})) == []
+    assert restore_state(report) == VERIFIED
+
+
+@pytest.mark.parametrize(
+    "report, state",
+    [
+        ({"status": "ready", "ready": True, "valid": False}, INVALID),
+        ({"status": "ready", "ready": True, "checks": {"snapshot": "mismatch"}}, INVALID),
+        # "not yet" is pending, never invalid (seed §6: a new or unverified fixture keeps the oracle pending)
+        ({"status": "new", "verified": False}, PENDING),
+        ({"status": "ready", "ready": False}, PENDING),
+        ({"status": "ready", "ready": True, "verified": True}, VERIFIED),
+    ],
+)
+def test_fixture_reports_keep_not_yet_apart_from_failed(report, state):
+    assert fixture_state(report) == state
+
+
+def test_the_real_rom20_restore_report_is_verified(shared_dir: Path):
+    path = shared_dir / "corpus" / "real" / "rom20-coldstart" / "verification" / "restore-evidence.json"
+    report = json.loads(path.read_text())
+    assert failures(report, top=frozenset({"status"})) == [] and restore_state(report) == VERIFIED
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.text(max_size=12), _JSON, max_size=6))
+def test_failures_never_raises_and_a_stated_failure_always_wins(report):
+    state = restore_state(report)
+    found = failures(report, top=frozenset({"status", "result", "ready"}))
+    assert state in (VERIFIED, INVALID, PENDING)
+    if found:
+        assert state == INVALID
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=5000))
+def test_a_deep_report_is_read_within_its_bounds(depth):
+    report: dict = {"status": "ok"}
+    node = report
+    for _ in range(depth):
+        node["inner"] = {}
+        node = node["inner"]
+    node["ok"] = False
+    assert restore_state(report) == (INVALID if depth < 16 else VERIFIED)
+
+
+def _late(name):
+    def change(events):
+        next(e for e in events if e["event"] == name).update(at=story.at(10.6), tick=302)
+
+    return change
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (_late("instance_ready"), "before the instance was ready"),
+        (_late("restore_finished"), "it finished only at testmod:seq3"),
+        (
+            lambda events: events.remove(next(e for e in events if e["event"] == "restore_finished")),
+            "no restore_finished",
+        ),
+    ],
+)
+def test_input_processed_before_the_world_was_ready_is_fixture_invalid(tmp_path, change, words):
+    report = audit(builder(tmp_path).passing().mutate_testmod(change))
+    assert (report["overall"], report["failure_class"]) == ("FAIL", "FIXTURE_INVALID")
+    assert any(words in problem for problem in report["fixture_errors"]), report["fixture_errors"]
+
+
+def test_a_restore_that_starts_after_the_experiment_is_allowed(tmp_path):
+    def change(events):
+        end = next(e for e in events if e["event"] == "end")
+        # the next run's restore began after this one ended
+        events.append(dict(end, event="restore_started", at=story.at(30), tick=700, seq=end["seq"] + 1))
+
+    report = audit(builder(tmp_path).passing().mutate_testmod(change))
+    assert report["overall"] == "PASS", report["fixture_errors"]
+
+
+def test_logger_armed_must_name_the_instance_the_test_mod_names(tmp_path):
+    def strip(events):
+        events[0].pop("instance")
+
+    report = audit(builder(tmp_path).passing().mutate_logger(strip))
+    assert flag(report, "logger_armed_before_activation")["status"] == "FAIL"
+    assert "names no instance" in flag(report, "logger_armed_before_activation")["summary"]
+
+
+def test_logger_armed_without_instance_is_fine_when_the_test_mod_names_none(tmp_path):
+    def strip(events):
+        for event in events:
+            event.pop("instance", None)
+
+    report = audit(builder(tmp_path).passing().mutate_logger(strip).mutate_testmod(strip))
+    assert flag(report, "logger_armed_before_activation")["status"] == "PASS", report
