@@ -3,7 +3,9 @@ the test mod's own lifecycle bookkeeping, and a logger_armed that must name its 
 
 from __future__ import annotations
 
+import copy
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,9 @@ from audit_helpers import audit, builder, flag
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_coldstart.audit.correlation import check_preflight
 from pytest_coldstart.audit.fixture import INVALID, PENDING, VERIFIED, failures, fixture_state, restore_state
+from pytest_coldstart.audit.model import Findings
 from pytest_coldstart.demo.scenarios import story
 
 
@@ -147,3 +151,53 @@ def test_logger_armed_without_instance_is_fine_when_the_test_mod_names_none(tmp_
 
     report = audit(builder(tmp_path).passing().mutate_logger(strip).mutate_testmod(strip))
     assert flag(report, "logger_armed_before_activation")["status"] == "PASS", report
+
+
+GOOD_PREFLIGHT = {
+    "overall": "PASS",
+    "started_at": "2026-01-01T11:59:00Z",
+    "harness": {"name": "pi", "model": "m", "provider": "p"},
+    "checks": [
+        {"id": "bridge_mcp", "status": "SKIP"},
+        {"id": "ports", "status": "PASS"},
+        {"id": "lab_management", "status": "PASS", "versions": {"serverPort": 1, "rconPort": 2, "started": True}},
+    ],
+}
+MANIFEST = {"harness": {"name": "pi", "model": "m", "provider": "p"}}
+AGENT_START = datetime(2026, 1, 1, 12, tzinfo=UTC)
+
+
+def preflight_problems(change=None, agent_start=AGENT_START):
+    report = copy.deepcopy(GOOD_PREFLIGHT)
+    if change:
+        change(report)
+    findings = Findings()
+    check_preflight(MANIFEST, report, findings, agent_start)
+    return findings.texts("infra")
+
+
+def test_a_matching_preflight_with_an_optional_skip_passes():
+    assert preflight_problems() == []
+    assert preflight_problems(lambda r: r.pop("started_at")) == []  # no time: nothing to compare
+    assert preflight_problems(agent_start=None) == []
+
+
+@pytest.mark.parametrize("first, second", [("FAIL", "PASS"), ("PASS", "FAIL"), ("SKIP", "PASS"), ("PASS", "SKIP")])
+def test_a_check_listed_twice_keeps_its_worst_status(first, second):
+    def twice(report):
+        report["checks"][2]["status"] = first
+        report["checks"].append(dict(report["checks"][2], status=second))
+
+    problems = preflight_problems(twice)
+    assert any("listed twice" in p for p in problems)
+    assert any("lab_management is" in p and "not a live PASS" in p for p in problems), problems
+
+
+def test_a_preflight_that_contradicts_itself_or_ran_late_is_named():
+    assert preflight_problems(lambda r: r["checks"][0].update(status="ERROR")) == [
+        "preflight: check 'bridge_mcp' is 'ERROR' under an overall PASS"
+    ]
+    late = preflight_problems(lambda r: r.update(started_at="2026-01-01T12:00:01Z"))
+    assert len(late) == 1 and "after the agent's first call" in late[0]
+    stopped = preflight_problems(lambda r: r["checks"][2]["versions"].update(started=False))
+    assert stopped and "no server was started" in stopped[0]

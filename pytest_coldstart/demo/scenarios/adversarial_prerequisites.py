@@ -22,6 +22,36 @@ LIFECYCLE = (
     "ready snapshot: instance_ready; restore_started / restore_finished: copy restoration bookkeeping (seed §5, §8)"
 )
 ARMED = "logger_armed: at, tick, instance ... same instance/dimension (seed §5, §6)"
+PREFLIGHT = (
+    "a declared preflight must match the run manifest ... a passing ports check and a passing live "
+    "lab_management check that actually started a server; a SKIP or a different environment is INFRA_ERROR "
+    "(seed §5); the configuration is fixed before the agent starts (seed §1)"
+)
+
+
+def _preflight(change: Any) -> Any:
+    """The passing run with a preflight that matches it, then ``change`` applied to the report."""
+
+    def configure(b: RunBuilder) -> RunBuilder:
+        report: dict[str, Any] = {
+            "schema": "mc-agent-harness-preflight/1",
+            "overall": "PASS",
+            "started_at": story.at(-60),
+            "harness": {"name": "pi", "model": "deepseek/deepseek-flash", "provider": "deepseek"},
+            "environment": {"repo": "0" * 40},
+            "checks": [
+                {"id": "terminal", "status": "PASS"},
+                {"id": "ports", "status": "PASS"},
+                {"id": "lab_management", "status": "PASS", "versions": {"serverPort": 27192, "rconPort": 27193}},
+            ],
+        }
+        change(report)
+        b.passing()
+        b.documents["preflight"] = report
+        b.declared["preflight"] = "preflight/preflight.json"
+        return b
+
+    return configure
 
 
 def _event(events: list[dict[str, Any]], name: str) -> dict[str, Any]:
@@ -57,6 +87,46 @@ def _armed_without_instance(b: RunBuilder) -> RunBuilder:
 
 
 PREREQUISITES: list[Scenario] = [
+    S(
+        "preflight_lists_a_failed_check_twice",
+        "the preflight lists the ports check twice: FAIL, then PASS (the last entry must not win)",
+        _preflight(lambda r: r["checks"].insert(0, {"id": "ports", "status": "FAIL"})),
+        F,
+        "INFRA_ERROR",
+        _flags(),
+        "is listed twice",
+        PREFLIGHT,
+    ),
+    S(
+        "preflight_passes_over_a_failed_check",
+        "the preflight says overall PASS while its terminal check failed",
+        _preflight(lambda r: r["checks"][0].update(status="FAIL")),
+        F,
+        "INFRA_ERROR",
+        _flags(),
+        "under an overall PASS",
+        PREFLIGHT,
+    ),
+    S(
+        "preflight_lab_that_never_started",
+        "lab_management passed with the server's ports but says the server was not started",
+        _preflight(lambda r: r["checks"][2]["versions"].update(started=False)),
+        F,
+        "INFRA_ERROR",
+        _flags(),
+        "no server was started",
+        PREFLIGHT,
+    ),
+    S(
+        "preflight_run_after_the_agent_started",
+        "the preflight ran after the agent's first call",
+        _preflight(lambda r: r.update(started_at=story.at(30))),
+        F,
+        "INFRA_ERROR",
+        _flags(),
+        "after the agent's first call",
+        PREFLIGHT,
+    ),
     S(
         "restore_ok_beside_a_failed_verify",
         "the restore report says status ok, but its own verify step says ok: false",
