@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
+from pytest_coldstart.audit.evidence.inventory import Item, ItemError, normalize_items, same_item
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.clock import format_at, parse_at
@@ -222,19 +223,55 @@ def _check_identity(manifest: dict[str, Any], preflight: dict[str, Any], finding
         )
 
 
-def check_oracle_covers_ejections(evidence: Evidence, findings: Findings) -> None:
+def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None:
+    """A verified oracle stands on the test mod: it covers every ejected cart, and where the test
+    mod recorded a cart's inventory (at removal, else at ejection) the oracle lists the same
+    items in the same order (seed §5: the oracle's refs resolve to independent game-side evidence;
+    an oracle its evidence contradicts is not supported by it)."""
     oracle = evidence.documents.get("oracle")
     if not isinstance(oracle, dict) or str(oracle.get("status", "")).strip().lower() != "verified":
         return
     carts = oracle.get("carts", oracle.get("ordered_items_by_cart"))
     if not isinstance(carts, list):
         return
-    known = {c["uuid"].strip().lower() for c in carts if isinstance(c, dict) and isinstance(c.get("uuid"), str)}
+    known = {c["uuid"].strip().lower(): c for c in carts if isinstance(c, dict) and isinstance(c.get("uuid"), str)}
+    events = evidence.stream(TESTMOD)
     ejected = {
-        e.get("uuid").strip().lower()
-        for e in evidence.stream(TESTMOD)
-        if e.name == "cart_ejected" and isinstance(e.get("uuid"), str)
+        e.get("uuid").strip().lower() for e in events if e.name == "cart_ejected" and isinstance(e.get("uuid"), str)
     }
-    omitted = sorted(ejected - known)
+    omitted = sorted(ejected - set(known))
     if omitted:
         findings.infra(f"the verified oracle omits ejected cart(s): {', '.join(omitted[:LISTED])}")
+    recorded = _recorded_inventories(events)
+    disagreements = 0
+    for uuid, cart in known.items():
+        if uuid not in recorded:
+            continue
+        ref, inventory = recorded[uuid]
+        try:
+            claimed = normalize_items(cart.get("items"))
+        except ItemError:
+            continue  # a malformed oracle cart is answer_correct's finding
+        if len(claimed) != len(inventory) or not all(same_item(a, b) for a, b in zip(claimed, inventory, strict=False)):
+            disagreements += 1
+            if disagreements <= LISTED:
+                findings.infra(
+                    f"the verified oracle's cart {uuid} disagrees with the test mod's inventory ({ref}): oracle "
+                    f"[{', '.join(i.label(slot=True) for i in claimed)}], test mod [{', '.join(i.label(slot=True) for i in inventory)}]"
+                )
+
+
+def _recorded_inventories(events: list[Event]) -> dict[str, tuple[str, list[Item]]]:
+    """uuid -> (ref, items) of the test mod's last usable inventory of each cart, a removal's
+    before an ejection's (what the cart held when it was destroyed)."""
+    out: dict[str, tuple[str, list[Item]]] = {}
+    for name in ("cart_ejected", "cart_removed"):
+        for event in events:
+            uuid = event.get("uuid")
+            if event.name != name or not isinstance(uuid, str) or event.get("items") is None:
+                continue
+            try:
+                out[uuid.strip().lower()] = (event.ref, normalize_items(event.get("items")))
+            except ItemError:
+                continue  # the test mod's own shape problem is not the oracle's
+    return out

@@ -178,7 +178,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     correlation.check_scope(evidence, findings, trajectory.scopes)
     agent_start = min((c.at for c in trajectory.calls if c.agent and c.at is not None), default=None)
     correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings, agent_start)
-    correlation.check_oracle_covers_ejections(evidence, findings)
+    correlation.check_oracle_against_testmod(evidence, findings)
     fixture.check_fixture(evidence, findings)
     fixture.check_lifecycle(evidence, findings)
     visibility.check_clean_context(rundir, evidence, findings)

@@ -9,7 +9,7 @@ count is matched as a whole number next to its item, whatever the format ("iron_
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pytest_coldstart.run import jsonio
@@ -30,9 +30,13 @@ class Item:
     name: str
     count: int | None
     components: str | None  # canonical JSON of distinguishing keys, when present
+    # where the item lies; only ``same_item`` compares it (content matching in text never does)
+    slot: int | None = field(default=None, compare=False)
 
-    def label(self) -> str:
+    def label(self, *, slot: bool = False) -> str:
         text = self.name if self.count in (None, 1) else f"{self.name} x{self.count}"
+        if slot and self.slot is not None:
+            text += f" @{self.slot}"
         return text + (" +components" if self.components else "")
 
 
@@ -58,7 +62,8 @@ def normalize_item(value: Any) -> Item:
         raise ItemError(f"item {name!r} has a count that is not a non-negative integer")
     extra = {k: value[k] for k in COMPONENT_KEYS if value.get(k) is not None}
     components = jsonio.canonical_bytes(extra).decode("utf-8") if extra else None
-    return Item(item_name(name), count, components)
+    slot = value.get("slot")
+    return Item(item_name(name), count, components, slot if type(slot) is int and slot >= 0 else None)
 
 
 def normalize_items(value: Any) -> list[Item]:
@@ -73,7 +78,7 @@ def normalize_items(value: Any) -> list[Item]:
             slots.append((slot, item))
         if len({slot for slot, _ in slots}) != len(slots):
             raise ItemError("slot map repeats a slot")
-        value = [item for _, item in sorted(slots, key=lambda pair: pair[0])]
+        return [replace(normalize_item(item), slot=slot) for slot, item in sorted(slots, key=lambda pair: pair[0])]
     if not isinstance(value, list):
         raise ItemError(f"items must be a list or a slot map, got {jsonio.type_name(value)}")
     return [normalize_item(item) for item in value]
@@ -81,6 +86,8 @@ def normalize_items(value: Any) -> list[Item]:
 
 def same_item(a: Item, b: Item) -> bool:
     if a.name != b.name or (a.count if a.count is not None else 1) != (b.count if b.count is not None else 1):
+        return False
+    if a.slot is not None and b.slot is not None and a.slot != b.slot:
         return False
     if a.components is not None and b.components is not None:
         return a.components == b.components

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.audit.evidence.inventory import ItemError, components_unchecked, normalize_items, same_item
+from pytest_coldstart.audit.evidence.inventory import (
+    ItemError,
+    components_unchecked,
+    normalize_items,
+    same_item,
+)
 from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require
 from pytest_coldstart.audit.model import FlagResult
@@ -168,7 +173,8 @@ def _compare(
             same_item(a, b) and not (b.components and not a.components) for a, b in zip(items, expected, strict=False)
         ):
             mismatches.append(
-                f"{uuid}: answered [{', '.join(i.label() for i in items)}], oracle [{', '.join(i.label() for i in expected)}]"
+                f"{uuid}: answered [{', '.join(i.label(slot=True) for i in items)}], "
+                f"oracle [{', '.join(i.label(slot=True) for i in expected)}]"
             )
         elif components_unchecked(items, expected):
             unchecked.append(uuid)

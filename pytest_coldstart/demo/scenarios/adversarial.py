@@ -35,6 +35,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _task_with_answer,
     _visible,
 )
+from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
@@ -319,6 +320,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + SESSION
     + READS
     + PREREQUISITES
+    + INVENTORIES
     + LAB_RECORD
     + _REST
 }

@@ -1,0 +1,73 @@
+"""Slots as part of an item (answer vs oracle, in order: DESIGN R8) and the verified oracle
+against the test mod's recorded inventories."""
+
+from __future__ import annotations
+
+import pytest
+from audit_helpers import audit, builder
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.inventory import normalize_items, same_item
+
+IRON = {"slot": 7, "id": "minecraft:iron_ingot", "count": 5}
+SAND = {"slot": 15, "id": "minecraft:sand", "count": 1}
+
+
+def same(a, b):
+    left, right = normalize_items(a), normalize_items(b)
+    return len(left) == len(right) and all(same_item(x, y) for x, y in zip(left, right, strict=True))
+
+
+def test_lists_compare_in_order_and_a_slot_given_on_both_sides_must_agree():
+    assert same([IRON, SAND], [IRON, SAND])
+    assert not same([IRON, SAND], [SAND, IRON])  # R8: in order, slots or not
+    assert not same([IRON, SAND], [dict(IRON, slot=8), SAND])
+    assert same([IRON, SAND], {"15": SAND, "7": IRON})  # a slot map is ordered by its slots
+    bare = [{"id": "minecraft:iron_ingot", "count": 5}, {"id": "minecraft:sand"}]
+    assert same(bare, [IRON, SAND])  # a slot on one side only is not compared
+
+
+@pytest.mark.parametrize("slot", [True, -1, "7", 7.0, None])
+def test_a_slot_that_is_no_slot_number_is_ignored(slot):
+    assert normalize_items([dict(IRON, slot=slot)])[0].slot is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 26), min_size=1, max_size=6, unique=True), st.integers(1, 26))
+def test_any_slot_shift_is_a_different_inventory(slots, shift):
+    items = [{"slot": s, "id": f"minecraft:item_{i}", "count": i + 1} for i, s in enumerate(slots)]
+    assert same(items, [dict(i) for i in items])
+    assert not same(items, [dict(i, slot=i["slot"] + shift) for i in items])
+
+
+def _oracle_and_answer(change):
+    def both(document):
+        change(document["carts"][0]["items"])
+
+    return both
+
+
+def test_an_oracle_the_test_mods_inventory_contradicts_is_infra_error(tmp_path):
+    change = _oracle_and_answer(lambda items: items[1].update(count=9))
+    report = audit(builder(tmp_path).passing().mutate_oracle(change).mutate_answer(change))
+    assert (report["overall"], report["failure_class"]) == ("FAIL", "INFRA_ERROR")
+    (problem,) = [p for p in report["infra_errors"] if "disagrees with the test mod's inventory" in p]
+    assert "testmod:seq7" in problem and "sand x9 @15" in problem and "minecraft:sand @15" in problem
+
+
+def test_an_oracle_that_reorders_the_test_mods_inventory_disagrees_with_it(tmp_path):
+    change = _oracle_and_answer(lambda items: items.reverse())
+    report = audit(builder(tmp_path).passing().mutate_oracle(change).mutate_answer(change))
+    assert report["failure_class"] == "INFRA_ERROR"
+    assert any("disagrees with the test mod's inventory" in p for p in report["infra_errors"])
+
+
+def test_a_test_mod_without_inventories_leaves_the_oracle_to_its_refs(tmp_path):
+    def strip(events):
+        for event in events:
+            event.pop("items", None)
+
+    change = _oracle_and_answer(lambda items: items[1].update(count=9))
+    report = audit(builder(tmp_path).passing().mutate_testmod(strip).mutate_oracle(change).mutate_answer(change))
+    assert report["overall"] == "PASS", report["infra_errors"]
