@@ -3,20 +3,23 @@
 The visibility snapshot (visibility.json, its copies under visibility/files/) and the task
 itself are what the agent was given. A visible file that is a byte copy of the answer or the
 oracle document (by the sha256 the snapshot recorded), or whose text holds a cart's uuid
-followed by that cart's ordered items (the oracle's carts, and the answer's), means the
-session was handed a standard answer: the run is not a cold start. Class INFRA_ERROR - the
+followed by that cart's ordered items (the oracle's carts, and the answer's), or that carries
+every cart's ordered item list in the oracle's order without the uuids (a previous run's answer
+or a solution script: the machine is deterministic, the uuids are not), means the session was
+handed a standard answer: the run is not a cold start. Class INFRA_ERROR - the
 environment contract was broken by the set-up, not by the agent, and no flag can mask it
 (docs/protocol.md "Clean context").
 
 Linear in the bytes read: every uuid-shaped token of a file is looked up in a dict of cart
-uuids, and only a hit is followed by the ordered item match in a bounded window.
+uuids, and only a hit is followed by the ordered item match in a bounded window; the lists
+without uuids are matched in one forward pass (each search starts where the last one ended).
 """
 
 from __future__ import annotations
 
 import re
 
-from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_order, normalize_items
+from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_end, items_in_order, normalize_items
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import Findings
 from pytest_coldstart.run import jsonio
@@ -48,6 +51,34 @@ def _carts(evidence: Evidence) -> dict[str, list[Item]]:
     return out
 
 
+def _lists(evidence: Evidence) -> list[list[Item]]:
+    """Every cart's item list, in the oracle's order (the answer's when there is no oracle)."""
+    for name in ("oracle", "answer"):
+        document = evidence.documents.get(name)
+        carts = document.get("carts", document.get("ordered_items_by_cart")) if isinstance(document, dict) else None
+        if not isinstance(carts, list) or not carts:
+            continue
+        try:
+            return [normalize_items(cart.get("items")) if isinstance(cart, dict) else [] for cart in carts]
+        except ItemError:
+            return []
+    return []
+
+
+def carried_lists(text: str, lists: list[list[Item]]) -> bool:
+    """Does ``text`` (lowercased) carry every list, each in order, the lists one after another?
+    Two items at least in all: one item and a number prove nothing."""
+    if sum(len(items) for items in lists) < 2 or any(not items for items in lists):
+        return False
+    position = 0
+    for items in lists:
+        end = items_end(items, text, position)
+        if end is None:
+            return False
+        position = end
+    return True
+
+
 def carried_cart(text: str, carts: dict[str, list[Item]]) -> str | None:
     """The uuid of a cart whose uuid and ordered items ``text`` (lowercased) carries."""
     for match in _TOKEN.finditer(text):
@@ -66,6 +97,7 @@ def check_clean_context(rundir: RunDir, evidence: Evidence, findings: Findings) 
     entries = entries if isinstance(entries, list) else []
     copies = {evidence.hashes[name]: name for name in ("answer", "oracle") if name in evidence.hashes}
     carts = _carts(evidence)
+    lists = _lists(evidence)
     shown = 0
     files: list[tuple[str, str]] = [(TASK_MD, "the task")]
     for entry in entries:
@@ -90,13 +122,21 @@ def check_clean_context(rundir: RunDir, evidence: Evidence, findings: Findings) 
                 data = handle.read(MAX_BYTES)
         except (ColdstartError, OSError):
             continue  # validate reports a missing or unsafe copy
-        uuid = carried_cart(data.decode("utf-8", "replace").lower(), carts)
+        text = data.decode("utf-8", "replace").lower()
+        uuid = carried_cart(text, carts)
         if uuid is not None:
             findings.infra(
                 f"clean context broken: {what} carries the answer (cart {uuid} with its ordered items); "
                 "the session was given the answer, so the run is not a cold start"
             )
             shown += 1
+        elif carried_lists(text, lists):
+            findings.infra(
+                f"clean context broken: {what} carries the ordered items of all {len(lists)} cart(s) in order, "
+                "without their uuids (a previous run's answer or a solution script); the session was given "
+                "the answer, so the run is not a cold start"
+            )
+            shown += 1
 
 
-__all__ = ["carried_cart", "check_clean_context"]
+__all__ = ["carried_cart", "carried_lists", "check_clean_context"]

@@ -52,6 +52,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "read_items_implicit_count_one",
     "oracle_written_by_operator",
     "visible_uuid_only",
+    "visible_list_of_item_ids",
     "answer_same_enchantment",
     "lab_agent_records_its_own_call",
     "lab_review_of_another_run",

@@ -8,7 +8,8 @@ from audit_helpers import audit, builder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.inventory import normalize_items, same_item
+from pytest_coldstart.audit.evidence.inventory import items_end, items_in_order, normalize_items, same_item
+from pytest_coldstart.audit.visibility import carried_lists
 
 IRON = {"slot": 7, "id": "minecraft:iron_ingot", "count": 5}
 SAND = {"slot": 15, "id": "minecraft:sand", "count": 1}
@@ -71,3 +72,44 @@ def test_a_test_mod_without_inventories_leaves_the_oracle_to_its_refs(tmp_path):
     change = _oracle_and_answer(lambda items: items[1].update(count=9))
     report = audit(builder(tmp_path).passing().mutate_testmod(strip).mutate_oracle(change).mutate_answer(change))
     assert report["overall"] == "PASS", report["infra_errors"]
+
+
+# -- a previous run's answer, seen by the session (seed §3) --------------------------------
+
+CARTS = [normalize_items([IRON, SAND]), normalize_items([{"id": "minecraft:coal", "count": 2}])]
+
+
+@pytest.mark.parametrize(
+    "text, carried",
+    [
+        ("cart a: iron_ingot x5, sand\ncart b: coal x2", True),
+        ('[{"id": "minecraft:iron_ingot", "count": 5}, {"id": "minecraft:sand"}], [{"id": "coal", "count": 2}]', True),
+        ("iron_ingot x1 is cheap. then: iron_ingot x5, sand; coal x2", True),  # a decoy mention first
+        ("coal x2; iron_ingot x5, sand", False),  # the carts in another order
+        ("iron_ingot x5, sand", False),  # one cart of two
+        ("iron_ingot, sand, coal", False),  # the names without their counts
+        ("", False),
+    ],
+)
+def test_every_carts_list_in_order_is_the_answer_without_its_uuids(text, carried):
+    assert carried_lists(text, CARTS) is carried
+
+
+def test_one_item_in_all_proves_nothing():
+    assert not carried_lists("coal x2", [normalize_items([{"id": "coal", "count": 2}])])
+    assert not carried_lists("anything", [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcinorsdgtx_ :,0125\n", max_size=300))
+def test_the_forward_pass_agrees_with_matching_each_list_after_the_last(text):
+    expected, position = True, 0
+    for items in CARTS:
+        end = items_end(items, text, position)
+        if end is None:
+            expected = False
+            break
+        position = end
+    assert carried_lists(text, CARTS) is expected
+    if expected:
+        assert items_in_order([item for cart in CARTS for item in cart], text)

@@ -133,14 +133,29 @@ def _written_count(text: str, start: int, end: int) -> int | None:
 
 def items_in_order(items: list[Item], text: str, start: int = 0, stop: int | None = None) -> bool:
     """Every item name (lowercased text), in order, each with its count nearby when known."""
+    return items_end(items, text, start, stop) is not None
+
+
+def items_end(items: list[Item], text: str, start: int = 0, stop: int | None = None) -> int | None:
+    """Where the in-order match of ``items`` ends in ``text`` (None: no match). The search only
+    moves forward, so a caller can chain lists in one pass over the text."""
     stop = len(text) if stop is None else stop
     position = start
     for item in items:
-        match = name_pattern(item.name).search(text, position, stop)
-        if match is None:
-            return False
-        if item.count is not None and not _count_near(text, item.count, match.start(), match.end(), position):
-            if item.count != 1 or _written_count(text, match.start(), match.end()) is not None:
-                return False  # a count of 1 may go unwritten ("sand"); another written count never matches
+        pattern, search = name_pattern(item.name), position
+        while True:
+            match = pattern.search(text, search, stop)
+            if match is None:
+                return None
+            if _count_fits(item, text, match.start(), match.end(), position):
+                break
+            search = match.end()  # the name with another count: a later mention may carry the right one
         position = match.end()
-    return True
+    return position
+
+
+def _count_fits(item: Item, text: str, start: int, end: int, floor: int) -> bool:
+    if item.count is None or _count_near(text, item.count, start, end, floor):
+        return True
+    # a count of 1 may go unwritten ("sand"); another written count never matches
+    return item.count == 1 and _written_count(text, start, end) is None
