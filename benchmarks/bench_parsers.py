@@ -2,10 +2,11 @@
 
 Every agent call's text goes through the write parsers (``shell_writes``: redirects, writers,
 nested shells, exec-ers; ``code_writes``: a script's own writes) and the naming of declared
-files (``Naming``). An agent controls that text, so no shape of it may cost more than linear
+files (``Naming``); every visible file through the item-list match (``carried_lists``). An agent controls that text, so no shape of it may cost more than linear
 time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
 chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
-lines in code, hex, unplaceable cds, loops) the text is built at 1x, 4x and 16x a base
+lines in code, hex, unplaceable cds, loops, item names with the wrong counts) the text is
+built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
 
@@ -26,8 +27,10 @@ from pathlib import Path
 from pytest_coldstart.audit.evidence import expansions
 from pytest_coldstart.audit.evidence.code_writes import code_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.inventory import normalize_items
 from pytest_coldstart.audit.evidence.naming import Naming
 from pytest_coldstart.audit.evidence.shell_writes import shell_writes
+from pytest_coldstart.audit.visibility import carried_lists
 
 GOAL = 2.0
 #: shape -> (the piece repeated, what closes the text)
@@ -53,7 +56,11 @@ SHAPES: dict[str, tuple[str, str]] = {
     "hex": ("bytes.fromhex('6f7261636c65') ", ""),
     "unknown cd": ("cd $X; cp a b; ", "cp a oracle.json"),
     "loops": ('for f in test/*; do cp a "$f"; done; ', ""),
+    "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
+    "item near-misses": ("iron_ingot x5 sand x2 ", ""),
 }
+#: the carts whose ordered item lists a visible file or a read may carry (visibility, content)
+CARTS = [normalize_items([{"id": "iron_ingot", "count": 5}, {"id": "sand"}, {"id": "gold_ingot", "count": 3}])] * 5
 
 
 def _best(function: Callable[[], object], repeat: int = 3) -> float:
@@ -80,6 +87,7 @@ def main() -> int:
             "code": code_writes,
             "naming": lambda text: naming.names({"command": text}),
             "reading": lambda text: list(expansions.readings(text)),
+            "items": lambda text: carried_lists(text.lower(), CARTS),
         }
         worst = 0.0
         print(f"{'shape':<16} {'parser':<7} ns/byte at {base:,} B, x4, x16      growth")
