@@ -42,8 +42,26 @@ VERIFIED, INVALID, PENDING = "verified", "invalid", "pending"
 VERDICT_KEYS = frozenset({"status", "result", "verdict", "outcome", "state"})
 CHECK_KEYS = frozenset({"ok", "valid", "passed", "pass", "success", "succeeded", "faithful", "matches"})
 COUNT_WORDS = ("fail", "error", "mismatch")
-#: under these, every string value is a verdict (``checks: {snapshot: failed}``)
-VERDICT_GROUPS = ("check", "verif", "result", "test", "step")
+#: a count named with one of these is a setting (``max_failures: 3``), not a failure that happened
+LIMIT_WORDS = frozenset(
+    {
+        "max",
+        "min",
+        "maximum",
+        "minimum",
+        "limit",
+        "allowed",
+        "threshold",
+        "tolerance",
+        "tolerated",
+        "retry",
+        "retries",
+        "ok",
+    }
+)
+#: under these, every string value is a verdict (``checks: {snapshot: failed}``); a map of
+#: settings (``verify: {log_level: error}``) is not one of them
+VERDICT_GROUPS = ("check", "result", "test", "step")
 #: a report is read this deep and this wide; what lies beyond is not searched (reports are small)
 MAX_DEPTH, MAX_NODES = 16, 10_000
 
@@ -62,7 +80,7 @@ def _failure(key: str, value: Any, grouped: bool) -> bool:
     if value is False:
         return key.lower() in CHECK_KEYS or words[-1] == "match"
     if type(value) in (int, float):
-        return value > 0 and any(w.startswith(COUNT_WORDS) for w in words) and words[-1] not in ("ok", "allowed")
+        return value > 0 and any(w.startswith(COUNT_WORDS) for w in words) and not LIMIT_WORDS & set(words)
     return False
 
 

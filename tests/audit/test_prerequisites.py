@@ -44,6 +44,14 @@ def test_a_failure_anywhere_in_a_restore_report_wins_over_its_status(report, whe
         {"status": "ok", "apply": {"issued": 6, "failed": 0, "ok": True, "orderHashMatch": True}},
         {"status": "ok", "errors": [], "positionDeltaCount": 0, "note": "no entity failed"},
         {"status": "ok", "on_error": "fail", "retry": {"mode": "error"}},  # settings, not verdicts
+        {
+            "status": "ok",
+            "max_failures": 3,
+            "errorsAllowed": 1,
+            "mismatchThreshold": 2,
+            "retries": {"failed_retry_limit": 4},
+        },
+        {"status": "ok", "verify": {"ok": True, "log_level": "error"}},
     ],
 )
 def test_a_report_that_states_no_failure_keeps_its_status(report):
