@@ -33,6 +33,7 @@ from typing import Any
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import TESTMOD, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare, earliest, first_of
+from pytest_coldstart.record.redaction import key_words
 
 FIXTURE_OK = ("ready", "ok", "valid", "pass", "passed", "verified")
 RESTORE_OK = ("ok", "verified", "pass", "passed", "success")
@@ -66,13 +67,8 @@ VERDICT_GROUPS = ("check", "result", "test", "step")
 MAX_DEPTH, MAX_NODES = 16, 10_000
 
 
-def _words(key: str) -> list[str]:
-    spaced = "".join(" " + c.lower() if c.isupper() else c for c in key).replace("_", " ").replace("-", " ")
-    return spaced.split()
-
-
 def _failure(key: str, value: Any, grouped: bool) -> bool:
-    words = _words(key)
+    words = key_words(key)
     if not words:
         return False
     if isinstance(value, str):
