@@ -18,7 +18,7 @@ from typing import Any
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.run import layout
 from pytest_coldstart.run.errors import ColdstartError
-from pytest_coldstart.run.textsafe import one_line
+from pytest_coldstart.run.textsafe import clean, one_line, path_text
 from pytest_coldstart.run.versioning import CURRENT
 
 #: (key, table heading, CSV/JSON name) of the per-run columns, in order.
@@ -75,7 +75,7 @@ def _round(value: Any, digits: int = 3) -> Any:
 
 
 def _unreadable(run: Path, error: str) -> dict[str, Any]:
-    return {"path": str(run), "harness": None, "model": None, "run_id": None, "error": error}
+    return {"path": path_text(run), "harness": None, "model": None, "run_id": None, "error": error}
 
 
 def row_of(run: Path) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def row_of(run: Path) -> dict[str, Any]:
     timing = doc["timing"]
     duration = doc.get("duration_ms")
     return {
-        "path": str(run),
+        "path": path_text(run),
         "harness": doc["harness"].get("name"),
         "model": doc["harness"].get("model"),
         "provider": doc["harness"].get("provider"),
@@ -235,8 +235,8 @@ def _csv_safe(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+        return "'" + clean(value)
+    return clean(value) if isinstance(value, str) else value
 
 
 def to_csv(result: dict[str, Any]) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 
 from pytest_coldstart.analysis.audits import AuditedRun, audit_of
 from pytest_coldstart.analysis.compare import find_runs
+from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.versioning import CURRENT
 
 #: Review states that close a required review; every other state (unresolved, unresolved-refs, pending) is open.
@@ -60,7 +61,7 @@ def open_reviews(run: AuditedRun) -> list[dict[str, Any]]:
         items.append(
             {
                 "run_id": report.get("run_id"),
-                "path": str(run.path),
+                "path": path_text(run.path),
                 "review": review_id,
                 "flag": review.get("flag"),
                 "flag_status": flag.get("status"),

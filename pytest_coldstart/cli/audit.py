@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +18,7 @@ if TYPE_CHECKING:
     from pytest_coldstart.audit.audit_report import AuditReport
 
 from pytest_coldstart.cli import batch
-from pytest_coldstart.cli.text import safe
+from pytest_coldstart.cli.text import json_text, safe
 
 SHOWN = 5
 
@@ -107,7 +106,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             f"cannot write the audit report to {out} ({exc.strerror or exc}); choose another --out"
         ) from None
     if args.json:
-        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(report.to_json()) + "\n")
     else:
         _summary(report, out)
     return exit_code(report.overall)
@@ -131,7 +130,7 @@ def _summary(report: AuditReport, out: Path) -> None:
     for item in report.required_reviews:
         if item.status is not ReviewState.RESOLVED:
             lines.append(f"  review {item.id}: {item.status}")
-    lines.append(f"wrote {out / 'audit.json'} and audit.md")
+    lines.append(f"wrote {safe(out / 'audit.json')} and audit.md")
     sys.stdout.write("\n".join(lines) + "\n")
 
 

@@ -6,13 +6,14 @@ worst status as exit code (0 PASS, 2 PENDING, 1 FAIL or an unwritable report, 70
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
+
+from pytest_coldstart.cli.text import json_text
 
 SLOWEST = 5
 
@@ -69,7 +70,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
     bar.close()
     wall = time.perf_counter() - started
     if args.json:
-        sys.stdout.write(json.dumps(_document(outcomes, wall, where, cache_dir), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(_document(outcomes, wall, where, cache_dir)) + "\n")
     else:
         sys.stdout.write(summary(outcomes, wall, where, cache_dir))
     return batch.worst_exit(o.exit_code for o in outcomes)

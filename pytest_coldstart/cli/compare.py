@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
+
+from pytest_coldstart.cli.text import json_text
 
 if TYPE_CHECKING:
     from pytest_coldstart.cli.main import Subparsers
@@ -30,7 +31,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     result = compare(args.paths)
     if args.json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result) + "\n")
     elif args.csv:
         sys.stdout.write(to_csv(result))
     else:

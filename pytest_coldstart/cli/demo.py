@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from pytest_coldstart.cli.text import safe
+
 if TYPE_CHECKING:
     from pytest_coldstart.cli.main import Subparsers
 
@@ -33,5 +35,5 @@ def cmd_demo(args: argparse.Namespace) -> int:
             else "no summary (unreadable by design)"
         )
         sys.stdout.write(f"{run['name']}: {run['kind']}, {size}, audit {verdict}\n")
-    sys.stdout.write(f"{len(index['runs'])} runs written to {args.out}\n")
+    sys.stdout.write(f"{len(index['runs'])} runs written to {safe(args.out)}\n")
     return 0

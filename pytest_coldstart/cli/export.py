@@ -13,6 +13,8 @@ import argparse
 import sys
 from typing import Any
 
+from pytest_coldstart.cli.text import safe
+
 
 def register(groups: Any) -> None:
     parser = groups.add_parser(
@@ -49,5 +51,5 @@ def cmd_export(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.out} ({exc.strerror or exc})") from None
     verdict = source.report.get("overall")
-    sys.stdout.write(f"wrote {args.out} ({args.format}, {len(source.calls)} call(s), audit {verdict})\n")
+    sys.stdout.write(f"wrote {safe(args.out)} ({args.format}, {len(source.calls)} call(s), audit {verdict})\n")
     return 0

@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pytest_coldstart.cli.text import safe
+
 TYPE_CHECKING = False  # not typing's: the hook's fast path stays free of that import
 if TYPE_CHECKING:
     from typing import Any
@@ -77,7 +79,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
         answer = relay.relay(target, args.harness, payload, __version__, budget)  # the fast path
         if answer is not relay.NOT_SENT:
             if isinstance(answer, str):
-                sys.stderr.write(f"coldstart hook {args.harness}: {answer}\n")
+                sys.stderr.write(f"coldstart hook {safe(args.harness)}: {safe(answer)}\n")
             return 0
     from pytest_coldstart.live.capture import run_hook
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TypeAlias
@@ -48,7 +49,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.stderr.write(f"{self.prog}: error: {_printable(message)}\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -73,6 +74,7 @@ def build_parser(argv: list[str] | None = None) -> Parser:
 def main(argv: list[str] | None = None) -> int:
     from pytest_coldstart.run.errors import ColdstartError, UsageError
 
+    _tolerant(sys.stdout, sys.stderr)
     parser = build_parser(argv)
     Parser.deepest = None
     args, extras = parser.parse_known_args(argv)
@@ -94,10 +96,18 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:
-        sys.stderr.write(f"coldstart: internal error: {type(exc).__name__}: {exc}\n")
+        sys.stderr.write(f"coldstart: internal error: {type(exc).__name__}: {_printable(str(exc))}\n")
         if "--debug" in (argv or sys.argv):
             raise
         return EXIT_INTERNAL
+
+
+def _tolerant(*streams: object) -> None:
+    """A name a handler forgot to escape must not crash the command: with a strict encoder
+    (PYTHONIOENCODING=utf-8) undecodable file-name bytes print as escapes instead of raising."""
+    for stream in streams:
+        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _printable(text: str) -> str:

@@ -7,9 +7,10 @@ Exit codes: 0 overall PASS, 1 FAIL (at least one selected check failed, or none 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING
+
+from pytest_coldstart.cli.text import json_text, safe
 
 if TYPE_CHECKING:
     from pytest_coldstart.cli.main import Subparsers
@@ -55,7 +56,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
     checks = all_checks()
     if args.json:
-        print(json.dumps([{"id": c.id, "proves": c.proves} for c in checks], indent=2))
+        print(json_text([{"id": c.id, "proves": c.proves} for c in checks]))
         return 0
     width = max(len(c.id) for c in checks)
     for check in checks:
@@ -73,14 +74,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     document = outcome.document
     if args.json:
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(json_text(document) + "\n")
     else:
         width = max(len(c["id"]) for c in document["checks"])
         for check in document["checks"]:
-            print(f"{check['status']:<4}  {check['id']:<{width}}  {check['detail']}")
+            print(f"{check['status']:<4}  {safe(check['id']):<{width}}  {safe(check['detail'])}")
         counts = ", ".join(f"{v} {k}" for k, v in document["counts"].items())
         print(f"overall: {document['overall']} ({counts})")
-        print(f"wrote {outcome.report_path} (sha256 {outcome.report_sha256[:12]})")
+        print(f"wrote {safe(outcome.report_path)} (sha256 {outcome.report_sha256[:12]})")
         if outcome.mark is not None:
-            print(f"marked {args.run_dir}: harness_preflight {document['overall']}")
+            print(f"marked {safe(args.run_dir)}: harness_preflight {document['overall']}")
     return 0 if outcome.overall == "PASS" else 1

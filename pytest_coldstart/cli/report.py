@@ -11,6 +11,8 @@ import argparse
 import sys
 from typing import Any
 
+from pytest_coldstart.cli.text import safe
+
 
 def register(groups: Any) -> None:
     from pytest_coldstart.analysis.dashboard import DETAILS_LIMIT
@@ -46,5 +48,5 @@ def cmd_report(args: argparse.Namespace) -> int:
         count = write_dashboard(args.paths, args.html, fresh=args.fresh, details_limit=args.details)
     except OSError as exc:
         raise UsageError(f"cannot write {args.html} ({exc.strerror or exc})") from None
-    sys.stdout.write(f"wrote {args.html} ({count} run(s))\n")
+    sys.stdout.write(f"wrote {safe(args.html)} ({count} run(s))\n")
     return 0

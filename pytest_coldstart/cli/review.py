@@ -10,9 +10,10 @@ is printed. Exit codes: 0 done, 1 a run or file is unusable, 64 usage error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from pytest_coldstart.cli.text import json_text
 
 
 def register(groups: Any) -> None:
@@ -58,7 +59,7 @@ def cmd_todo(args: argparse.Namespace) -> int:
 
     doc = worklist(args.paths, fresh=args.fresh)
     if args.json:
-        sys.stdout.write(json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(doc) + "\n")
     else:
         sys.stdout.write(to_table(doc))
     return 0

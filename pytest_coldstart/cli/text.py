@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pytest_coldstart.run.textsafe import one_line
+from pytest_coldstart.run.textsafe import json_text, one_line
+
+__all__ = ["json_text", "safe"]
 
 
 def safe(value: object) -> str:

@@ -4,12 +4,13 @@ its arguments into one recorder call and prints what was recorded."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import TYPE_CHECKING, Any, TextIO
 
 from pytest_coldstart.cli.main import parse_json_arg
+from pytest_coldstart.cli.text import json_text, safe
 from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.textsafe import storable_name
 
 if TYPE_CHECKING:
     from pytest_coldstart.record.recorder import Recorder
@@ -41,7 +42,7 @@ def cmd_init(args: argparse.Namespace) -> int:
             task_bytes = Path(args.task_file).read_bytes()
         except OSError as exc:
             raise ColdstartError(f"task file is unreadable ({exc.strerror or exc})", args.task_file) from None
-        source = Path(args.task_file).name
+        source = storable_name(Path(args.task_file).name)
     else:
         task_bytes, source = args.task_text.encode("utf-8"), "inline"
     logging = logsettings.with_rules(
@@ -149,18 +150,17 @@ def _record_stream(recorder: Recorder, stream: TextIO, label: str) -> int:
 
 def cmd_artifact(args: argparse.Namespace) -> int:
     for entry in _recorder(args).artifact(args.path, args.label, phase=args.phase):
-        sys.stdout.write(f"artifact {entry['path']} sha256 {entry['sha256']}\n")
+        sys.stdout.write(f"artifact {safe(entry['path'])} sha256 {entry['sha256']}\n")
     return 0
 
 
 def cmd_evidence(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from pytest_coldstart.cli.text import safe
     from pytest_coldstart.record.evidence_shape import first_problem
 
     declaration = _recorder(args).declare_evidence(args.name, args.path, normalized=args.normalized)
-    sys.stdout.write(f"evidence {args.name} {declaration['path']} sha256 {declaration['sha256']}\n")
+    sys.stdout.write(f"evidence {safe(args.name)} {safe(declaration['path'])} sha256 {declaration['sha256']}\n")
     root = Path(args.run_dir)
     checks = [(args.name, str(declaration["path"]))]
     if declaration.get("normalized"):
@@ -174,7 +174,7 @@ def cmd_evidence(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     entry = _recorder(args).review(args.id, args.status, args.by, evidence=args.evidence, note=args.note, at=args.at)
-    sys.stdout.write(f"review {entry['id']} {entry['status']} seq={entry['seq']}\n")
+    sys.stdout.write(f"review {safe(entry['id'])} {entry['status']} seq={entry['seq']}\n")
     return 0
 
 
@@ -220,7 +220,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     if not args.session:
         raise UsageError("--session is required (or set $PI_SESSION_FILE)")
     summary = import_session(args.run_dir, args.format, args.session, phase=args.phase)
-    sys.stdout.write(summary + "\n")
+    sys.stdout.write(safe(summary) + "\n")
     return 0
 
 
@@ -229,7 +229,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
     report = validate_run(args.run_dir)
     if args.json:
-        sys.stdout.write(json.dumps(report.to_json(), ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(report.to_json()) + "\n")
     else:
         sys.stdout.write(report.to_text())
     return 0 if report.valid else 1
@@ -240,11 +240,11 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
     document = summary.write(args.run_dir)
     if args.json:
-        sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(document) + "\n")
     else:
         calls = document.get("calls", {})
         total = calls.get("total") if isinstance(calls, dict) else None
-        sys.stdout.write(f"wrote {args.run_dir}/summary.json ({total if total is not None else '?'} calls)\n")
+        sys.stdout.write(f"wrote {safe(args.run_dir)}/summary.json ({total if total is not None else '?'} calls)\n")
     return 0
 
 

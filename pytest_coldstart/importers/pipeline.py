@@ -40,6 +40,7 @@ from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import short
 from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.vocabulary import PHASES
 
 
@@ -98,7 +99,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
         digest, size = (stored.sha256, stored.size) if stored else (staged.sha256, staged.size)
         spool.put_first(stream.finish(session, sha256=digest))
         entry = {
-            "source": str(source.resolve()),
+            "source": storable_name(source.resolve()),
             "path": staged.relative,
             "sha256": digest,
             "size": size,

@@ -4,6 +4,9 @@
 makes node ids pasteable (a Directory node id with ``::`` is a usage error). Claiming the
 directory means pytest never walks into it, so agent-written ``test_*.py`` files in a run are
 never imported or executed. ``collect()`` never raises: a raise there aborts the session.
+A folder name is run-provided text: a name that is not printable UTF-8 (undecodable bytes, an
+escape sequence, a bidi override, a newline) is shown escaped in the node id (``textsafe.path_text``),
+or JUnit, pytest-html and the terminal would crash on it or render it.
 Symbolic links are judged by ``links.LinkPolicy`` first: a folder it refuses becomes an empty
 node and a collection warning naming the path and the reason, so nothing is dropped silently.
 """
@@ -11,7 +14,7 @@ node and a collection warning naming the path and the reason, so nothing is drop
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import pytest
 
@@ -24,6 +27,7 @@ from pytest_coldstart.pytest_plugin.run_item import RunItem
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.layout import RUN_JSON
+from pytest_coldstart.run.textsafe import path_text
 
 LINKS = pytest.StashKey[LinkPolicy]()
 _SNIFF_BYTES = 1 << 20
@@ -60,8 +64,19 @@ def claim(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
         refused = policy.run(path) if policy is not None else None
         if refused is not None:
             return NotFollowed.refuse(parent, path, refused)
-        return RunDirectory.from_parent(parent, path=path)
+        return shown(RunDirectory, parent, path)
     return None
+
+
+_Node = TypeVar("_Node", bound=pytest.Directory | pytest.File)
+
+
+def shown(kind: type[_Node], parent: pytest.Collector, path: Path) -> _Node:
+    """``kind.from_parent``, with the node id and name escaped where the path is not printable."""
+    node = cast(_Node, kind.from_parent(parent, path=path))
+    if node.nodeid.isprintable() and node.name.isprintable():
+        return node
+    return cast(_Node, kind.from_parent(parent, path=path, nodeid=path_text(node.nodeid), name=path_text(node.name)))
 
 
 class NotFollowed(pytest.Directory):
@@ -70,9 +85,9 @@ class NotFollowed(pytest.Directory):
 
     @classmethod
     def refuse(cls, parent: pytest.Collector, path: Path, reason: str) -> NotFollowed:
-        node = cls.from_parent(parent, path=path)
-        shown = parent.config.stash[LINKS].shown(path)
-        node.warn(pytest.PytestCollectionWarning(f"coldstart: {one_line(shown)} not collected: {one_line(reason)}"))
+        node = shown(cls, parent, path)
+        where = parent.config.stash[LINKS].shown(path)
+        node.warn(pytest.PytestCollectionWarning(f"coldstart: {one_line(where)} not collected: {one_line(reason)}"))
         return node
 
     def collect(self) -> list[pytest.Item | pytest.Collector]:
@@ -86,7 +101,7 @@ class RunDirectory(pytest.Directory):
         session = self.config.stash.get(STASH, None)
         if session is None or not session.wants(self.path):
             return []
-        return [RunFile.from_parent(self, path=self.path / RUN_JSON)]
+        return [shown(RunFile, self, self.path / RUN_JSON)]
 
 
 class RunFile(pytest.File):
@@ -118,4 +133,4 @@ class RunFile(pytest.File):
         return items
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
-        return self.path, 0, str(self.path.parent.name)
+        return self.path, 0, path_text(self.path.parent.name)

@@ -31,6 +31,7 @@ from pytest_coldstart.pytest_plugin.outcomes import (
     validate_verdict,
 )
 from pytest_coldstart.pytest_plugin.session import RunInfo
+from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.vocabulary import FailureClass, Status
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -117,6 +118,12 @@ class ColdstartItem(pytest.Item):
         the node id (dots become ``::``), which would mangle ``run.json`` and dotted review ids.
         """
         return self.path, 0, f"{pasteable(self.config, self.nodeid)} "
+
+    @functools.cached_property
+    def location(self) -> tuple[str, int | None, str]:
+        """pytest's, with the file part printable (JUnit's xunit1 ``file``, the terminal)."""
+        path, line, domain = pytest.Item.location.func(self)  # type: ignore[attr-defined]
+        return path_text(path), line, domain
 
 
 class ValidateItem(ColdstartItem):

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from pytest_coldstart.run.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import ensure_folder, open_for_write, resolve_inside
 from pytest_coldstart.run.payloads import PayloadStore
+from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.versioning import CURRENT
 from pytest_coldstart.run.vocabulary import (
     ACTORS,
@@ -49,6 +51,21 @@ def _require_creatable(root: Path) -> None:
             raise ColdstartError("run directory already exists and is not empty (init never overwrites a run)", root)
     except OSError as exc:
         raise ColdstartError(f"run directory cannot be used ({exc.strerror or exc})", root) from None
+
+
+@contextmanager
+def _all_or_nothing(root: Path) -> Iterator[None]:
+    """init leaves a whole run or nothing: what a failure part-way wrote is removed (the folder
+    was absent or empty before), so the same init can simply be run again."""
+    existed = root.exists()
+    try:
+        yield
+    except BaseException:
+        for child in root.iterdir() if root.is_dir() else ():
+            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+        if not existed and root.is_dir():
+            root.rmdir()
+        raise
 
 
 def init_run(
@@ -93,58 +110,59 @@ def init_run(
     notes = [redactor.apply(note) for note in notes or []]
     experiment_id = redactor.scrub(experiment_id) if isinstance(experiment_id, str) else experiment_id
     harness = {key: redactor.scrub(value) if isinstance(value, str) else value for key, value in harness.items()}
-    try:
-        rundir.root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ColdstartError(f"run directory cannot be created ({exc.strerror or exc})", rundir.root) from None
-    for folder in (layout.IMPORTS, layout.ARTIFACTS):
-        ensure_folder(rundir.root, folder)
-    jsonio.write_bytes_atomic(rundir.path(layout.TASK_MD), task_bytes)
-    vis = visibility.snapshot(rundir.root, list(visible_roots or []), list(excludes or []), created)
-    vis_bytes = jsonio.dumps_document(vis)
-    jsonio.write_bytes_atomic(rundir.path(layout.VISIBILITY_JSON), vis_bytes)
-    evidence = {"schemaVersion": CURRENT, **{name: None for name in EVIDENCE_NAMES}}
-    jsonio.write_json_atomic(rundir.evidence_json, evidence)
-    os.close(open_for_write(rundir.reviews, os.O_WRONLY | os.O_CREAT))
-    task_sha = sha256_bytes(task_bytes)
-    manifest = initial_manifest(
-        run_id=run_id,
-        experiment_id=experiment_id,
-        created=created,
-        created_explicit=created_at is not None,
-        harness=harness,
-        task={"source": task_source, "sha256": task_sha, "size": len(task_bytes)},
-        visibility={"sha256": sha256_bytes(vis_bytes), "file_count": vis["file_count"]},
-        clock=clock,
-        logging=logging,
-        notes=notes,
-        machine=machine,
-        repo=repo,
-        tool=tool,
-    )
-    if agent is not None:
-        manifest["agent"] = dict(agent)
-    jsonio.write_json_atomic(rundir.run_json, manifest)
-    recorder = Recorder(rundir.root, clock=clock)
-    recorder.appender.append_many(
-        [
-            {
-                "record": "header",
-                "at": created,
-                "created_at": created,
-                "harness": manifest["harness"],
-                "tool": manifest["tool"],
-            },
-            {
-                "record": "phase",
-                "at": created,
-                "phase": "prepare",
-                "actor": "operator",
-                "note": "run created",
-                "evidence": [f"task:{short(task_sha)}", f"visibility:{vis['file_count']} files"],
-            },
-        ]
-    )
+    with _all_or_nothing(rundir.root):
+        try:
+            rundir.root.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ColdstartError(f"run directory cannot be created ({exc.strerror or exc})", rundir.root) from None
+        for folder in (layout.IMPORTS, layout.ARTIFACTS):
+            ensure_folder(rundir.root, folder)
+        jsonio.write_bytes_atomic(rundir.path(layout.TASK_MD), task_bytes)
+        vis = visibility.snapshot(rundir.root, list(visible_roots or []), list(excludes or []), created)
+        vis_bytes = jsonio.dumps_document(vis)
+        jsonio.write_bytes_atomic(rundir.path(layout.VISIBILITY_JSON), vis_bytes)
+        evidence = {"schemaVersion": CURRENT, **{name: None for name in EVIDENCE_NAMES}}
+        jsonio.write_json_atomic(rundir.evidence_json, evidence)
+        os.close(open_for_write(rundir.reviews, os.O_WRONLY | os.O_CREAT))
+        task_sha = sha256_bytes(task_bytes)
+        manifest = initial_manifest(
+            run_id=run_id,
+            experiment_id=experiment_id,
+            created=created,
+            created_explicit=created_at is not None,
+            harness=harness,
+            task={"source": task_source, "sha256": task_sha, "size": len(task_bytes)},
+            visibility={"sha256": sha256_bytes(vis_bytes), "file_count": vis["file_count"]},
+            clock=clock,
+            logging=logging,
+            notes=notes,
+            machine=machine,
+            repo=repo,
+            tool=tool,
+        )
+        if agent is not None:
+            manifest["agent"] = dict(agent)
+        jsonio.write_json_atomic(rundir.run_json, manifest)
+        recorder = Recorder(rundir.root, clock=clock)
+        recorder.appender.append_many(
+            [
+                {
+                    "record": "header",
+                    "at": created,
+                    "created_at": created,
+                    "harness": manifest["harness"],
+                    "tool": manifest["tool"],
+                },
+                {
+                    "record": "phase",
+                    "at": created,
+                    "phase": "prepare",
+                    "actor": "operator",
+                    "note": "run created",
+                    "evidence": [f"task:{short(task_sha)}", f"visibility:{vis['file_count']} files"],
+                },
+            ]
+        )
     return recorder
 
 
@@ -305,13 +323,13 @@ class Recorder:
             existing = manifest.setdefault("artifacts", [])
             for path in files:
                 number = len(existing) + 1
-                relative = f"{layout.ARTIFACTS}/{number:03d}-{path.name}"
+                relative = f"{layout.ARTIFACTS}/{number:03d}-{storable_name(path.name)}"
                 target = ensure_folder(self.rundir.root, layout.ARTIFACTS) / relative.split("/", 1)[1]
                 _copy_into_run(path, target)
                 digest, size = sha256_file(target)
                 entry = {
-                    "label": self.redactor.scrub(label or path.name),
-                    "source": self.redactor.scrub(str(path)),
+                    "label": self.redactor.scrub(label or storable_name(path.name)),
+                    "source": self.redactor.scrub(storable_name(path)),
                     "path": relative,
                     "sha256": digest,
                     "size": size,

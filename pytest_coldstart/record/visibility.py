@@ -1,7 +1,11 @@
-"""The visibility snapshot: every document the agent could see, hashed and (if small) copied."""
+"""The visibility snapshot: every document the agent could see, hashed and (if small) copied.
+
+A name that is not UTF-8 is recorded (and its copy stored) under ``textsafe.storable_name``
+(``b%ffd.md``): the record stays valid JSON, and the bytes are still hashed and copied."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from fnmatch import fnmatch
 from pathlib import Path
@@ -9,6 +13,7 @@ from typing import Any
 
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import VISIBILITY_FILES
+from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.versioning import CURRENT
 
 COPY_LIMIT = 5 * 1024 * 1024
@@ -30,7 +35,7 @@ def snapshot(run_root: Path, roots: list[str], excludes: list[str], created_at: 
     for root in roots:
         base = Path(root)
         if not base.exists():
-            missing.append(root)
+            missing.append(storable_name(root))
             continue
         candidates = [base] if base.is_file() else sorted(p for p in base.rglob("*"))
         for path in candidates:
@@ -41,14 +46,15 @@ def snapshot(run_root: Path, roots: list[str], excludes: list[str], created_at: 
             if resolved == run_real or run_real in resolved.parents:
                 continue
             if path.is_symlink():
-                skipped.append({"path": str(path), "reason": "symlink (not followed)"})
+                skipped.append({"path": storable_name(path), "reason": "symlink (not followed)"})
                 continue
             if not path.is_file():
                 continue
             try:
-                shown = resolved.relative_to(cwd).as_posix()
+                shown = storable_name(resolved.relative_to(cwd).as_posix())
             except ValueError:
-                shown = f"_external/{sha256_bytes(str(resolved).encode())[:16]}/{relative_to_root.as_posix()}"
+                outside = sha256_bytes(os.fsencode(resolved))[:16]
+                shown = f"_external/{outside}/{storable_name(relative_to_root.as_posix())}"
             digest, size = sha256_file(path)
             entry: dict[str, Any] = {"path": shown, "size": size, "sha256": digest, "copy": None}
             if size <= COPY_LIMIT:
@@ -64,7 +70,7 @@ def snapshot(run_root: Path, roots: list[str], excludes: list[str], created_at: 
     return {
         "schemaVersion": CURRENT,
         "created_at": created_at,
-        "roots": list(roots),
+        "roots": [storable_name(root) for root in roots],
         "exclude": list(patterns),
         "file_count": len(files),
         "files": files,

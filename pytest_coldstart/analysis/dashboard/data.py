@@ -25,6 +25,7 @@ from pytest_coldstart.analysis.dashboard.stats import rates
 from pytest_coldstart.analysis.worklist import group_items, open_reviews
 from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
 from pytest_coldstart.audit.report import render_markdown
+from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.vocabulary import FLAGS
 
 COLUMNS = (
@@ -164,7 +165,7 @@ def page_data(views: list[RunView], *, details_limit: int = DETAILS_LIMIT) -> di
         rows.append(
             [
                 report.get("run_id") if isinstance(report.get("run_id"), str) else row.get("run_id"),
-                str(view.audited.path),
+                path_text(view.audited.path),
                 model,
                 harness,
                 task,

@@ -16,6 +16,8 @@ import json
 from importlib import resources
 from typing import Any
 
+from pytest_coldstart.run.textsafe import clean_tree
+
 _ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
 TITLE = "coldstart lab dashboard"
 
@@ -52,7 +54,7 @@ def render_page(data: dict[str, Any]) -> str:
             '<div class="pager"><button type="button" id="prev">previous</button>',
             '<span id="page-info"></span><button type="button" id="next">next</button></div></section>',
             '<section id="detail" hidden></section><section id="worklist"></section></main>',
-            f'<script type="application/json" id="coldstart-data">{embed_json(data)}</script>',
+            f'<script type="application/json" id="coldstart-data">{embed_json(clean_tree(data))}</script>',
             f"<script>{script}</script></body></html>\n",
         )
     )
