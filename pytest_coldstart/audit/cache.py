@@ -30,7 +30,8 @@ from filelock import FileLock, Timeout
 
 from pytest_coldstart.audit.digest import audit_content_digest, audit_inputs_digest, code_fingerprint
 from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.versioning import CURRENT, is_version
 
 Compute = Callable[[], dict[str, Any]]
@@ -83,6 +84,7 @@ class AuditCache:
         self.hits = 0
         self.computed = 0
         if directory is not None:
+            prepare(directory)
             code_fingerprint(directory)  # remembered there for the next process
 
     def key(self, run_dir: Path) -> str:
@@ -152,13 +154,20 @@ class AuditCache:
         if self.directory is None:
             return self._compute(kind, key, compute)
         _, lock_path = self._paths(kind, key)
-        lock_path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(os.fspath(lock_path)):
+        try:
+            lock_path.parent.mkdir(parents=True, exist_ok=True)
+            lock = FileLock(os.fspath(lock_path))
+            lock.acquire()
+        except OSError:  # a full or read-only cache costs time, never the verdict
+            return self._compute(kind, key, compute)
+        try:
             value = self._read(kind, key)
             if value is not None:
                 self.hits += 1
                 return value
             return self._compute(kind, key, compute)
+        finally:
+            lock.release()
 
     def compute_if_free(self, kind: str, run_dir: Path, compute: Compute) -> str | None:
         """The xdist share-out step: unless another process holds the run, find its key (the
@@ -190,14 +199,29 @@ class AuditCache:
         return value
 
 
+def prepare(directory: Path) -> None:
+    """A cache folder that cannot be one is a usage error, named at once - not an infra error
+    of every run audited."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        reason = None if directory.is_dir() else "it is not a directory"
+    except FileExistsError:
+        reason = "it is not a directory"
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+    if reason is not None:
+        raise UsageError(f"the audit cache directory {path_text(directory)} cannot be used ({reason})")
+
+
 @contextlib.contextmanager
 def _held(lock_path: Path) -> Iterator[bool]:
-    """Whether this process took the file lock at ``lock_path`` without waiting (held inside)."""
-    lock_path.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(os.fspath(lock_path))
+    """Whether this process took the file lock at ``lock_path`` without waiting (held inside);
+    False too where the lock cannot be made (the run is then audited the ordinary way)."""
     try:
+        lock_path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(os.fspath(lock_path))
         lock.acquire(timeout=0)
-    except Timeout:
+    except (Timeout, OSError):
         yield False
         return
     try:

@@ -29,8 +29,16 @@ def default_cache() -> AuditCache:
     """The CLI's audit cache (``$COLDSTART_CACHE_DIR``, else ``~/.cache/pytest-coldstart``);
     memory only when ``COLDSTART_NO_CACHE`` is set to a non-empty value."""
     from pytest_coldstart.audit.cache import AuditCache, default_directory
+    from pytest_coldstart.run.errors import UsageError
 
-    return AuditCache(None if os.environ.get("COLDSTART_NO_CACHE") else default_directory())
+    if os.environ.get("COLDSTART_NO_CACHE"):
+        return AuditCache(None)
+    try:
+        return AuditCache(default_directory())
+    except UsageError:
+        if os.environ.get("COLDSTART_CACHE_DIR"):
+            raise  # the lab's own setting: say it is wrong
+        return AuditCache(None)  # ~/.cache is unusable here: audit without a cache
 
 
 def audited(run_dir: Path, cache: AuditCache | None) -> tuple[dict[str, Any], Source]:

@@ -36,11 +36,13 @@ def register(sub: Any) -> None:
 
 
 def _cache_dir(args: argparse.Namespace) -> Path | None:
-    from pytest_coldstart.audit.cache import default_directory
+    from pytest_coldstart.audit.cache import default_directory, prepare
 
     if args.no_cache:
         return None
-    return Path(args.cache_dir).resolve() if args.cache_dir else default_directory()
+    directory = Path(args.cache_dir).resolve() if args.cache_dir else default_directory()
+    prepare(directory)  # a folder that cannot be the cache is named once, not per run
+    return directory
 
 
 def cmd_batch(args: argparse.Namespace) -> int:

@@ -24,6 +24,7 @@ from pytest_coldstart.pytest_plugin.items import ColdstartItem
 from pytest_coldstart.pytest_plugin.links import LinkPolicy, Tree
 from pytest_coldstart.pytest_plugin.parallel import OUTCOMES, xdist_note
 from pytest_coldstart.pytest_plugin.session import STASH, ColdstartSession
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RUN_JSON
 
 _SHARED_DIR = pytest.StashKey[str]()
@@ -106,7 +107,11 @@ def pytest_configure(config: pytest.Config) -> None:
         given = [config.invocation_params.dir / arg.split("::", 1)[0] for arg in config.args]
     targets = [path.resolve() for path in given]
     norecurse = list(config.getini("norecursedirs") or [])
-    config.stash[STASH] = ColdstartSession(_roots(config), targets, AuditCache(_cache_dir(config)), norecurse)
+    try:
+        cache = AuditCache(_cache_dir(config))
+    except ColdstartError as exc:
+        raise pytest.UsageError(f"coldstart: {exc.one_line()}") from None
+    config.stash[STASH] = ColdstartSession(_roots(config), targets, cache, norecurse)
     anchor.configure(config, config.stash[STASH])
     trees = [Tree.of(root, explicit=True) for root in _given_roots(config)]
     trees += [Tree.of(path, explicit=False) for path in given if path.is_dir()]

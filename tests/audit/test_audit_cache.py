@@ -102,3 +102,47 @@ def test_share_out_claims_a_run_before_hashing_it(tmp_path: Path, monkeypatch) -
     files = [p for p in (tmp_path / "cache").rglob("*") if p.is_file() and p.parent.parent.name in ("inputs", "code")]
     files += [p for p in (tmp_path / "cache" / "code").glob("*") if p.is_file()]
     assert claim.exists() and inspect(tmp_path / "cache").memos == len([p for p in files if p.suffix != ".lock"])
+
+
+# -- a cache folder that cannot be one ---------------------------------------------------------
+
+
+def test_a_cache_folder_that_cannot_be_one_is_named_once(tmp_path: Path) -> None:
+    import pytest
+
+    from pytest_coldstart.run.errors import UsageError
+
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for directory, reason in ((a_file, "not a directory"), (a_file / "below", "Not a directory")):
+        with pytest.raises(UsageError, match=reason):
+            AuditCache(directory)
+    AuditCache(tmp_path / "new" / "cache")  # created on demand
+    assert (tmp_path / "new" / "cache").is_dir()
+
+
+def test_a_cache_that_breaks_while_running_costs_time_not_the_verdict(tmp_path: Path) -> None:
+    run = build_run(tmp_path / "run", "passing")
+    cache = AuditCache(tmp_path / "cache")
+    shutil.rmtree(tmp_path / "cache")
+    (tmp_path / "cache").write_text("the disk was swapped under us")  # no lock, no entry can be made
+    key = cache.key(run)
+    report = cache.get_or_compute("audit", key, lambda: {"overall": "PASS", "code": digest.code_fingerprint()})
+    assert report["overall"] == "PASS" and cache.computed == 1
+    assert cache.compute_if_free("audit", run, lambda: {"overall": "PASS"}) is None  # nothing to claim: no crash
+
+
+def test_the_cli_audits_without_a_cache_when_the_default_folder_is_unusable(tmp_path: Path, monkeypatch) -> None:
+    import pytest
+
+    from pytest_coldstart.audit.verdict import default_cache
+    from pytest_coldstart.run.errors import UsageError
+
+    (tmp_path / "file").write_text("x")
+    monkeypatch.delenv("COLDSTART_NO_CACHE", raising=False)
+    monkeypatch.delenv("COLDSTART_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    assert default_cache().directory is None  # ~/.cache unusable: audit anyway, in memory
+    monkeypatch.setenv("COLDSTART_CACHE_DIR", str(tmp_path / "file"))
+    with pytest.raises(UsageError, match="cannot be used"):  # the lab's own setting is wrong: say so
+        default_cache()

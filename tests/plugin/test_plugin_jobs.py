@@ -79,3 +79,11 @@ def test_a_session_over_runs_freezes_its_objects_and_the_next_session_thaws_them
     result = pytester.runpytest_inprocess("test_plain.py")
     assert result.ret == 0
     assert gc.get_freeze_count() == 0
+
+
+def test_a_cache_dir_that_cannot_be_one_is_a_usage_error_not_a_failed_run(pytester: pytest.Pytester, lab) -> None:
+    lab()
+    (pytester.path / "not-a-folder").write_text("x")
+    result = pytester.runpytest("--coldstart-runs=runs", "--coldstart-cache-dir=not-a-folder")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*audit cache directory*not-a-folder cannot be used (it is not a directory)*"])
