@@ -20,6 +20,7 @@ from pytest_coldstart.run import layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.textsafe import clean, one_line, path_text
 from pytest_coldstart.run.versioning import CURRENT
+from pytest_coldstart.run.walk import walk
 
 #: (key, table heading, CSV/JSON name) of the per-run columns, in order.
 COLUMNS = (
@@ -55,7 +56,7 @@ def find_runs(paths: list[str | Path]) -> list[Path]:
         if not path.is_dir():
             raise ColdstartError("is neither a run directory nor a folder of runs", path)
         below = []
-        for current, dirs, files in os.walk(path):
+        for current, dirs, files in walk(path):
             if layout.RUN_JSON in files:
                 below.append(Path(current))
                 dirs[:] = []  # a run is claimed whole

@@ -15,7 +15,6 @@ a path they share.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.run.layout import AUDIT_DIR, RUN_JSON, STATE_DIR
+from pytest_coldstart.run.walk import walk
 
 #: Exit-code severity: an internal error outranks FAIL, which outranks PENDING, then PASS.
 SEVERITY = {0: 0, 2: 1, 1: 2, 70: 3}
@@ -61,7 +61,7 @@ def discover(paths: Iterable[Path]) -> list[Path]:
         if (start / RUN_JSON).is_file():
             found.add(start)
             continue
-        for folder, dirs, _files in os.walk(start):
+        for folder, dirs, _files in walk(start):
             here = Path(folder)
             if (here / RUN_JSON).is_file():
                 found.add(here)

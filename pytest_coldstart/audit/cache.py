@@ -33,6 +33,7 @@ from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.versioning import CURRENT, is_version
+from pytest_coldstart.run.walk import paths_below
 
 Compute = Callable[[], dict[str, Any]]
 _HEX = frozenset("0123456789abcdef")
@@ -268,7 +269,7 @@ def _memos(directory: Path) -> Iterator[Path]:
     """The inputs/ and code/ memo files (not the claim locks beside them)."""
     for folder in ("inputs", "code"):
         if (directory / folder).is_dir():
-            yield from (p for p in (directory / folder).rglob("*") if p.is_file() and p.suffix != ".lock")
+            yield from (p for p in paths_below(directory / folder) if p.is_file() and p.suffix != ".lock")
 
 
 def inspect(directory: Path) -> CacheInfo:

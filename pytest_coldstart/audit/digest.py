@@ -29,6 +29,7 @@ from pathlib import Path
 from pytest_coldstart._version import __version__
 from pytest_coldstart.run.jsonio import open_regular
 from pytest_coldstart.run.layout import AUDIT_DIR, STATE_DIR, SUMMARY_JSON
+from pytest_coldstart.run.walk import walk
 
 _SKIP_TOP = {AUDIT_DIR, STATE_DIR}
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -159,7 +160,7 @@ def _data_files(folder: Path) -> Iterator[Path]:
 
 def _inputs(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
     """(relative path, path, lstat) of every file and symlink the audit may read, in order."""
-    for current, dirs, files in os.walk(root):
+    for current, dirs, files in walk(root):
         relative = Path(current).relative_to(root)
         if relative == Path("."):
             dirs[:] = [d for d in dirs if d not in _SKIP_TOP]

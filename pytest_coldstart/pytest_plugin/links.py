@@ -25,6 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+#: Folders below a --coldstart-runs root that collection enters: labs nest runs a few levels deep,
+#: and pytest's own walk would overflow Python's stack a few hundred levels down.
+MAX_FOLDER_DEPTH = 64
+
+
 @dataclass(frozen=True)
 class Tree:
     """A folder collection walks: as pytest spells it (``logical``) and where it really is."""
@@ -79,9 +84,14 @@ class LinkPolicy:
         return None
 
     def folder(self, path: Path) -> str | None:
-        """Why pytest must not enter this folder, or None. Only symlinks inside a tree are judged."""
+        """Why pytest must not enter this folder, or None. Only symlinks inside a tree are judged,
+        and folders nested deeper than any lab (pytest's walk recurses once per level)."""
         tree = self._tree_of(path)
-        if tree is None or path == tree.logical or not path.is_symlink():
+        if tree is None or path == tree.logical:
+            return None
+        if len(path.parts) - len(tree.logical.parts) > MAX_FOLDER_DEPTH:
+            return f"nested more than {MAX_FOLDER_DEPTH} folders below {self.shown(tree.logical)} (no run is that deep)"
+        if not path.is_symlink():
             return None
         real = _resolved(path)
         if real is None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from pytest_coldstart.run.walk import walk
+
 #: xdist's CPU cost per item on the project machine (benchmarks/bench_pytest.py).
 XDIST_ITEM_MS = 1.6
 #: The audit's speed: fixed cost per run and per byte (benchmarks/bench_shapes.py, bench_pytest.py).
@@ -21,7 +23,7 @@ OUTCOMES = ("passed", "failed", "skipped", "xfailed", "xpassed", "error")
 
 def run_bytes(run: Path) -> int:
     total = 0
-    for folder, _dirs, files in os.walk(run):
+    for folder, _dirs, files in walk(run):
         for name in files:
             try:
                 total += os.lstat(os.path.join(folder, name)).st_size

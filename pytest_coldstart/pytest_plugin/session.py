@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from pytest_coldstart.audit.cache import AuditCache
 from pytest_coldstart.pytest_plugin.outcomes import one_line
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RUN_JSON
+from pytest_coldstart.run.walk import walk
 
 
 @dataclass
@@ -105,7 +105,7 @@ class ColdstartSession:
             if owner is not None:
                 found.add(owner)
                 continue
-            for folder, dirs, _files in os.walk(start):
+            for folder, dirs, _files in walk(start):
                 here = Path(folder)
                 if (here / RUN_JSON).is_file():
                     found.add(here)

@@ -70,7 +70,7 @@ def read(ledger: str | Path) -> dict[str, list[tuple[int, dict[str, Any]]]]:
     """run_id -> [(line number, anchor), ...] in file order; any bad line is a UsageError."""
     path = str(ledger)
     if not os.path.isfile(path):
-        raise UsageError("the ledger file does not exist", path)
+        raise UsageError("is not a regular file" if os.path.lexists(path) else "the ledger file does not exist", path)
     by_run: dict[str, list[tuple[int, dict[str, Any]]]] = {}
     try:
         for line in jsonio.iter_jsonl(path, what=path, follow_symlinks=True):

@@ -36,6 +36,7 @@ from pytest_coldstart.run.vocabulary import (
     RECORD_TYPES,
     RESULT_STATUSES,
 )
+from pytest_coldstart.run.walk import paths_below
 
 
 def default_logging() -> dict[str, Any]:
@@ -313,7 +314,9 @@ class Recorder:
         if source.is_symlink() or not source.exists():
             raise ColdstartError("artifact source is missing or a symlink", source)
         files = (
-            [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file() and not p.is_symlink())
+            [source]
+            if source.is_file()
+            else sorted(p for p in paths_below(source) if p.is_file() and not p.is_symlink())
         )
         if not files:
             raise ColdstartError("artifact source holds no regular files", source)

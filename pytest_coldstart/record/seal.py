@@ -11,7 +11,6 @@ by reviewers after the run and are checked by shape and by resolving their refs 
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +21,7 @@ from pytest_coldstart.run.clock import format_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.walk import walk
 
 if TYPE_CHECKING:
     from pytest_coldstart.record.recorder import Recorder
@@ -32,7 +32,7 @@ UNSEALED_TOP = {layout.RUN_JSON, layout.STATE_DIR, layout.AUDIT_DIR, layout.SUMM
 def sealable_files(rundir: RunDir) -> list[str]:
     """Run-relative POSIX paths of every regular file that a seal covers (sorted)."""
     found: list[str] = []
-    for current, dirs, files in os.walk(rundir.root):
+    for current, dirs, files in walk(rundir.root):
         relative_dir = Path(current).relative_to(rundir.root)
         if relative_dir == Path("."):
             dirs[:] = [d for d in dirs if d not in UNSEALED_TOP]

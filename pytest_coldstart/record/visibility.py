@@ -15,6 +15,7 @@ from pytest_coldstart.run.hashing import sha256_bytes, sha256_file
 from pytest_coldstart.run.layout import VISIBILITY_FILES
 from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.versioning import CURRENT
+from pytest_coldstart.run.walk import paths_below
 
 COPY_LIMIT = 5 * 1024 * 1024
 DEFAULT_EXCLUDES = (".git", ".coldstart", "__pycache__", ".venv", "node_modules", "*.pyc", "*.session.jsonl")
@@ -37,7 +38,7 @@ def snapshot(run_root: Path, roots: list[str], excludes: list[str], created_at: 
         if not base.exists():
             missing.append(storable_name(root))
             continue
-        candidates = [base] if base.is_file() else sorted(p for p in base.rglob("*"))
+        candidates = [base] if base.is_file() else sorted(paths_below(base))
         for path in candidates:
             relative_to_root = path.relative_to(base) if path != base else Path(path.name)
             if _excluded(relative_to_root, patterns):

@@ -67,3 +67,19 @@ def run_pytest(*runs_dirs: Path, cwd: Path, extra: tuple[str, ...] = ()) -> tupl
 
 def no_traceback(output: str) -> None:
     assert "Traceback" not in output and "internal error" not in output, output[-3000:]
+
+
+def remove_tree(root: Path) -> None:
+    """shutil.rmtree without recursion: a tree a thousand folders deep (Python 3.11's rmtree,
+    and so pytest's tmp_path cleanup, raises RecursionError on it)."""
+    from pytest_coldstart.run.walk import walk
+
+    folders = []
+    for folder, _dirs, files in walk(root):
+        for name in files:
+            os.unlink(os.path.join(folder, name))
+        folders.append(folder)
+    for folder in reversed(folders):
+        for name in os.listdir(folder):  # symlinked folders: listed, never entered
+            os.unlink(os.path.join(folder, name))
+        os.rmdir(folder)
