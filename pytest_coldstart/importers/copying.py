@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +22,7 @@ from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import BLOCK
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import ensure_folder
-
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+from pytest_coldstart.run.paths import copy_name, ensure_folder
 
 
 @dataclass
@@ -45,7 +42,7 @@ def stage(rundir: RunDir, source: Path) -> Staged:
     """Reserve a name in imports/ and copy ``source`` byte for byte into ``.coldstart/``."""
     folder = ensure_folder(rundir.root, layout.IMPORTS)  # a symlinked imports/ is refused
     private = state_folder(rundir)
-    name = _UNSAFE.sub("_", source.name).lstrip(".")[-120:] or "session.jsonl"
+    name = copy_name(source.name, "session.jsonl")
     stem, suffix = os.path.splitext(name)
     number = 1
     while True:

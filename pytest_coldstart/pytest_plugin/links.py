@@ -24,7 +24,6 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-
 #: Folders below a --coldstart-runs root that collection enters: labs nest runs a few levels deep,
 #: and pytest's own walk would overflow Python's stack a few hundred levels down.
 MAX_FOLDER_DEPTH = 64

@@ -25,7 +25,7 @@ from pytest_coldstart.run.clock import Clock, format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes, sha256_file, short
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import ensure_folder, open_for_write, resolve_inside
+from pytest_coldstart.run.paths import copy_name, ensure_folder, open_for_write, resolve_inside
 from pytest_coldstart.run.payloads import PayloadStore
 from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.versioning import CURRENT
@@ -326,7 +326,7 @@ class Recorder:
             existing = manifest.setdefault("artifacts", [])
             for path in files:
                 number = len(existing) + 1
-                relative = f"{layout.ARTIFACTS}/{number:03d}-{storable_name(path.name)}"
+                relative = f"{layout.ARTIFACTS}/{number:03d}-{copy_name(path.name, 'artifact')}"
                 target = ensure_folder(self.rundir.root, layout.ARTIFACTS) / relative.split("/", 1)[1]
                 _copy_into_run(path, target)
                 digest, size = sha256_file(target)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
@@ -87,3 +88,14 @@ def open_for_write(path: str | Path, flags: int, mode: int = 0o644) -> int:
         if exc.errno in (errno.ELOOP, errno.EMLINK) or os.path.islink(path):
             raise ContainmentError(WRITE_REFUSED, path) from None
         raise
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_COPY_NAME = 120
+
+
+def copy_name(name: str, default: str) -> str:
+    """The name a copy takes inside the run (imports/, artifacts/): letters, digits and ``._-``
+    only, no leading dot, the last ``MAX_COPY_NAME`` characters - any file name the operator
+    gave fits a folder entry (255 bytes) with a prefix, and shows the same everywhere."""
+    return _UNSAFE_NAME.sub("_", name).lstrip(".")[-MAX_COPY_NAME:] or default

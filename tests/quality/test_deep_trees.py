@@ -6,6 +6,7 @@ does not enter folders more than ``MAX_FOLDER_DEPTH`` below a --coldstart-runs r
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -69,3 +70,35 @@ def test_pytest_collects_the_run_and_names_the_folder_it_did_not_enter(lab: Path
     assert done.returncode == 0 and "INTERNALERROR" not in output, output[-3000:]
     assert "10 passed" in output
     assert f"nested more than {MAX_FOLDER_DEPTH} folders below" in output
+
+
+def test_init_records_a_visible_file_it_cannot_open_and_artifacts_take_any_name(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "toolkit.md").write_text("readable")
+    os.chdir(docs)
+    for _ in range(21):  # one level at a time, as an agent's shell could: the full path is
+        os.mkdir("d" * 200)  # longer than the kernel opens by name (ENAMETOOLONG)
+        os.chdir("d" * 200)
+    Path("far.md").write_text("too far to open by name")
+    os.chdir(tmp_path)
+    long_name = tmp_path / ("n" * 255)  # a full-length name: "001-" + name would not fit
+    long_name.write_bytes(b"jar")
+    run = tmp_path / "run"
+    steps = [
+        ("trace", "init", "--run-dir", str(run), "--run-id", "r1", "--task-text", "t", "--harness", "pi",
+         "--model", "m", "--provider", "p", "--harness-version", "1", "--visible-root", "docs"),
+        ("trace", "artifact", "--run-dir", str(run), "--path", str(long_name)),
+        ("trace", "validate", "--run-dir", str(run)),
+    ]  # fmt: skip
+    try:
+        for args in steps:
+            done = coldstart(*args, cwd=tmp_path)
+            assert done.returncode == 0, (args[:2], done.stderr[-800:])
+        visible = json.loads((run / "visibility.json").read_text("utf-8"))
+        assert [f["path"] for f in visible["files"]] == ["docs/toolkit.md"]
+        assert [s["reason"] for s in visible["skipped"]] == ["unreadable (File name too long)"]
+        artifact = json.loads((run / "run.json").read_text("utf-8"))["artifacts"][0]
+        assert len(artifact["path"].rpartition("/")[2]) <= 255 and artifact["source"] == str(long_name)
+    finally:
+        remove_tree(docs)

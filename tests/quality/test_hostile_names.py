@@ -147,7 +147,8 @@ def test_writers_store_names_that_are_not_utf8_instead_of_refusing_them(tmp_path
     manifest = json.loads((run_dir / "run.json").read_text("utf-8"))
     assert manifest["task"]["source"] == "task-%fe.md"
     assert manifest["imports"][0]["source"].endswith("session-%ff.jsonl")
-    assert manifest["artifacts"][0]["path"] == "artifacts/001-logger-%ff.jar"
+    assert manifest["artifacts"][0]["path"] == "artifacts/001-logger-_.jar"
+    assert manifest["artifacts"][0]["source"].endswith("logger-%ff.jar")
 
 
 def test_a_failed_init_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

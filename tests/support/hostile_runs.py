@@ -70,16 +70,7 @@ def no_traceback(output: str) -> None:
 
 
 def remove_tree(root: Path) -> None:
-    """shutil.rmtree without recursion: a tree a thousand folders deep (Python 3.11's rmtree,
-    and so pytest's tmp_path cleanup, raises RecursionError on it)."""
-    from pytest_coldstart.run.walk import walk
-
-    folders = []
-    for folder, _dirs, files in walk(root):
-        for name in files:
-            os.unlink(os.path.join(folder, name))
-        folders.append(folder)
-    for folder in reversed(folders):
-        for name in os.listdir(folder):  # symlinked folders: listed, never entered
-            os.unlink(os.path.join(folder, name))
-        os.rmdir(folder)
+    """shutil.rmtree for trees a thousand folders deep, or deeper than a path can name: Python
+    3.11's rmtree (and so pytest's tmp_path cleanup) recurses, and full paths stop at PATH_MAX;
+    rm -rf walks by file descriptor."""
+    subprocess.run(["rm", "-rf", "--", os.fspath(root)], check=True, timeout=300)
