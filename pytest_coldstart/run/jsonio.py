@@ -54,6 +54,7 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     import tempfile  # lazily: it imports random, which the append path never needs
 
     path = Path(path)
+    _replaceable(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -70,6 +71,17 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
             pass
         raise
     fsync_directory(path.parent)
+
+
+def _replaceable(path: Path) -> None:
+    """The rename that makes a write atomic replaces whatever has the name: a device, a FIFO or
+    a socket given as an output (``--out /dev/full``) is refused, never swapped for a file."""
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return  # absent (or unreachable: the write itself names the problem)
+    if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+        raise OSError(errno.EEXIST, f"it is {_kind(mode)}, never replaced by a file", str(path))
 
 
 def write_json_atomic(path: str | Path, value: Any) -> None:

@@ -133,10 +133,7 @@ def test_a_cache_that_breaks_while_running_costs_time_not_the_verdict(tmp_path: 
 
 
 def test_the_cli_audits_without_a_cache_when_the_default_folder_is_unusable(tmp_path: Path, monkeypatch) -> None:
-    import pytest
-
     from pytest_coldstart.audit.verdict import default_cache
-    from pytest_coldstart.run.errors import UsageError
 
     (tmp_path / "file").write_text("x")
     monkeypatch.delenv("COLDSTART_NO_CACHE", raising=False)
@@ -144,5 +141,4 @@ def test_the_cli_audits_without_a_cache_when_the_default_folder_is_unusable(tmp_
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
     assert default_cache().directory is None  # ~/.cache unusable: audit anyway, in memory
     monkeypatch.setenv("COLDSTART_CACHE_DIR", str(tmp_path / "file"))
-    with pytest.raises(UsageError, match="cannot be used"):  # the lab's own setting is wrong: say so
-        default_cache()
+    assert default_cache().directory is None  # test_verdict: the cache never costs the verdict

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -227,3 +228,25 @@ def test_a_writer_and_a_reader_agree_on_every_value(value):
     if isinstance(value, dict):
         assert jsonio.parse_line(1, 0, data).problem is None
     assert jsonio.dumps_line(jsonio.loads(data)) == data
+
+
+def test_an_atomic_write_never_replaces_a_fifo_or_a_socket(tmp_path: Path) -> None:
+    """The rename that makes a write atomic would swap a special file (``--out /dev/full``) for a
+    regular one; it is refused with the kind named, and the special file stays."""
+    import socket
+    import stat
+
+    fifo, sock = tmp_path / "fifo", tmp_path / "sock"
+    os.mkfifo(fifo)
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(sock))
+    try:
+        for target, kind in ((fifo, "a FIFO"), (sock, "a socket"), (tmp_path, "a directory")):
+            with pytest.raises(OSError, match=f"it is {kind}, never replaced"):
+                jsonio.write_bytes_atomic(target, b"{}")
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode) and stat.S_ISSOCK(os.lstat(sock).st_mode)
+        (tmp_path / "link").symlink_to(tmp_path / "elsewhere.json")
+        jsonio.write_bytes_atomic(tmp_path / "link", b"{}")  # a symlink name is replaced, its target untouched
+        assert not (tmp_path / "elsewhere.json").exists() and (tmp_path / "link").read_bytes() == b"{}"
+    finally:
+        server.close()
