@@ -82,6 +82,14 @@ def path_text(path: str | os.PathLike[str]) -> str:
     return text if text.isprintable() else clean(text).replace("\n", "\\n")
 
 
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode, anything else kept: each lone surrogate (an undecodable byte of
+    a file name, which no file can store) shown as ``_escape`` shows it."""
+    if not any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return text
+    return "".join(_escape(c) if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+
+
 def storable_name(path: str | os.PathLike[str]) -> str:
     """A file name as a record stores it: valid text, each byte that is not UTF-8 as ``%ff``
     (not ``\\xff``: in a run-relative path a backslash reads as a Windows separator). Any

@@ -18,6 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from pytest_coldstart.run.textsafe import valid_text
 from pytest_coldstart.run.versioning import CURRENT
 
 PER_CODE = 100
@@ -120,6 +121,14 @@ class Finding:
     #: The required review this finding concerns (an unusable reviews-file line naming it,
     #: or why its resolution does not count yet).
     review: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        # A file name read from a folder may hold bytes that are not UTF-8: a finding is stored
+        # (audit.json, validation reports), so it says them as \xff, never as lone surrogates.
+        for name in ("file", "problem"):
+            value = getattr(self, name)
+            if isinstance(value, str) and not value.isprintable():
+                object.__setattr__(self, name, valid_text(value))
 
     def to_text(self) -> str:
         if not self.file:  # stated by the audit in its own words

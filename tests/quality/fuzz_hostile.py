@@ -8,12 +8,16 @@ printed and shrunk readably) that writes what a JSON library would never write:
   deep_nesting    a value nested past MAX_DEPTH (or the parser's recursion limit), or just under it
   payload_bomb    a stored-payload ref with a hostile ``size`` over a gzip bomb (or junk)
   manifest_shape  a run.json field every writer reads, given a shape it does not expect
+  hostile_name    a file or folder in the run named with bytes that are not UTF-8, an escape
+                  sequence, a bidi override, a newline, 255 bytes, or a leading dash
+  deep_tree       folders nested past pytest's (and Python 3.11's os.walk) recursion, a file below
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import zlib
 from dataclasses import dataclass
 from functools import lru_cache
@@ -59,6 +63,22 @@ MANIFEST_SHAPES: tuple[tuple[tuple[str, ...], Any], ...] = (
     (("artifacts",), [None]),
     (("notes",), [1]),
 )
+
+
+#: Names a file or folder in a run may have (Linux takes any bytes but / and NUL).
+HOSTILE_NAMES = (
+    b"\xff\xfe-bytes.md",
+    b"\x1b[2J\x1b[31mred.jsonl",
+    "\u202egnp.exe".encode(),
+    b"new\nline.json",
+    b"n" * 255,
+    b"-rf",
+    b"..hidden",
+    "zero\u200bwidth.json".encode(),
+)
+#: Folders a hostile name or a deep tree goes into ("": the run's top level).
+FOLDERS = ("", "agent", "artifacts", "imports", "visibility/files", "test", "payloads")
+DEEP = (70, 1_100)
 
 
 @lru_cache(maxsize=1)
@@ -141,6 +161,9 @@ class HostileMutation:
     params: tuple[Any, ...]
 
     def apply(self, run: Path) -> None:
+        if self.kind in ("hostile_name", "deep_tree"):
+            self._tree(run / self.target)
+            return
         path = run / self.target
         if not path.is_file() or path.is_symlink():
             return
@@ -158,6 +181,31 @@ class HostileMutation:
                 path.write_bytes(_dump(document, b"\n", True))
         else:
             path.write_bytes(raw_edit(self.kind, data, self.target, self.params))
+
+    def _tree(self, folder: Path) -> None:
+        """A hostile name (a file, or a folder with a file in it) or a deep tree in ``folder``."""
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if self.kind == "hostile_name":
+                name = os.fsdecode(HOSTILE_NAMES[self.params[0] % len(HOSTILE_NAMES)])
+                target = folder / name
+                if self.params[1] % 2:
+                    target.mkdir(exist_ok=True)
+                    target = target / "inside.json"
+                target.write_bytes(b'{"hostile": "name"}\n')
+                return
+            here = os.getcwd()
+            os.chdir(folder)
+            try:
+                for _ in range(DEEP[self.params[0] % len(DEEP)]):
+                    os.makedirs("a", exist_ok=True)
+                    os.chdir("a")
+                with open("deep.json", "wb") as handle:
+                    handle.write(b"{}\n")
+            finally:
+                os.chdir(here)
+        except OSError:
+            return  # a name this file system refuses (not Linux): nothing to mutate
 
     def _bomb(self, run: Path, data: bytes) -> bytes:
         """A result/call line whose value moves behind a hostile ref over a bomb in payloads/."""
@@ -209,4 +257,6 @@ def hostile_mutation(files: list[str]) -> st.SearchStrategy[HostileMutation]:
         of("deep_nesting", target, _INDEX, _INDEX, _INDEX),
         of("payload_bomb", st.just("trajectory.jsonl"), _INDEX, _INDEX, st.booleans(), st.booleans()),
         of("manifest_shape", st.just("run.json"), _INDEX),
+        of("hostile_name", st.sampled_from(FOLDERS), _INDEX, _INDEX),
+        of("deep_tree", st.sampled_from(FOLDERS), _INDEX),
     )

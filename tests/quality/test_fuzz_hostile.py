@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 from corpus import corpus_root
-from fuzz_hostile import MANIFEST_SHAPES, HostileMutation, hostile_mutation
+from fuzz_hostile import DEEP, HOSTILE_NAMES, MANIFEST_SHAPES, HostileMutation, hostile_mutation
 from fuzz_strategies import fuzz_settings, mutation, run_files, template, workspace
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +40,7 @@ from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.textsafe import ESCAPED_CATEGORIES
+from pytest_coldstart.run.walk import walk
 
 #: the real v1 rom20 run joins the templates when the external corpus is given (--coldstart-corpus)
 TEMPLATES = ("sealed", "open", "v1") if corpus_root() is not None else ("sealed", "open")
@@ -173,3 +174,15 @@ def test_each_manifest_shape_is_an_infra_error_and_stops_writers(pick):
         valid = schemas.is_valid("run", jsonio.read_json(run / "run.json"))
         report = judge_everywhere(run, run.parent / "report")
     assert valid or report["overall"] != "PASS", MANIFEST_SHAPES[pick]  # R12: the schema finding
+
+
+@pytest.mark.parametrize("pick", range(len(HOSTILE_NAMES) * 2 + len(DEEP)))
+def test_each_hostile_name_and_deep_tree_lands_and_breaks_nothing(pick, tmp_path):
+    kind, params = ("hostile_name", (pick // 2, pick % 2)) if pick < 2 * len(HOSTILE_NAMES) else ("deep_tree", (pick,))
+    with workspace("open") as (run, outside):
+        before = sum(len(files) for _, _, files in walk(run))
+        HostileMutation(kind, "agent", params).apply(run)
+        assert sum(len(files) for _, _, files in walk(run)) == before + 1 or sys.platform != "linux"
+        judge_everywhere(run, outside / "report")
+        code, _, stderr = _cli("compare", str(run))
+        assert code != EXIT_INTERNAL and not raw_controls(stderr), stderr

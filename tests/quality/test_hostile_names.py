@@ -165,3 +165,20 @@ def test_a_failed_init_leaves_nothing_behind(tmp_path: Path, monkeypatch: pytest
         with pytest.raises(OSError):
             init_run(target, run_id="r1", task_bytes=b"t", task_source="t.md", harness={"name": "pi"})
         assert (target.exists(), list(target.iterdir()) if target.exists() else []) == (target.name == "empty", [])
+
+
+@linux_only
+def test_a_file_added_to_a_sealed_run_under_a_name_that_is_not_utf8_is_named_in_the_stored_report(
+    tmp_path: Path,
+) -> None:
+    from pytest_coldstart.audit import audit_run
+    from pytest_coldstart.record.seal import seal
+    from pytest_coldstart.validate.run import validate_run
+
+    run = copy_run("passing", tmp_path / "run", keep_audit=False)
+    seal(run)
+    (run / "agent" / os.fsdecode(b"\xffnote.md")).write_text("added later")
+    assert "agent/\\xffnote.md: file added after the seal" in validate_run(run).to_text()
+    report = audit_run(run)  # written: audit.json holds valid text only
+    assert report["overall"] == "FAIL" and any("agent/\\xffnote.md" in e for e in report["infra_errors"])
+    assert json.loads((run / "audit" / "audit.json").read_text("utf-8"))["overall"] == "FAIL"
