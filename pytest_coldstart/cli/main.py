@@ -95,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the machine (a full disk, a read-only folder), not a bug of ours
+        where = f"{exc.filename}: " if exc.filename else ""
+        sys.stderr.write(f"coldstart: {_printable(where + (exc.strerror or str(exc)))}\n")
+        return 1
     except Exception as exc:
         sys.stderr.write(f"coldstart: internal error: {type(exc).__name__}: {_printable(str(exc))}\n")
         if "--debug" in (argv or sys.argv):

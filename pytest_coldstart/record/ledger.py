@@ -55,10 +55,7 @@ def append(ledger: str | Path, anchor: dict[str, Any], *, clock: Clock | None = 
                 end = os.lseek(fd, 0, os.SEEK_END)
                 if end and os.pread(fd, 1, end - 1) != b"\n":
                     raise ColdstartError("ends with a torn line; repair the ledger before appending to it", path)
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view) :]
-                os.fsync(fd)
+                jsonio.append_whole(fd, data, path)
             finally:
                 os.close(fd)
     except OSError as exc:

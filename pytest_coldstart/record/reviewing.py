@@ -65,10 +65,11 @@ def append_review(
             require_current(previous, "review line", str(recorder.rundir.reviews))
         seq = previous.get("seq") if isinstance(previous, dict) else None
         entry["seq"] = (seq if isinstance(seq, int) and not isinstance(seq, bool) else 0) + 1
-        with os.fdopen(open_for_write(recorder.rundir.reviews, os.O_WRONLY | os.O_APPEND | os.O_CREAT), "ab") as handle:
-            handle.write(jsonio.dumps_line(entry) + b"\n")
-            handle.flush()
-            os.fsync(handle.fileno())
+        fd = open_for_write(recorder.rundir.reviews, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        try:
+            jsonio.append_whole(fd, jsonio.dumps_line(entry) + b"\n", recorder.rundir.reviews)
+        finally:
+            os.close(fd)
     if recorder.manifest.get("status") != "sealed":
         # The mark carries recorder time; the review's own time stays in data (never breaks ordering).
         recorder.append(

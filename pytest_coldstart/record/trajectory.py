@@ -184,6 +184,13 @@ def open_index(rundir: RunDir) -> CallIndex:
     return index
 
 
+def _opened_index(rundir: RunDir) -> CallIndex:
+    try:
+        return open_index(rundir)
+    except sqlite3.Error as exc:  # a full disk, a read-only folder: nothing was appended yet
+        raise ColdstartError(f"nothing was recorded: the call index cannot be used ({exc})", rundir.state_dir) from None
+
+
 class Serialized(dict[str, Any]):
     """A record whose fields outside the envelope are already JSON: the dict holds only the
     envelope keys it sets (``record``, ``call_id``, ``parent_id``, ``at``) and ``body`` is one
@@ -263,7 +270,7 @@ class Appender:
                 prev_at = parse_at(previous.get("at"))
                 mono = previous.get("monotonic_ms")
                 prev_mono = float(mono) if isinstance(mono, (int, float)) and not isinstance(mono, bool) else 0.0
-            index = open_index(self.rundir) if check_calls else None
+            index = _opened_index(self.rundir) if check_calls else None
             try:
                 pending_calls: dict[str, int] = {}
                 lines: list[bytes] = []
@@ -309,19 +316,16 @@ class Appender:
                     prev_hash = sha256_bytes(line)
                     prev_at = max(prev_at, moment) if prev_at is not None else moment
                     prev_mono = mono
-                data = b"".join(lines)
                 fd = open_for_write(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
                 try:
-                    view = memoryview(data)
-                    while view:
-                        count = os.write(fd, view)
-                        view = view[count:]
-                    os.fsync(fd)
-                    new_size = os.fstat(fd).st_size
+                    new_size = jsonio.append_whole(fd, b"".join(lines), path)
                 finally:
                     os.close(fd)
                 if index is not None:
-                    index.commit_appended(written, new_size)
+                    try:
+                        index.commit_appended(written, new_size)
+                    except sqlite3.Error:
+                        pass  # the records are durable; the stale index catches up on next use
             finally:
                 if index is not None:
                     index.close()

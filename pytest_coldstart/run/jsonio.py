@@ -73,6 +73,26 @@ def write_bytes_atomic(path: str | Path, data: bytes) -> None:
     fsync_directory(path.parent)
 
 
+def append_whole(fd: int, data: bytes, path: str | Path) -> int:
+    """Append ``data`` to the open file ``fd`` and fsync; its new size. A write that fails
+    part-way (a full disk, a quota) is cut back off, so the file never ends in a torn line:
+    all or nothing, and the error says nothing was recorded."""
+    before = os.fstat(fd).st_size
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except OSError as exc:
+        try:
+            os.ftruncate(fd, before)
+            os.fsync(fd)
+        except OSError:
+            pass  # then validate names the torn line, and appends refuse to continue after it
+        raise ColdstartError(f"nothing was recorded: {exc.strerror or exc}", str(path)) from None
+    return os.fstat(fd).st_size
+
+
 def _replaceable(path: Path) -> None:
     """The rename that makes a write atomic replaces whatever has the name: a device, a FIFO or
     a socket given as an output (``--out /dev/full``) is refused, never swapped for a file."""

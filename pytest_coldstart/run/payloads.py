@@ -154,7 +154,10 @@ class PayloadStore:
         directory = ensure_folder(self.rundir.root, PAYLOADS)  # a symlinked payloads/ is refused
         target = directory / name
         if not target.exists():  # content-addressed: the same bytes are already there
-            jsonio.write_bytes_atomic(target, blob)
+            try:
+                jsonio.write_bytes_atomic(target, blob)
+            except OSError as exc:  # before the record is appended: nothing of it is kept
+                raise ColdstartError(f"nothing was recorded: {exc.strerror or exc}", target) from None
 
     def load(self, ref: dict[str, Any]) -> Any:
         """The full value behind a ref; ColdstartError when not stored, missing or altered."""
