@@ -21,6 +21,7 @@ from pytest_coldstart.record.trajectory import iter_records
 from pytest_coldstart.run import jsonio, schemas
 from pytest_coldstart.run.errors import ColdstartError, VersionError
 from pytest_coldstart.run.layout import TRAJECTORY, RunDir
+from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.versioning import CURRENT
 
 #: Envelope fields of every trajectory record (DESIGN §5); the rest is the record's body.
@@ -82,17 +83,19 @@ def body(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _task_text(rundir: RunDir, manifest: dict[str, Any]) -> str | None:
+    """The task's text, or None when it cannot be shown: outside the run, not a regular file,
+    refused (sparse) or over the document bound (read no further than the bound)."""
     task = manifest.get("task")
     relative = task.get("path") if isinstance(task, dict) else None
-    if not isinstance(relative, str) or not relative or Path(relative).is_absolute() or ".." in Path(relative).parts:
-        return None
-    path = rundir.root / relative
-    if path.is_symlink() or not path.is_file():
+    if not isinstance(relative, str) or not relative:
         return None
     try:
-        return path.read_bytes().decode("utf-8", "replace")
-    except OSError:
+        path = resolve_inside(rundir.root, relative, what="task file")
+        with jsonio.open_regular(path) as handle:
+            data = handle.read(jsonio.MAX_DOCUMENT_BYTES + 1)
+    except (ColdstartError, OSError):
         return None
+    return data.decode("utf-8", "replace") if len(data) <= jsonio.MAX_DOCUMENT_BYTES else None
 
 
 def load_source(run_dir: str | Path, *, fresh: bool = False) -> ExportSource:

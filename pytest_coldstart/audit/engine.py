@@ -31,7 +31,6 @@ from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_ca
 from pytest_coldstart.run import schemas
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
-from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
 
@@ -223,11 +222,7 @@ def _independence(
     """The provenance rules: INFRA/FIXTURE classes become findings, AGENT_FAIL the flags'."""
 
     def hash_file(relative: str) -> str | None:
-        try:
-            path = resolve_inside(rundir.root, relative, what="agent-written file")
-        except ColdstartError:
-            return None
-        return integrity.file_hash(path, digests)[0] if path.is_file() else None
+        return integrity.agent_file_hash(rundir.root, relative, digests)
 
     # Without a readable trajectory (already an infra error) nothing is known of the writers.
     armed = trajectory.lines == 0 or any(call.arm and call.status == "ok" for call in trajectory.calls)

@@ -12,10 +12,9 @@ from pytest_coldstart.audit.evidence.content import ContentMatcher
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.load import load_evidence
 from pytest_coldstart.audit.evidence.scan import Scanner
+from pytest_coldstart.audit.integrity import agent_file_hash
 from pytest_coldstart.audit.model import Findings
-from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import RunDir
-from pytest_coldstart.run.paths import resolve_inside
 
 
 @dataclass
@@ -47,14 +46,10 @@ def explain_provenance(run_dir: str | Path) -> tuple[str, list[Explained]]:
     )
     trajectory = scanner.scan()
 
-    def hash_file(relative: str) -> str | None:
-        from pytest_coldstart.run.hashing import sha256_file
+    digests: dict[Path, tuple[str, int]] = {}
 
-        try:
-            path = resolve_inside(rundir.root, relative, what="file")
-        except ColdstartError:
-            return None
-        return sha256_file(path)[0] if path.is_file() else None
+    def hash_file(relative: str) -> str | None:
+        return agent_file_hash(rundir.root, relative, digests)
 
     armed = trajectory.lines == 0 or any(c.arm and c.status == "ok" for c in trajectory.calls)
     model.judge(evidence.hashes, hash_file, armed)

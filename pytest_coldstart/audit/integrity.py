@@ -23,8 +23,10 @@ import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import sha256_file
 from pytest_coldstart.run.layout import TRAJECTORY
+from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.validate.findings import Finding, Findings, ValidationReport
 
 Key = tuple[Any, ...]
@@ -122,6 +124,17 @@ def file_hash(path: Path, digests: dict[Path, tuple[str, int]]) -> tuple[str, in
     if path not in digests:
         digests[path] = sha256_file(path)
     return digests[path]
+
+
+def agent_file_hash(root: Path, relative: str, digests: dict[Path, tuple[str, int]]) -> str | None:
+    """sha256 of a file an agent call wrote, for the provenance rules' byte comparisons; None
+    when it is outside the run, not a regular file or refused (a sparse file, a file swapped for
+    a FIFO): such a file cannot hold the bytes of evidence the audit could read."""
+    try:
+        path = resolve_inside(root, relative, what="agent-written file")
+        return file_hash(path, digests)[0] if path.is_file() else None
+    except (ColdstartError, OSError):
+        return None
 
 
 def _posix(relative: str) -> str:

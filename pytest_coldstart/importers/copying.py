@@ -57,7 +57,7 @@ def stage(rundir: RunDir, source: Path) -> Staged:
     digest = hashlib.sha256()
     size = 0
     try:
-        with open(source, "rb") as reader, os.fdopen(fd, "wb") as writer:
+        with jsonio.open_regular(source, follow_symlinks=True) as reader, os.fdopen(fd, "wb") as writer:
             while block := reader.read(BLOCK):
                 digest.update(block)
                 size += len(block)

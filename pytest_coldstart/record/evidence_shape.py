@@ -33,8 +33,9 @@ def first_problem(name: str, path: Path) -> str | None:
     kind, lines = SHAPES[name]
     try:
         if not lines:
-            return _first_error(kind, jsonio.loads(path.read_bytes()), "")
-        with open(path, "rb") as stream:
+            with jsonio.open_regular(path) as whole:
+                return _first_error(kind, jsonio.loads(whole.read()), "")
+        with jsonio.open_regular(path) as stream:
             for number, raw in enumerate(stream, 1):
                 if not raw.strip():
                     continue

@@ -191,7 +191,7 @@ def _stage_bytes(target: Path, data: bytes) -> Path:
 def _stage_copy(source: Path, target: Path) -> Path:
     ensure_folder(target.parent.parent, target.parent.name)  # originals/: a symlink there is refused
     fd, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    with os.fdopen(fd, "wb") as handle, open(source, "rb") as reader:
+    with os.fdopen(fd, "wb") as handle, jsonio.open_regular(source) as reader:
         shutil.copyfileobj(reader, handle, 1 << 20)
         handle.flush()
         os.fsync(handle.fileno())

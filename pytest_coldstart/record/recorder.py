@@ -168,9 +168,10 @@ def init_run(
 
 
 def _copy_into_run(source: Path, target: Path) -> None:
-    """Copy ``source`` to ``target`` in the run; a symlink at ``target`` is refused, not followed."""
+    """Copy ``source`` to ``target`` in the run; a symlink at ``target`` is refused, not followed,
+    and so is a source that is not a regular file or is mostly holes (``jsonio.open_regular``)."""
     with (
-        open(source, "rb") as reader,
+        jsonio.open_regular(source) as reader,
         os.fdopen(open_for_write(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as writer,
     ):
         shutil.copyfileobj(reader, writer, 1 << 20)

@@ -125,7 +125,7 @@ class CallIndex:
         if offset > size:
             self.db.execute("DELETE FROM calls")
             offset = 0
-        with open(path, "rb") as handle:
+        with jsonio.open_regular(path) as handle:
             handle.seek(offset)
             for raw in handle:
                 if not raw.endswith(b"\n"):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, NamedTuple, overload
 
+from pytest_coldstart.run import holes
 from pytest_coldstart.run.errors import ColdstartError, TornLineError
 from pytest_coldstart.run.jsonrule import (
     _STRICT,
@@ -220,7 +221,8 @@ def open_regular(path: str | Path, *, follow_symlinks: bool = False) -> BinaryIO
 
     O_NONBLOCK: opening a FIFO does not wait for a writer; O_NOFOLLOW: a symlinked final
     component is refused (``paths.resolve_inside`` refuses symlinked directories); fstat on
-    the open descriptor: anything but a regular file is refused (RefusedFile, an OSError)."""
+    the open descriptor: anything but a regular file is refused (RefusedFile, an OSError), and
+    so is a file that is mostly holes (``holes``: its length would cost every reader for nothing)."""
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     if not follow_symlinks:
         flags |= getattr(os, "O_NOFOLLOW", 0)
@@ -231,9 +233,11 @@ def open_regular(path: str | Path, *, follow_symlinks: bool = False) -> BinaryIO
             raise RefusedFile(errno.ELOOP, SYMLINK_REFUSED, str(path)) from None
         raise
     try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise RefusedFile(errno.EINVAL, f"is {_kind(mode)}, not a regular file", str(path))
+        status = os.fstat(fd)
+        if not stat.S_ISREG(status.st_mode):
+            raise RefusedFile(errno.EINVAL, f"is {_kind(status.st_mode)}, not a regular file", str(path))
+        if holes.excess_holes(fd, status.st_size, status.st_blocks) is not None:
+            raise RefusedFile(errno.EFBIG, holes.describe(status.st_size, status.st_blocks), str(path))
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -245,14 +249,21 @@ def irregular(path: str | Path) -> str | None:
     """Why ``path`` cannot be read as a run file ("file is missing", a symlink, a FIFO ...),
     or None for a regular file. lstat: nothing is followed."""
     try:
-        mode = os.lstat(path).st_mode
+        status = os.lstat(path)
     except FileNotFoundError:
         return "file is missing"
     except OSError as exc:
         return f"unreadable ({exc.strerror or exc})"
-    if stat.S_ISLNK(mode):
+    if stat.S_ISLNK(status.st_mode):
         return SYMLINK_REFUSED
-    return None if stat.S_ISREG(mode) else f"is {_kind(mode)}, not a regular file"
+    if not stat.S_ISREG(status.st_mode):
+        return f"is {_kind(status.st_mode)}, not a regular file"
+    if holes.may_have_excess(status.st_size, status.st_blocks):  # rare: then ask the file itself
+        try:
+            open_regular(path).close()
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 def open_bytes(path: str | Path, label: str, *, follow_symlinks: bool = False) -> BinaryIO:

@@ -35,6 +35,7 @@ class Context:
         self.hashed = 0
         self._digests: dict[str, tuple[str, int] | None] = {}
         self._known: dict[str, tuple[str, int]] = {}
+        self._unreadable: dict[str, str] = {}  # why a file that is there could not be hashed
 
     def known(self, path: str | Path, digest: tuple[str, int]) -> None:
         """(sha256, size) of a file whose bytes were already read (``path`` as ``inside``
@@ -63,8 +64,9 @@ class Context:
                 regular = path.is_file()
                 self._digests[key] = (self._known.get(key) or sha256_file(path)) if regular else None
                 self.hashed += regular
-            except OSError:
+            except OSError as exc:
                 self._digests[key] = None
+                self._unreadable[key] = f"is unreadable ({exc.strerror or exc})"
         return self._digests[key]
 
     def check_file(
@@ -76,7 +78,7 @@ class Context:
             return
         found = self.digest(path)
         if found is None:
-            state = "is a directory, not a file" if path.is_dir() else "is missing"
+            state = self._unreadable.get(str(path)) or ("is a directory, not a file" if path.is_dir() else "is missing")
             self.add(str(relative), None, f"{what} {state} (declared in {document})", code + ".missing", what)
             return
         digest, actual = found

@@ -11,6 +11,8 @@ printed and shrunk readably) that writes what a JSON library would never write:
   hostile_name    a file or folder in the run named with bytes that are not UTF-8, an escape
                   sequence, a bidi override, a newline, 255 bytes, or a leading dash
   deep_tree       folders nested past pytest's (and Python 3.11's os.walk) recursion, a file below
+  sparse_file     a run file (or a new one) made terabytes long by a hole: its head kept or not,
+                  a length that costs the writer nothing and a reader hours
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from fuzz_strategies import REPLACEMENTS, _dump, _ending, _join, _units
+from fuzz_strategies import REPLACEMENTS, _dump, _ending, _join, _units, editable
 from hypothesis import strategies as st
 
 NON_FINITE = ("1e999", "-1e999", "1E+400", "-0.1e1000", "NaN", "Infinity", "-Infinity", "9" * 400 + ".5")
@@ -79,6 +81,8 @@ HOSTILE_NAMES = (
 #: Folders a hostile name or a deep tree goes into ("": the run's top level).
 FOLDERS = ("", "agent", "artifacts", "imports", "visibility/files", "test", "payloads")
 DEEP = (70, 1_100)
+#: Lengths a sparse file is given: a terabyte, and a size any reader would still spend minutes on.
+SPARSE_SIZES = (1 << 40, 60 << 30)
 
 
 @lru_cache(maxsize=1)
@@ -165,7 +169,10 @@ class HostileMutation:
             self._tree(run / self.target)
             return
         path = run / self.target
-        if not path.is_file() or path.is_symlink():
+        if self.kind == "sparse_file":
+            self._sparse(path)
+            return
+        if not editable(path):
             return
         data = path.read_bytes()
         if self.kind == "payload_bomb":
@@ -206,6 +213,18 @@ class HostileMutation:
                 os.chdir(here)
         except OSError:
             return  # a name this file system refuses (not Linux): nothing to mutate
+
+    def _sparse(self, path: Path) -> None:
+        """``path`` (a run file, or a new one) made SPARSE_SIZES long by a hole at its end."""
+        size_pick, keep_head = self.params
+        if path.is_symlink() or path.is_dir():
+            return
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "r+b" if keep_head and path.is_file() else "wb") as handle:
+                handle.truncate(SPARSE_SIZES[size_pick % len(SPARSE_SIZES)])
+        except OSError:
+            return  # a file system without sparse files or with a smaller size limit
 
     def _bomb(self, run: Path, data: bytes) -> bytes:
         """A result/call line whose value moves behind a hostile ref over a bomb in payloads/."""
@@ -259,4 +278,10 @@ def hostile_mutation(files: list[str]) -> st.SearchStrategy[HostileMutation]:
         of("manifest_shape", st.just("run.json"), _INDEX),
         of("hostile_name", st.sampled_from(FOLDERS), _INDEX, _INDEX),
         of("deep_tree", st.sampled_from(FOLDERS), _INDEX),
+        of(
+            "sparse_file",
+            st.sampled_from([*files, *(f"{f}/sparse.jsonl".lstrip("/") for f in FOLDERS)]),
+            _INDEX,
+            st.booleans(),
+        ),
     )

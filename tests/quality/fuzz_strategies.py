@@ -139,8 +139,8 @@ def changed_files(run: Path, name: str) -> set[str]:
     changed = set()
     for relative in names:
         mine, theirs = run / relative, source / relative
-        if mine.is_symlink() or not mine.is_file() or not theirs.is_file() or mine.read_bytes() != theirs.read_bytes():
-            changed.add(relative)
+        if not editable(mine) or not theirs.is_file() or mine.read_bytes() != theirs.read_bytes():
+            changed.add(relative)  # a sparse file (fuzz_hostile) is changed, and never read here
     return changed
 
 
@@ -307,8 +307,18 @@ class Mutation:
 
     def apply(self, run: Path) -> None:
         path = run / self.target
-        if path.is_file() and not path.is_symlink():
+        if editable(path):
             path.write_bytes(edit(self.kind, path.read_bytes(), self.target, self.params))
+
+
+#: The fuzzers edit files of a template's size; a file an earlier mutation made terabytes
+#: long (fuzz_hostile's sparse_file) is left as it is.
+EDITABLE_BYTES = 64 * 1024 * 1024
+
+
+def editable(path: Path) -> bool:
+    """A regular file (not a symlink) the fuzz harness may read whole."""
+    return path.is_file() and not path.is_symlink() and path.stat().st_size <= EDITABLE_BYTES
 
 
 # -- strategies -----------------------------------------------------------------------------
