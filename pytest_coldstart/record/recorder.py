@@ -168,8 +168,7 @@ def init_run(
 
 
 def _copy_into_run(source: Path, target: Path) -> None:
-    """Copy ``source`` to ``target`` in the run; a symlink at ``target`` is refused, not followed,
-    and so is a source that is not a regular file or is mostly holes (``jsonio.open_regular``)."""
+    """Copy a regular, not sparse ``source`` to ``target`` in the run (never through a symlink)."""
     with (
         jsonio.open_regular(source) as reader,
         os.fdopen(open_for_write(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC), "wb") as writer,
