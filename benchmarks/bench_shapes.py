@@ -9,6 +9,12 @@ grows with the product of two sizes shows as ns/byte rising along a sweep.
     python benchmarks/bench_shapes.py --quick          # a minute: a few small points
     python benchmarks/bench_shapes.py                  # carts 10 -> 10,000, calls 1k -> 100k, a 200 MB run
     python benchmarks/bench_shapes.py --reference /path/to/mc-agent/tools/run_audit.py
+    python benchmarks/bench_shapes.py --quick --corpus ../shared/corpus   # + the real rom20 run
+
+The generated calls are short; a real agent's are long shell scripts (cd, pipes, heredocs,
+nested shells). ``--corpus`` adds the real rom20 cold start (rebuilt as a version-1 run, and
+migrated for version 2): 165 calls in 0.8 MB, where the provenance analysis, not the bytes,
+is the work, so its ms per call is printed too.
 
 Goals printed as met/missed: audit <= 2x the floor at every point and peak RSS <= 100 MB on
 the ~200 MB run (both formats); with ``--reference``, reference/ours >= 5 on the 19 MB
@@ -46,6 +52,24 @@ FULL = [
     ("19 MB", 2000, 4000, 4096),
     ("200 MB", 2000, 44_000, 4096),
 ]
+
+
+def real_rom20(corpus: Path, target: Path, fmt: int) -> Path:
+    """The real rom20 run (tests/audit/rom20_rebuild.py) in format ``fmt``, built once."""
+    if target.exists():
+        return target
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("rom20_rebuild", HERE.parent / "tests" / "audit" / "rom20_rebuild.py")
+    assert spec is not None and spec.loader is not None
+    rebuild = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rebuild)
+    rebuild.rebuild(corpus.resolve().parent, target, reviews=True)
+    if fmt == 2:
+        from pytest_coldstart.record.migrate import migrate_run
+
+        migrate_run(target)
+    return target
 
 
 def measure(run: Path, repeat: int) -> dict[str, float]:
@@ -109,6 +133,7 @@ def main() -> int:
     parser.add_argument("--only", help="only the points whose label contains this text")
     parser.add_argument("--reference", type=Path, help="the reference run_audit.py, timed on the 19 MB v1 run")
     parser.add_argument("--dir", help="where to generate the runs (default: a temporary directory)")
+    parser.add_argument("--corpus", type=Path, help="the external corpus folder: adds the real rom20 run")
     args = parser.parse_args()
     points = [p for p in (QUICK if args.quick else FULL) if not args.only or args.only in p[0]]
     formats = [int(f) for f in args.formats.split(",")]
@@ -144,6 +169,18 @@ def main() -> int:
                         f"({our_verdict}; {result['audit_s']:.2f} s in process): reference/ours {speed:.2f}"
                     )
                     goals.append((f"reference/ours {speed:.2f} >= 5 on the 19 MB v1 run", speed >= 5))
+        for fmt in formats if args.corpus else ():
+            run = real_rom20(args.corpus, base / f"v{fmt}-rom20" / "run", fmt)
+            size_b = sum(p.stat().st_size for p in run_files(run))
+            result = measure(run, args.repeat)
+            calls = sum(1 for line in (run / "trajectory.jsonl").open("rb") if b'"call"' in line[:200])
+            print(
+                f"{fmt:>3} {'real rom20':<16} {'':>6} {calls:>7} {size_b / 2**20:>7.1f} "
+                f"{1e9 * result['floor_s'] / size_b:>10.1f} {1e9 * result['audit_s'] / size_b:>10.1f} "
+                f"{result['audit_s'] / result['floor_s']:>10.2f}x {result['peak_rss_mb']:>7.1f}  {result['overall']}"
+                f"  ({1e3 * result['audit_s'] / max(1, calls):.2f} ms per call)",
+                flush=True,
+            )
         if not args.reference and not args.quick:
             print("reference/ours: not measured (no runnable reference given: --reference PATH/run_audit.py)")
         for text, met in goals:

@@ -39,6 +39,8 @@ _LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|]
 UNKNOWN_CWD = "$CDPATH?"
 _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _MAX_STARTS = 4
+_MEMO_SIZE = 16_384  # Workspace.key results kept (cleared when full): tokens of at most
+_MEMO_CHARS = 512  # this many characters, so the memo holds at most a few MB
 _CLASS = re.compile(r"\[[^\]/]+\]")  # a glob's character class: t[e]st
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _QUOTING = str.maketrans("", "", "\"'\\")
@@ -95,6 +97,7 @@ class Workspace:
         )
         self.symlinks = self._symlinks()
         self._run_keys: dict[str, str | None] = {}
+        self._keys: dict[tuple[str, str | None], str | None] = {}  # Workspace.key's memo
         self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
         self.link_names: list[str] = []  # their lowercased names, in the order calls made them
         #: where a call may start: the agent's cwd (None), and the folders earlier calls cd'd into
@@ -153,7 +156,18 @@ class Workspace:
         return self.fold(f"{self.run_base}/{rel}" if rel != "." else self.run_base)
 
     def key(self, token: str, cwd: str | None = None) -> str | None:
-        """The key of a path a call names (relative to ``cwd``, default the agent's)."""
+        """The key of a path a call names (relative to ``cwd``, default the agent's); remembered
+        until a call makes a link (short tokens: the same names recur in call after call)."""
+        if len(token) > _MEMO_CHARS:
+            return self._key(token, cwd)
+        memo = self._keys
+        if (token, cwd) not in memo:
+            if len(memo) >= _MEMO_SIZE:
+                memo.clear()
+            memo[token, cwd] = self._key(token, cwd)
+        return memo[token, cwd]
+
+    def _key(self, token: str, cwd: str | None) -> str | None:
         raw = token.strip().replace("\\", "/")
         if raw.startswith("/proc/"):  # /proc/self/cwd/x is x; /proc/self/root/x is /x
             raw = _PROC_ROOT.sub("/", _PROC_CWD.sub("./", raw, count=1), count=1)
@@ -179,6 +193,7 @@ class Workspace:
             if link not in self.aliases:
                 self.link_names.append(last_component(link).lower())
             self.aliases[link] = target
+            self._keys.clear()  # paths through the link now resolve elsewhere
 
     def _through_links(self, path: str) -> str:
         """``path`` normalised as the file system walks it: each component appended, then
@@ -247,30 +262,20 @@ class Workspace:
     ) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
         """Per shell segment of ``text``: the segment and its path-like tokens, each with the
         cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
-        finds in (lowercased) are tokenised - a cheap necessary condition of the caller."""
+        finds in (lowercased) are tokenised - a cheap necessary condition of the caller.
+        The text is cut and tokenised once; only the cwds differ from one start to the next."""
+        parsed = [(segment, _segment_tokens(segment, wanted)) for segment in SEGMENT.split(text)]
         for start in self.starts:
-            yield from self._segments_from(text, wanted, start)
-
-    def _segments_from(
-        self, text: str, wanted: re.Pattern[str] | None, cwd: str | None
-    ) -> Iterator[tuple[str, list[tuple[str, str | None]]]]:
-        for segment in SEGMENT.split(text):
-            cwd = self._moved(segment, cwd)
-            plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
-            if wanted is not None and not any_reading(wanted, segment, plain):
-                continue
-            found: list[tuple[str, str | None]] = []
-            for match in _QUOTED.finditer(segment):
-                inner = match.group(1) or match.group(2)
-                if " " in inner and ("/" in inner or "\\" in inner):
-                    found.append((inner, cwd))
-            found += [(match.group(0), cwd) for match in _TOKEN.finditer(segment)]
-            if plain is not segment:  # both readings (backslashes may be Windows separators): fail closed
-                found += [(match.group(0), cwd) for match in _TOKEN.finditer(plain)]
-            yield segment, found
+            cwd = start
+            for segment, tokens in parsed:
+                cwd = self._moved(segment, cwd)
+                if tokens is not None:
+                    yield segment, [(token, cwd) for token in tokens]
 
     def _moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
+        if not any(move in segment for move in _MOVES):
+            return cwd  # the common case, without the substitution below
         segment = _ASSIGNED.sub("", segment.lstrip(" \t({"))  # (cd x; ...), CDPATH=. cd x move it too
         if not segment.startswith(_MOVES):
             return cwd
@@ -308,6 +313,22 @@ class Workspace:
                 cwd = None  # back where the agent's shell starts
             if cwd not in self.starts:
                 self.starts = [None, *[s for s in self.starts if s is not None][-(_MAX_STARTS - 2) :], cwd]
+
+
+def _segment_tokens(segment: str, wanted: re.Pattern[str] | None) -> list[str] | None:
+    """The path-like tokens of one shell segment, or None when ``wanted`` is in neither reading."""
+    plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
+    if wanted is not None and not any_reading(wanted, segment, plain):
+        return None
+    found: list[str] = []
+    for match in _QUOTED.finditer(segment):
+        inner = match.group(1) or match.group(2)
+        if " " in inner and ("/" in inner or "\\" in inner):
+            found.append(inner)
+    found += [match.group(0) for match in _TOKEN.finditer(segment)]
+    if plain is not segment:  # both readings (backslashes may be Windows separators): fail closed
+        found += [match.group(0) for match in _TOKEN.finditer(plain)]
+    return found
 
 
 def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:

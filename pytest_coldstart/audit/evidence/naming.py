@@ -74,9 +74,13 @@ class Naming:
     def names(self, arguments: Any) -> set[str]:
         """The declarations whose file ``arguments`` name, or whose folder they read whole."""
         self._know_links()
-        found: set[str] = self._folders_read(arguments)
-        for token, cwd in self._tokens(arguments):
-            base = last_component(token)
+        texts = list(with_decoded(strings(arguments), self.known))  # each reading, decoded once
+        found: set[str] = self._folders_read(texts)
+        bases: dict[str, str] = {}  # a token recurs once per cwd the session may be in
+        for token, cwd in self._tokens(texts):
+            base = bases.get(token)
+            if base is None:
+                base = bases[token] = last_component(token)
             if base not in self.bases:
                 # A pattern with some letters of a name (*.json, ora*); a bare * or */ is code or prose.
                 if _GLOB.search(base) and len(_GLOB.sub("", base)) >= 2:
@@ -124,10 +128,10 @@ class Naming:
         prefix = where.rstrip("/") + "/" if where is not None else ""
         return {key for key in declared if key.startswith(prefix) and fnmatch.fnmatchcase(_base(key), pattern.lower())}
 
-    def _folders_read(self, arguments: Any) -> set[str]:
+    def _folders_read(self, texts: list[str]) -> set[str]:
         """The fail-closed declarations a read of a whole folder reaches (``folder_reads``)."""
         found: set[str] = set()
-        for text in with_decoded(strings(arguments), self.known):
+        for text in texts:
             for folder, pattern, recursive in folder_reads(text):
                 where = self.workspace.key(folder)
                 prefix = where.rstrip("/") + "/" if where is not None else None
@@ -140,8 +144,8 @@ class Naming:
                             found.add(name)
         return found
 
-    def _tokens(self, arguments: Any) -> Iterator[tuple[str, str | None]]:
-        for text in with_decoded(strings(arguments), self.known):
+    def _tokens(self, texts: list[str]) -> Iterator[tuple[str, str | None]]:
+        for text in texts:
             if any_reading(self.wanted, text, dequoted(text)):
                 yield from self.workspace.tokens(text, self.wanted)
 

@@ -171,7 +171,8 @@ class Provenance:
                 self.agent_paths.setdefault(key, call_id)
         if "agent_logger" in written:  # test-side content poured into the logger (cat test/x >> log)
             seen = sorted(self.names(arguments) & set(CARRIED))
-            poured = seen[0] if seen else self.taint.poured(writes, keys_named(self.workspace, arguments), self._show)
+            named = lambda: keys_named(self.workspace, arguments)  # noqa: E731 - resolved only if needed
+            poured = seen[0] if seen else self.taint.poured(writes, named, self._show)
             self.laundered.update({call_id: poured} if poured else {})
         if writes:
             self.taint.carry(writes, self._by_key, lambda: self.names(arguments))

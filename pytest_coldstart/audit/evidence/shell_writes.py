@@ -25,6 +25,7 @@ from pytest_coldstart.audit.evidence.identity import (
     last_component,
     quoted_segments,
 )
+from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
 from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
 from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
@@ -100,6 +101,7 @@ def may_write(text: str) -> bool:
     return _hinted(text.lower())  # heads are matched lowercased (Set-Content, CP)
 
 
+@short_texts()
 def _hinted(lowered: str) -> bool:
     """A write hint in the text as written or as the shell joins its words (c''p, \\cp)."""
     if _HINT_TEXT.search(lowered) is not None:

@@ -41,13 +41,17 @@ class Taint:
                 self.carriers[key] = origin
 
     def poured(
-        self, writes: Iterable[tuple[str, str, str | None]], keys_named: Iterable[str], show: Callable[[str], str]
+        self,
+        writes: Iterable[tuple[str, str, str | None]],
+        keys_named: Callable[[], Iterable[str]],
+        show: Callable[[str], str],
     ) -> str | None:
         """What a call writing the logger pours into it: the evidence a carrier it copies from or
-        names holds, as "test_mod (through PATH)"; None when it touches no carrier."""
+        names holds, as "test_mod (through PATH)"; None when it touches no carrier.
+        ``keys_named``: every path the call names, resolved only when there are carriers."""
         if not self.carriers:
             return None
-        for key in [source for _, _, source in writes if source is not None] + list(keys_named):
+        for key in [source for _, _, source in writes if source is not None] + list(keys_named()):
             if key in self.carriers:
                 return f"{self.carriers[key]} (through {show(key)})"
         return None
