@@ -5,7 +5,8 @@ nested shells, exec-ers; ``code_writes``: a script's own writes) and the naming 
 files (``Naming``); every visible file through the item-list match (``carried_lists``). An agent controls that text, so no shape of it may cost more than linear
 time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
 chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
-lines in code, hex, unplaceable cds, loops, item names with the wrong counts) the text is
+lines in code, hex, unplaceable cds, nested cds with globs, loops, item names with the wrong
+counts) the text is judged by each parser and by the provenance model as one whole call, and
 built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pytest_coldstart.audit.evidence import expansions
+from pytest_coldstart.audit.evidence import expansions, provenance
 from pytest_coldstart.audit.evidence.code_writes import code_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.inventory import normalize_items
@@ -55,10 +56,14 @@ SHAPES: dict[str, tuple[str, str]] = {
     "nested open": ("open(str(f(", "'x'))), 'w')"),
     "hex": ("bytes.fromhex('6f7261636c65') ", ""),
     "unknown cd": ("cd $X; cp a b; ", "cp a oracle.json"),
+    "nested cds": ("cd d; cat f*.json; ", "python3 -c \"import sys; open(sys.argv[1], 'w')\" x"),
+    "cds, code": ("cd ../e; python3 -c \"open('o.json', 'w')\"; ", ""),
     "loops": ('for f in test/*; do cp a "$f"; done; ', ""),
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
 }
+AGENT = {"agent": {"cwd": "/lab/run/workspace", "run_dir": "/lab/run"}}
+DECLARED = {"oracle": {"path": "oracle.json"}, "test_mod": {"path": "test/testmod.jsonl"}}
 #: the carts whose ordered item lists a visible file or a read may carry (visibility, content)
 CARTS = [normalize_items([{"id": "iron_ingot", "count": 5}, {"id": "sand"}, {"id": "gold_ingot", "count": 3}])] * 5
 
@@ -80,7 +85,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         (root / "workspace").mkdir()
-        ws = Workspace(root, {"agent": {"cwd": "/lab/run/workspace", "run_dir": "/lab/run"}})
+        for relative in DECLARED.values():
+            (root / relative["path"]).parent.mkdir(parents=True, exist_ok=True)
+            (root / relative["path"]).write_text("x", "utf-8")
+        ws = Workspace(root, AGENT)
         naming = Naming(ws, {"oracle": {ws.run_key("oracle.json") or "<run>/oracle.json"}}, ("oracle",))
         parsers: dict[str, Callable[[str], object]] = {
             "shell": lambda text: shell_writes(text, ws, None, lambda target: []),
@@ -88,6 +96,11 @@ def main() -> int:
             "naming": lambda text: naming.names({"command": text}),
             "reading": lambda text: list(expansions.readings(text)),
             "items": lambda text: carried_lists(text.lower(), CARTS),
+            # the whole judgement of one call: every parser, the shell session's folders, the globs
+            # and listings of code writing a path that is no literal (cds x globs was quadratic)
+            "call": lambda text: provenance.for_evidence(DECLARED, Workspace(root, AGENT)).feed(
+                "c", "bash", {"command": text}, True
+            ),
         }
         worst = 0.0
         print(f"{'shape':<16} {'parser':<7} ns/byte at {base:,} B, x4, x16      growth")

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.identity import UNKNOWN_CWD, Workspace, is_absolute, normalize
 from pytest_coldstart.audit.evidence.tree_writes import TREE
 
 #: A literal path: quoted, and not the head of a concatenation ('test/' + f, 'a' . $b).
@@ -174,15 +174,22 @@ def script_writes(
     out: list[tuple[str, str, str | None]] = []
     if found.paths or found.patched or found.trees:
         cwds = ws.cwds(text)
+        anywhere = UNKNOWN_CWD in cwds  # after cd $X (or past MAX_CWDS): a relative path may be any
+
+        def keys_of(path: str) -> tuple[set[str], bool]:
+            """(the keys ``path`` has in the cwds, whether it may also be any file of its name)"""
+            keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
+            return keys, not keys or (anywhere and not is_absolute(normalize(path.replace("\\", "/"))))
+
         for path, how in [*_copied(found, ws, cwds), *((p, "script") for p in found.paths)] + [
             (p, "patch") for p in found.patched
         ]:
-            keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
-            out += [(key, how, None) for key in sorted(keys or unplaced(path))]
+            keys, unplaceable = keys_of(path)
+            out += [(key, how, None) for key in sorted(keys | set(unplaced(path) if unplaceable else ()))]
         for path in found.trees:
-            keys = {key for cwd in cwds for key in (ws.key(path, cwd),) if key is not None}
+            keys, unplaceable = keys_of(path)
             out += [(key, "script" + TREE, None) for key in sorted(keys)]
-            out += [] if keys else [(key, "script", None) for key in unplaced(f"{path.rstrip('/')}/*")]
+            out += [(key, "script", None) for key in unplaced(f"{path.rstrip('/')}/*")] if unplaceable else []
     if found.unplaced:
         out += [(key, "script (a path that is no literal)", None) for key in named(text)]
     return out

@@ -37,6 +37,8 @@ SEGMENT = re.compile(r"&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>])")  # ... 
 _LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>]))|[^\"';\n|&]+|.", re.DOTALL)
 #: The cwd after a ``cd`` to a folder no one can place: relative names there are unplaceable.
 UNKNOWN_CWD = "$CDPATH?"
+MAX_CWDS = 16  # distinct folders one text is read in, the last standing for all the others
+MAX_CWD_PARTS = 64  # components of a cwd a call's cds may reach before it is taken as unknown
 _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _MAX_STARTS = 4
 _MEMO_SIZE = 16_384  # Workspace.key results kept (cleared when full): tokens of at most
@@ -288,17 +290,24 @@ class Workspace:
         resolved = normalize(target) if is_absolute(normalize(target)) else None
         if resolved is None and cwd == UNKNOWN_CWD:
             return UNKNOWN_CWD
-        return resolved or normalize(f"{cwd or self.cwd}/{target}")
+        moved = resolved or normalize(f"{cwd or self.cwd}/{target}")
+        # cd a; cd a; ... a folder each cd deeper: past MAX_CWD_PARTS, anywhere (fail closed), so
+        # resolving a name in it never costs the number of cds so far
+        return moved if moved.count("/") <= MAX_CWD_PARTS else UNKNOWN_CWD
 
     def cwds(self, text: str) -> list[str | None]:
-        """Every working directory a segment of ``text`` runs in (None: the agent's own)."""
-        found: list[str | None] = list(self.starts)
+        """Every working directory a segment of ``text`` runs in (None: the agent's own). Past
+        MAX_CWDS of them: the first ones and UNKNOWN_CWD (a relative name may then be anywhere,
+        fail closed), so what callers do per cwd and per name stays linear in the text."""
+        found: dict[str | None, None] = dict.fromkeys(self.starts)
+        segments = SEGMENT.split(text)
         for cwd in self.starts:
-            for segment in SEGMENT.split(text):
+            for segment in segments:
                 cwd = self._moved(segment, cwd)
-                if cwd not in found:
-                    found.append(cwd)
-        return found
+                found.setdefault(cwd)
+                if len(found) > MAX_CWDS:
+                    return [*[c for c in found if c != UNKNOWN_CWD][: MAX_CWDS - 1], UNKNOWN_CWD]
+        return list(found)
 
     def carry_cwd(self, text: str) -> None:
         """Keep the folder ``text`` leaves its shell in as a start of later calls (``cd test``

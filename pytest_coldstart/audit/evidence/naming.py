@@ -100,12 +100,24 @@ class Naming:
         time ("$f", ``test/$f``, ``{}``) - may reach in ``text``: every file in the target's
         folder where it has one; else what a loop or an exec-er may hand it - the files the text
         names, globs over (``for f in test/*``) or finds (``find test -name '*.jsonl'``)."""
-        declared = {key: name for name in keys_of for key in self.keys.get(name, ())}
+        in_folder = self.in_folder(target, keys_of)
+        return in_folder if in_folder is not None else self.reached_by_text(text, keys_of, code=code)
+
+    def in_folder(self, target: str, keys_of: Collection[str]) -> list[str] | None:
+        """The keys of declarations ``keys_of`` in the folder of ``target`` (``test/$f``), or None
+        when it names no folder the workspace can place."""
         folder = target.replace("\\", "/").rpartition("/")[0]
-        if folder:
-            where = self.workspace.key(folder)
-            if where is not None:
-                return sorted(key for key in declared if key.startswith(where.rstrip("/") + "/"))
+        where = self.workspace.key(folder) if folder else None
+        if where is None:
+            return None
+        return sorted(
+            key for name in keys_of for key in self.keys.get(name, ()) if key.startswith(where.rstrip("/") + "/")
+        )
+
+    def reached_by_text(self, text: str, keys_of: Collection[str], *, code: bool = False) -> list[str]:
+        """``reached`` of a name with no folder: what ``text`` names, globs over, lists or finds -
+        the same for every such name a text writes (a caller asks once per text)."""
+        declared = {key: name for name in keys_of for key in self.keys.get(name, ())}
         named = self.names(text)
         found = {key for key, name in declared.items() if name in named}
         for cwd in self.workspace.cwds(text):

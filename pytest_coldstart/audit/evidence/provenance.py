@@ -222,10 +222,18 @@ class Provenance:
         """``_unplaced``, and for a name known only at run time ("$f", ``{}``) the declared files
         ``text`` may hand it (``Naming.reached``)."""
 
+        reachable = (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT)
+        by_text: list[list[str]] = []  # the same for every folderless name: judged once per text
+
         def guess(target: str) -> list[str]:
             if not RUNTIME_NAME.fullmatch(last_component(target)):
                 return self._unplaced(target)
-            return self.naming.reached(target, text, (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
+            in_folder = self.naming.in_folder(target, reachable)
+            if in_folder is not None:
+                return in_folder
+            if not by_text:
+                by_text.append(self.naming.reached_by_text(text, reachable))
+            return by_text[0]
 
         return guess
 
