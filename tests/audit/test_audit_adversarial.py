@@ -68,6 +68,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "file_tools_on_the_agents_own_files",
     "downloads_and_moves_in_the_workspace",
     "session_working_in_its_workspace",
+    "session_writing_its_own_file_from_code_after_a_cd_through_a_variable",
     "reads_of_its_own_workspace",
 }
 
