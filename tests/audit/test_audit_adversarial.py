@@ -70,6 +70,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "session_working_in_its_workspace",
     "session_writing_its_own_file_from_code_after_a_cd_through_a_variable",
     "reads_of_its_own_workspace",
+    "reads_of_its_own_workspace_after_a_cd",
+    "code_reading_what_it_lists_in_its_workspace",
 }
 
 

@@ -28,6 +28,15 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("zip -r /tmp/a.zip .", [(".", "*", True)]),
         ("cp -r . /tmp/copy", [(".", "*", True)]),
         ("rsync -a restore/ /tmp/r/", [("restore/", "*", True)]),
+        # code that lists a folder and opens, reads or copies what it lists
+        ("python3 -c \"import os; [print(open(f).read()) for f in os.listdir('.')]\"", [(".", "*", False)]),
+        ("python3 -c \"import glob; [open(f) for f in glob.glob('test/*.jsonl')]\"", [("test", "*.jsonl", False)]),
+        ("python3 -c \"[p.read_text() for p in Path('fixture').rglob('*.json')]\"", [("fixture", "*.json", True)]),
+        (
+            "python3 -c \"[shutil.copy(r + '/' + f, '/tmp') for r, _, fs in os.walk('restore') for f in fs]\"",
+            [("restore", "*", True)],
+        ),
+        ("node -e \"fs.readdirSync('test').map(f => fs.readFileSync('test/' + f))\"", [("test", "*", False)] * 2),
     ],
 )
 def test_the_folders_a_command_reads_whole(text, reads):
@@ -36,7 +45,19 @@ def test_the_folders_a_command_reads_whole(text, reads):
 
 @pytest.mark.parametrize(
     "text",
-    ["grep foo file.txt", "cat *.json", "ls *", "echo *", "x = a * b", "tar -tzf a.tgz", "find . -name x", "cp a b"],
+    [
+        "grep foo file.txt",
+        "cat *.json",
+        "ls *",
+        "echo *",
+        "x = a * b",
+        "tar -tzf a.tgz",
+        "find . -name x",
+        "cp a b",
+        "cat */",
+        "sed -n 1p */",  # the shell hands a reader folders only: it reads no file
+        "python3 -c \"import os; print(os.listdir('.'))\"",  # a listing that opens nothing reads nothing
+    ],
 )
 def test_what_reads_no_folder_whole(text):
     assert list(folder_reads(text)) == []

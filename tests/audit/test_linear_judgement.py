@@ -35,8 +35,8 @@ def test_past_max_cwds_a_text_is_also_read_as_anywhere(tmp_path: Path):
 
 def test_a_cwd_deeper_than_max_cwd_parts_is_unknown(tmp_path: Path):
     ws = Workspace(tmp_path, HOME)
-    assert ws._moved("cd a", "/x" + "/a" * (MAX_CWD_PARTS - 2)) == "/x" + "/a" * (MAX_CWD_PARTS - 1)
-    assert ws._moved("cd a", "/x" + "/a" * MAX_CWD_PARTS) == UNKNOWN_CWD
+    assert ws.moved("cd a", "/x" + "/a" * (MAX_CWD_PARTS - 2)) == "/x" + "/a" * (MAX_CWD_PARTS - 1)
+    assert ws.moved("cd a", "/x" + "/a" * MAX_CWD_PARTS) == UNKNOWN_CWD
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,14 @@ def naming(tmp_path: Path) -> Naming:
         ("cat agent-*.jsonl", set()),  # a glob never stands for the agent's own files
         ("echo 2 * 3", set()),
         ("cd .. && echo 2 * 3 && sed -n 1p */", set()),  # a bare * or */: code or prose, no name in it
+        # a folder read whole is taken in the folder the read runs in
+        ("cd .. && cat *", {"oracle"}),
+        ("cd .. && grep -rn cart .", {"oracle"}),
+        ("cd $X && cat *", {"oracle"}),  # a folder no one can place: anywhere (fail closed)
+        ("cd /tmp && cat *", set()),
+        ("cd /tmp && cat *; cd /home/lab/run/workspace && cat *", set()),
+        ("(cd /tmp; ls); cat ../*", {"oracle"}),  # a subshell returns to where it began
+        ("cd .. && python3 -c \"[open(f).read() for f in os.listdir('.')]\"", {"oracle"}),
         ('cat "../ora""cle.json"', {"oracle"}),  # the name the shell joins
         ("cat ../o\\racle.json", {"oracle"}),
     ],

@@ -53,8 +53,8 @@ def test_the_same_programs_that_write_nothing_declared(declared_ws, command):
 
 def test_a_name_after_an_unplaceable_cd_is_unplaceable(tmp_path):
     ws = Workspace(tmp_path, {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}})
-    assert ws._moved('cd "$(dirname x)"', None) == UNKNOWN_CWD
-    assert ws._moved("cd sub", UNKNOWN_CWD) == UNKNOWN_CWD
+    assert ws.moved('cd "$(dirname x)"', None) == UNKNOWN_CWD
+    assert ws.moved("cd sub", UNKNOWN_CWD) == UNKNOWN_CWD
     assert ws.key("oracle.json", UNKNOWN_CWD) is None
     assert ws.key("/home/lab/run/oracle.json", UNKNOWN_CWD) == ws.key("oracle.json")
 

@@ -1,8 +1,10 @@
 """Reads of a whole folder: what a call reads without naming it.
 
 ``grep -r answer .``, ``rg cart``, ``cat *``, ``find . -type f -exec cat {} +``, ``find . |
-xargs cat``, ``tar -czf /tmp/all.tgz .``, ``zip -r``, ``cp -r . /tmp/copy`` and ``rsync -a ./
-/tmp/copy/`` read every file in or below a folder, the test-side ones included. Each read is
+xargs cat``, ``tar -czf /tmp/all.tgz .``, ``zip -r``, ``cp -r . /tmp/copy``, ``rsync -a ./
+/tmp/copy/`` and code that lists a folder and opens what it lists (``os.listdir``,
+``glob.glob``, ``Path.iterdir``, ``fs.readdirSync``) read every file in or below a folder, the
+test-side ones included. Each read is
 (folder, name pattern, recursive); the caller takes it to name every test-side file there that
 the pattern matches (fail closed: the oracle was within the agent's reach). A glob with two or
 more letters (``*.json``, ``ora*``) is a name already (``naming``); this module adds the bare
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from pytest_coldstart.audit.evidence.identity import is_glob, last_component, quoted_segments
 
@@ -25,7 +27,26 @@ _GREPS = ("grep", "egrep", "fgrep", "zgrep")
 _RECURSING = ("rg", "ag", "ack")  # recursive by default
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
-HINT = re.compile(r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*")
+HINT = re.compile(
+    r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
+    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+"
+)
+
+#: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
+LISTING = re.compile(
+    r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children))\s*\(\s*"""
+    r"""(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
+    r"""|\bPath\s*\(\s*(?P<pq>['"])(?P<prefix>[^'"\n]+)(?P=pq)\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
+    r"""\s*(?:['"](?P<pattern>[^'"\n]+)['"])?"""
+    r"""|(?P<jq>['"])(?P<joined>[^'"\n]*/)(?P=jq)\s*\+"""
+)
+#: Code that reads or copies a file it was handed (with a listing: every file listed).
+_CODE_READ = re.compile(
+    r"\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\b(?:File|IO)\.(?:read|binread|readlines)\b"
+    r"|\bcreateReadStream\s*\(|\bcopy(?:file|2|fileobj)?\s*\(|\bGet-Content\b|\bfopen\s*\(|\bfile_get_contents\s*\("
+)
+#: glob.glob('test/*.json'), glob.iglob(...): the folder and the pattern of a code glob.
+_CODE_GLOB = re.compile(r"""\bglob\.i?glob\s*\(\s*(?P<q>['"])(?P<glob>[^'"\n]+)(?P=q)(?P<rest>[^)]*)\)""")
 
 #: Options of the greps whose value is the next word.
 _VALUED = frozenset(["-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "--regexp", "--file"])
@@ -33,14 +54,20 @@ _VALUED |= {"--max-count", "--glob", "--type", "--type-not", "-M", "--max-column
 Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
 
 
-def folder_reads(text: str) -> Iterator[Read]:
-    """The folders ``text``'s commands read whole (one tuple per folder)."""
+def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> Iterator[Read]:
+    """The folders ``text``'s commands read whole (one tuple per folder). ``entering(segment)``
+    is called before the reads of each segment are yielded (a caller follows its cds)."""
     if HINT.search(text) is None:
         return
     found: list[
         tuple[str, str]
     ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
+    code_reads = _CODE_READ.search(text) is not None
     for segment in quoted_segments(text):  # a | inside a quoted grep pattern separates nothing
+        if entering is not None:
+            entering(segment)
+        if code_reads:
+            yield from _listed(segment)
         words = [w.strip("\"'") for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
         start = 0  # wrappers, assignments and their options set aside (an index: no quadratic slicing)
         while start < len(words) and (words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-"):
@@ -62,6 +89,21 @@ def folder_reads(text: str) -> Iterator[Read]:
             found = []
 
 
+def _listed(segment: str) -> Iterator[Read]:
+    """What code that lists a folder reads, where it also opens, reads or copies files:
+    ``[open(f).read() for f in os.listdir('.')]``, ``glob.glob('test/*')``, ``'test/' + f``."""
+    for match in LISTING.finditer(segment):
+        if match.group("joined") == "/":
+            continue  # r + '/' + f: the folder is the variable's, listed where it is assigned
+        folder = (match.group("folder") or match.group("prefix") or match.group("joined")).rstrip("/") or "."
+        pattern = last_component(match.group("pattern") or "*")
+        yield (folder, pattern, "walk" in match.group(0) or "rglob" in match.group(0) or "**" in pattern)
+    for match in _CODE_GLOB.finditer(segment):
+        folder = posixpath.dirname(match.group("glob"))
+        recursive = "**" in match.group("glob") or "recursive" in match.group("rest") or is_glob(folder)
+        yield (folder if folder and not is_glob(folder) else ".", last_component(match.group("glob")), recursive)
+
+
 def _reads(words: list[str], head: str) -> Iterator[Read]:
     operands, skip = [], False
     for word in words[1:]:
@@ -75,6 +117,8 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
     if head in READERS:
         for operand in operands:
             base = last_component(operand.rstrip("/"))
+            if operand.endswith("/"):
+                continue  # cat */ : the shell hands it folders only, and a reader reads no folder
             if is_glob(operand) and len(re.sub(r"[*?\[\].]", "", base)) < 2:
                 folder = posixpath.dirname(operand.rstrip("/"))
                 yield (folder if folder and not is_glob(folder) else ".", base, is_glob(folder))

@@ -270,11 +270,11 @@ class Workspace:
         for start in self.starts:
             cwd = start
             for segment, tokens in parsed:
-                cwd = self._moved(segment, cwd)
+                cwd = self.moved(segment, cwd)
                 if tokens is not None:
                     yield segment, [(token, cwd) for token in tokens]
 
-    def _moved(self, segment: str, cwd: str | None) -> str | None:
+    def moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
         if not any(move in segment for move in _MOVES):
             return cwd  # the common case, without the substitution below
@@ -303,7 +303,7 @@ class Workspace:
         segments = SEGMENT.split(text)
         for cwd in self.starts:
             for segment in segments:
-                cwd = self._moved(segment, cwd)
+                cwd = self.moved(segment, cwd)
                 found.setdefault(cwd)
                 if len(found) > MAX_CWDS:
                     return [*[c for c in found if c != UNKNOWN_CWD][: MAX_CWDS - 1], UNKNOWN_CWD]
@@ -317,7 +317,7 @@ class Workspace:
         for start in list(self.starts):
             cwd = start
             for segment in SEGMENT.split(text):
-                cwd = self._moved(segment, cwd)
+                cwd = self.moved(segment, cwd)
             if cwd is not None and self.cwd is not None and self.fold(cwd) == self.fold(self.cwd):
                 cwd = None  # back where the agent's shell starts
             if cwd not in self.starts:

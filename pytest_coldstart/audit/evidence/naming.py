@@ -18,21 +18,13 @@ from collections.abc import Collection, Iterator, Mapping
 from typing import Any
 
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.folder_reads import folder_reads
+from pytest_coldstart.audit.evidence.folder_reads import LISTING, folder_reads
 from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
 
 _GLOB = re.compile(r"[*?]")
 _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 _GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
-#: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
-_LISTING = re.compile(
-    r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children))\s*\(\s*"""
-    r"""(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
-    r"""|\bPath\s*\(\s*(?P<pq>['"])(?P<prefix>[^'"\n]+)(?P=pq)\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
-    r"""\s*(?:['"](?P<pattern>[^'"\n]+)['"])?"""
-    r"""|(?P<jq>['"])(?P<joined>[^'"\n]*/)(?P=jq)\s*\+"""
-)
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
 
@@ -125,7 +117,7 @@ class Naming:
                 if code and not word.strip("*?"):
                     continue  # a bare * in code multiplies
                 found.update(self._below(word.rpartition("/")[0] or ".", last_component(word), declared, cwd))
-            for match in _LISTING.finditer(text):  # os.listdir('test'), Path('test').glob('*.jsonl')
+            for match in LISTING.finditer(text):  # os.listdir('test'), Path('test').glob('*.jsonl')
                 folder = match.group("folder") or match.group("prefix") or match.group("joined")
                 found.update(self._below(folder.rstrip("/") or ".", match.group("pattern") or "*", declared, cwd))
             for match in _FIND.finditer(text):
@@ -141,20 +133,38 @@ class Naming:
         return {key for key in declared if key.startswith(prefix) and fnmatch.fnmatchcase(_base(key), pattern.lower())}
 
     def _folders_read(self, texts: list[str]) -> set[str]:
-        """The fail-closed declarations a read of a whole folder reaches (``folder_reads``)."""
+        """The fail-closed declarations a read of a whole folder reaches (``folder_reads``), the
+        folder taken in the cwd the read runs in, from each start of the session (``cd .. &&
+        cat *``; after ``cd $X``: anywhere). A subshell or popd may return to the start: then
+        the starts are read too (fail closed)."""
+        return {name for text in texts for name in self._folders_read_in(text)}
+
+    def _folders_read_in(self, text: str) -> set[str]:
         found: set[str] = set()
-        for text in texts:
-            for folder, pattern, recursive in folder_reads(text):
-                where = self.workspace.key(folder)
-                prefix = where.rstrip("/") + "/" if where is not None else None
-                for name in self.fail_closed:
-                    for key in self.keys.get(name, ()):
-                        inside = prefix is None or (
-                            key.startswith(prefix) and (recursive or "/" not in key[len(prefix) :])
-                        )
-                        if inside and fnmatch.fnmatchcase(_base(key), pattern.lower()):
-                            found.add(name)
+        starts = list(self.workspace.starts)
+        current = list(starts)
+        returns = "(" in text or "popd" in text
+
+        def entering(segment: str) -> None:
+            current[:] = [self.workspace.moved(segment, cwd) for cwd in current]
+
+        for folder, pattern, recursive in folder_reads(text, entering):
+            for cwd in dict.fromkeys([*current, *(starts if returns else ())]):
+                found |= self._read_whole(folder, pattern, recursive, cwd)
         return found
+
+    def _read_whole(self, folder: str, pattern: str, recursive: bool, cwd: str | None) -> set[str]:
+        """The fail-closed declarations in ``folder`` (below it if ``recursive``) that ``pattern``
+        matches; every one of them where the folder cannot be placed."""
+        where = self.workspace.key(folder, cwd)
+        prefix = where.rstrip("/") + "/" if where is not None else None
+        return {
+            name
+            for name in self.fail_closed
+            for key in self.keys.get(name, ())
+            if (prefix is None or (key.startswith(prefix) and (recursive or "/" not in key[len(prefix) :])))
+            and fnmatch.fnmatchcase(_base(key), pattern.lower())
+        }
 
     def _tokens(self, texts: list[str]) -> Iterator[tuple[str, str | None]]:
         for text in texts:
