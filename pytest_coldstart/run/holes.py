@@ -45,6 +45,8 @@ def excess_holes(fd: int, size: int, blocks: int) -> int | None:
             holes += min(data, size) - offset
             if holes > MAX_HOLE_BYTES:
                 return holes
+            if data >= size:
+                break  # the last hole ran to the end: within the limit
             offset = os.lseek(fd, data, _SEEK_HOLE)
     except OSError:
         return None

@@ -31,11 +31,16 @@ def _holes_reported(folder: Path) -> bool:
         probe.unlink()
 
 
+def _require_holes(folder: Path) -> Path:
+    """``folder``, where the file system reports holes; else the test does not apply here."""
+    if not _holes_reported(folder):
+        pytest.skip("this file system does not report holes (no SEEK_DATA)")
+    return folder
+
+
 @pytest.fixture
 def sparse_folder(tmp_path: Path) -> Path:
-    if not _holes_reported(tmp_path):
-        pytest.skip("this file system does not report holes (no SEEK_DATA)")
-    return tmp_path
+    return _require_holes(tmp_path)
 
 
 def _sparse(path: Path, size: int, head: bytes = b"") -> Path:
@@ -100,9 +105,7 @@ def test_a_file_cut_into_many_small_holes_is_refused_after_the_limit(sparse_fold
 def test_refused_exactly_when_the_holes_pass_the_limit(layout, tmp_path_factory):
     """A property over layouts of data and holes (whole blocks): refused iff holes > limit,
     and a file that is kept reads back byte for byte."""
-    folder = tmp_path_factory.mktemp("layouts")
-    if not _holes_reported(folder):
-        pytest.skip("this file system does not report holes (no SEEK_DATA)")
+    folder = _require_holes(tmp_path_factory.mktemp("layouts"))
     limit = 6 * BLOCK
     path = folder / "layout.bin"
     offset = hole_bytes = 0
