@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import shutil
 from pathlib import Path
@@ -27,6 +28,65 @@ def test_the_fingerprint_covers_the_audit_import_closure_and_nothing_outside_it(
         for p in digest._data_files(f)
     }
     assert "run/schemas/trajectory-record.schema.json" in data and "run/schemas/records/note.schema.json" in data
+
+
+def _parsed_imports(path: Path, module: str) -> set[str]:
+    """The parser's answer, which the line scan of ``digest._imports`` is held to."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    todo: list[ast.AST] = [ast.parse(path.read_bytes())]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            todo.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+        todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def test_the_import_scan_sees_every_import_the_parser_sees_in_every_module() -> None:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE).with_suffix("").parts
+        module = ".".join(["pytest_coldstart", *(parts[:-1] if parts[-1] == "__init__" else parts)])
+        scanned = set(digest._imports(path, module))
+        assert _parsed_imports(path, module) <= scanned, path
+
+
+def test_the_import_scan_reads_continuations_guards_and_relative_imports(tmp_path: Path) -> None:
+    source = tmp_path / "mod.py"
+    source.write_text(
+        "from __future__ import annotations\n"
+        "import os, pytest_coldstart.run.jsonio as j  # a comment\n"
+        "from . import (\n    sibling,  # why\n    other as o,\n)\n"
+        "from ..run.layout import \\\n    AUDIT_DIR\n"
+        "if TYPE_CHECKING:\n    from pytest_coldstart.cli import main\n\n    import pytest_coldstart.typing_only\n"
+        "else:\n    import pytest_coldstart.at_runtime\n"
+        "def f():\n    from pytest_coldstart.lazy import thing\n",
+        "utf-8",
+    )
+    found = set(digest._imports(source, "pytest_coldstart.audit.mod"))
+    assert {
+        "os",
+        "pytest_coldstart.run.jsonio",
+        "pytest_coldstart.audit.sibling",
+        "pytest_coldstart.audit.other",
+    } <= found
+    assert {
+        "pytest_coldstart.run.layout.AUDIT_DIR",
+        "pytest_coldstart.at_runtime",
+        "pytest_coldstart.lazy.thing",
+    } <= found
+    assert not {"pytest_coldstart.cli.main", "pytest_coldstart.typing_only"} & found
+    assert found == _parsed_imports(source, "pytest_coldstart.audit.mod")
 
 
 def test_the_fingerprint_is_remembered_under_the_package_state(tmp_path: Path, monkeypatch) -> None:
