@@ -5,8 +5,8 @@ nested shells, exec-ers; ``code_writes``: a script's own writes) and the naming 
 files (``Naming``); every visible file through the item-list match (``carried_lists``). An agent controls that text, so no shape of it may cost more than linear
 time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
 chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
-lines in code, hex, unplaceable cds, nested cds with globs, loops, item names with the wrong
-counts) the text is judged by each parser and by the provenance model as one whole call, and
+lines in code, hex, unplaceable cds, nested cds with globs, loops, names made at run time
+(loops over listings, substitutions, printed names), item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
 built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
@@ -59,6 +59,9 @@ SHAPES: dict[str, tuple[str, str]] = {
     "nested cds": ("cd d; cat f*.json; ", "python3 -c \"import sys; open(sys.argv[1], 'w')\" x"),
     "cds, code": ("cd ../e; python3 -c \"open('o.json', 'w')\"; ", ""),
     "loops": ('for f in test/*; do cp a "$f"; done; ', ""),
+    "runtime reads": ('for f in *; do cat "$f"; done; ls | xargs cat; ', ""),
+    "substitutions": ("cat $(ls | grep ora) `printf 'o%sacle.json' r` ", ""),
+    "printed names": ("echo oracle.json; printf -v f '%s' x; ", "cat $f"),
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
 }

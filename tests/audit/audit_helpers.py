@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import audit_run
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.shell_words import last_component
 from pytest_coldstart.audit.evidence.shell_writes import shell_writes
 from pytest_coldstart.audit.evidence.tree_writes import expand
 from pytest_coldstart.demo.scenarios import RunBuilder

@@ -71,6 +71,11 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "session_writing_its_own_file_from_code_after_a_cd_through_a_variable",
     "reads_of_its_own_workspace",
     "reads_of_its_own_workspace_after_a_cd",
+    "loop_over_its_own_workspace",
+    "listing_of_its_own_workspace_piped_to_a_reader",
+    "runtime_names_in_its_own_folders",
+    "searches_of_its_own_workspace",
+    "searches_of_names_only",
     "code_reading_what_it_lists_in_its_workspace",
 }
 

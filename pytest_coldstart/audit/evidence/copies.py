@@ -10,7 +10,8 @@ from __future__ import annotations
 import posixpath
 from typing import Protocol
 
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.shell_words import last_component
 from pytest_coldstart.audit.evidence.tree_writes import folder
 
 COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy", "scp")

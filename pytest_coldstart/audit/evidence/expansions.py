@@ -82,7 +82,7 @@ def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]
     """The other readings of ``text``: one with its variables, escapes, hex, concatenations and
     classes resolved, then that one's brace expansions; nothing when no step changes it.
     ``known``: variables earlier calls assigned."""
-    valued = _valued(text, known or {}) if "$" in text and (known or "=" in text) else text
+    valued = valued_text(text, known)
     if valued != text:
         yield valued
     joined = valued
@@ -110,6 +110,12 @@ def assignments(text: str, known: Mapping[str, str] | None = None) -> dict[str, 
         value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value else value
         values[match.group(1)] = found[match.group(1)] = value[:_MAX_VALUE]
     return found
+
+
+def valued_text(text: str, known: Mapping[str, str] | None = None) -> str:
+    """``text`` with the variables it or earlier calls (``known``) assign a literal read as
+    their values; ``text`` itself when it expands none of them."""
+    return _valued(text, known or {}) if "$" in text and (known or "=" in text) else text
 
 
 def _valued(text: str, known: Mapping[str, str]) -> str:

@@ -17,7 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-from pytest_coldstart.audit.evidence.identity import is_glob, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
 
 #: Programs that print or copy the content of the files they are given.
 READERS = frozenset(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk"])
@@ -125,18 +125,18 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
     recursive = head in _RECURSING or (head in _GREPS and any(_has(f, "rR", "--recursive") for f in flags))
     if recursive:
         paths = operands[1:] if not any(f in ("-e", "-f", "--regexp", "--file") for f in flags) else operands
-        yield from (_whole(path) for path in paths or ["."])
+        yield from (whole(path) for path in paths or ["."])
     elif head == "tar" and _tar_creates(words):
         archive = _tar_archive(words)
         old_style = len(words) > 1 and not words[1].startswith("-")  # tar czf out.tgz .
-        yield from (_whole(p) for p in operands[1 if old_style else 0 :] if p != archive)
+        yield from (whole(p) for p in operands[1 if old_style else 0 :] if p != archive)
     elif head == "zip" and any(_has(f, "r", "--recurse-paths") for f in flags):
-        yield from (_whole(path) for path in operands[1:])
+        yield from (whole(path) for path in operands[1:])
     elif head in ("cp", "rsync", "scp") and any(_has(f, "rRa", "--recursive") or f == "--archive" for f in flags):
-        yield from (_whole(path) for path in operands[:-1])
+        yield from (whole(path) for path in operands[:-1])
 
 
-def _whole(path: str) -> Read:
+def whole(path: str) -> Read:
     """A folder read whole: ``dir`` is everything below it, ``dir/*.md`` the files of that name."""
     if is_glob(last_component(path.rstrip("/"))):
         folder = posixpath.dirname(path.rstrip("/"))

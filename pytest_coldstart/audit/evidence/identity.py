@@ -27,14 +27,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, segment_tokens, strings
+
 RUN = "<run>"  # the key prefix of the run directory when the host path it had is unknown
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
-_QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
-_TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
-#: The separators of shell segments (``>|`` is a redirection that overrides noclobber).
-SEGMENT = re.compile(r"&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>])")  # ... and a background &
-#: A quoted string, a separator (group 1), or a run of anything else.
-_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>]))|[^\"';\n|&]+|.", re.DOTALL)
 #: The cwd after a ``cd`` to a folder no one can place: relative names there are unplaceable.
 UNKNOWN_CWD = "$CDPATH?"
 MAX_CWDS = 16  # distinct folders one text is read in, the last standing for all the others
@@ -43,9 +39,7 @@ _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _MAX_STARTS = 4
 _MEMO_SIZE = 16_384  # Workspace.key results kept (cleared when full): tokens of at most
 _MEMO_CHARS = 512  # this many characters, so the memo holds at most a few MB
-_CLASS = re.compile(r"\[[^\]/]+\]")  # a glob's character class: t[e]st
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
-_QUOTING = str.maketrans("", "", "\"'\\")
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _PROC_CWD = re.compile(r"^/proc/(?:self|thread-self|\d+)/cwd(?:/|$)")
 _PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
@@ -266,7 +260,7 @@ class Workspace:
         cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
         finds in (lowercased) are tokenised - a cheap necessary condition of the caller.
         The text is cut and tokenised once; only the cwds differ from one start to the next."""
-        parsed = [(segment, _segment_tokens(segment, wanted)) for segment in SEGMENT.split(text)]
+        parsed = [(segment, segment_tokens(segment, wanted)) for segment in SEGMENT.split(text)]
         for start in self.starts:
             cwd = start
             for segment, tokens in parsed:
@@ -322,70 +316,3 @@ class Workspace:
                 cwd = None  # back where the agent's shell starts
             if cwd not in self.starts:
                 self.starts = [None, *[s for s in self.starts if s is not None][-(_MAX_STARTS - 2) :], cwd]
-
-
-def _segment_tokens(segment: str, wanted: re.Pattern[str] | None) -> list[str] | None:
-    """The path-like tokens of one shell segment, or None when ``wanted`` is in neither reading."""
-    plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
-    if wanted is not None and not any_reading(wanted, segment, plain):
-        return None
-    found: list[str] = []
-    for match in _QUOTED.finditer(segment):
-        inner = match.group(1) or match.group(2)
-        if " " in inner and ("/" in inner or "\\" in inner):
-            found.append(inner)
-    found += [match.group(0) for match in _TOKEN.finditer(segment)]
-    if plain is not segment:  # both readings (backslashes may be Windows separators): fail closed
-        found += [match.group(0) for match in _TOKEN.finditer(plain)]
-    return found
-
-
-def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:
-    """``pattern`` is found in ``text`` or in ``plain`` (its ``dequoted`` reading), lowercased."""
-    return pattern.search(text.lower()) is not None or (plain is not text and pattern.search(plain.lower()) is not None)
-
-
-def is_glob(path: str) -> bool:
-    """``path`` holds a pattern the shell expands (``*``, ``?``, ``[ab]``)."""
-    return "*" in path or "?" in path or ("[" in path and _CLASS.search(path) is not None)
-
-
-def dequoted(text: str) -> str:
-    """``text`` as the shell joins its words: quotes and backslash escapes removed."""
-    return text.translate(_QUOTING) if '"' in text or "'" in text or "\\" in text else text
-
-
-def quoted_segments(text: str) -> list[str]:
-    """The shell segments of ``text`` with separators inside quotes left alone (``bash -c
-    "cd x && cp a b"`` is one segment). Escapes are not interpreted: a caller that must not
-    miss a segment uses these and ``SEGMENT.split`` both."""
-    segments: list[str] = []
-    current: list[str] = []
-    for match in _LEXEME.finditer(text):
-        if match.group(1) is not None:
-            segments.append("".join(current))
-            current = []
-        else:
-            current.append(match.group(0))
-    segments.append("".join(current))
-    return segments
-
-
-def strings(value: Any) -> Iterator[str]:
-    """Every string in ``value``; a list of two or more strings also as the command line its
-    words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-            if len(item) > 1 and all(isinstance(word, str) for word in item):
-                yield " ".join(item)
-
-
-def last_component(token: str) -> str:
-    return token.replace("\\", "/").rstrip("/").rpartition("/")[2].lower()

@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import fnmatch
 import re
-from collections.abc import Collection, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.folder_reads import LISTING, folder_reads
-from pytest_coldstart.audit.evidence.identity import Workspace, any_reading, dequoted, last_component, strings
+from pytest_coldstart.audit.evidence.expansions import valued_text
+from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
+from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings
+from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
 _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
+MAX_PATTERNS = 4096  # remembered patterns (a bounded memo)
 _GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
@@ -46,6 +51,7 @@ class Naming:
         self.by_key = {key: name for name, named in keys.items() for key in named}
         self.bases = {_base(key) for key in self.by_key} | workspace.symlinks
         self._links = 0
+        self._patterns: dict[str, bool] = {}  # pattern -> matches a fail-closed base name
         self._compile()
 
     def _compile(self) -> None:
@@ -63,11 +69,14 @@ class Naming:
         self._links = len(names)
         self._compile() if self._links <= MAX_LINK_NAMES else setattr(self, "wanted", _ANYTHING)
 
-    def names(self, arguments: Any) -> set[str]:
-        """The declarations whose file ``arguments`` name, or whose folder they read whole."""
+    def names(self, arguments: Any, tool: str = "") -> set[str]:
+        """The declarations whose file ``arguments`` name, or whose folder they (or ``tool``, a
+        search or a reader by pattern: ``tool_reads``) read whole."""
         self._know_links()
-        texts = list(with_decoded(strings(arguments), self.known))  # each reading, decoded once
+        texts = list(with_decoded(strings(without_filters(tool, arguments)), self.known))  # each reading, decoded once
         found: set[str] = self._folders_read(texts)
+        for read in tool_reads(tool, arguments):
+            found |= {name for cwd in self.workspace.starts for name in self._read_whole(*read, cwd)}
         bases: dict[str, str] = {}  # a token recurs once per cwd the session may be in
         for token, cwd in self._tokens(texts):
             base = bases.get(token)
@@ -112,6 +121,8 @@ class Naming:
         declared = {key: name for name in keys_of for key in self.keys.get(name, ())}
         named = self.names(text)
         found = {key for key, name in declared.items() if name in named}
+        # ls | while read f, printf 'o%sacle.json': the shell's sources of names (parsed once)
+        listed = list(sources(text)) if not code else []
         for cwd in self.workspace.cwds(text):
             for word in _GLOBBED.findall(text):
                 if code and not word.strip("*?"):
@@ -125,6 +136,8 @@ class Naming:
                 for root in match.group(1).split() or ["."]:
                     for pattern in patterns:
                         found.update(self._below(root, last_component(pattern), declared, cwd))
+            for folder, pattern, _ in listed:
+                found.update(self._below(folder, pattern, declared, cwd))
         return sorted(found)
 
     def _below(self, folder: str, pattern: str, declared: Collection[str], cwd: str | None) -> set[str]:
@@ -140,18 +153,39 @@ class Naming:
         return {name for text in texts for name in self._folders_read_in(text)}
 
     def _folders_read_in(self, text: str) -> set[str]:
+        found = self._read_where_it_runs(text, folder_reads)
+        if valued_text(text, self.known) == text:  # else its valued reading, also a text, is judged
+            found |= self._read_where_it_runs(text, runtime_reads)
+        return found
+
+    def _read_where_it_runs(self, text: str, reads: Callable[[str, Callable[[str], None]], Iterator[Read]]) -> set[str]:
         found: set[str] = set()
         starts = list(self.workspace.starts)
         current = list(starts)
         returns = "(" in text or "popd" in text
+        passed: list[str] = []  # segments entered since the last read: moved through only when one comes
+        judged: set[tuple[Read, str | None]] = set()
 
-        def entering(segment: str) -> None:
-            current[:] = [self.workspace.moved(segment, cwd) for cwd in current]
-
-        for folder, pattern, recursive in folder_reads(text, entering):
+        for read in reads(text, passed.append):
+            if not self._matches_any(read[1]):
+                continue  # echo done, ls *.py: a pattern no fail-closed file's name has
+            for segment in passed:
+                current[:] = [self.workspace.moved(segment, cwd) for cwd in current]
+            passed.clear()
             for cwd in dict.fromkeys([*current, *(starts if returns else ())]):
-                found |= self._read_whole(folder, pattern, recursive, cwd)
+                if (read, cwd) not in judged:
+                    judged.add((read, cwd))
+                    found |= self._read_whole(*read, cwd)
         return found
+
+    def _matches_any(self, pattern: str) -> bool:
+        known = self._patterns.get(pattern)
+        if known is None:
+            if len(self._patterns) > MAX_PATTERNS:
+                self._patterns.clear()
+            bases = {_base(key) for name in self.fail_closed for key in self.keys.get(name, ())}
+            known = self._patterns[pattern] = any(fnmatch.fnmatchcase(base, pattern.lower()) for base in bases)
+        return known
 
     def _read_whole(self, folder: str, pattern: str, recursive: bool, cwd: str | None) -> set[str]:
         """The fail-closed declarations in ``folder`` (below it if ``recursive``) that ``pattern``

@@ -39,7 +39,7 @@ from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.expansions import assignments
 from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
-from pytest_coldstart.audit.evidence.identity import RUN, Workspace, last_component, strings
+from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES, Naming
 from pytest_coldstart.audit.evidence.provenance_rules import (
@@ -48,8 +48,11 @@ from pytest_coldstart.audit.evidence.provenance_rules import (
     lab_side_violations,
     logger_violations,
 )
+from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
+from pytest_coldstart.audit.evidence.shell_words import last_component, strings
 from pytest_coldstart.audit.evidence.shell_writes import HINT, RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
+from pytest_coldstart.audit.evidence.tool_reads import is_search
 from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, is_writer, tool_paths, words_of
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
@@ -110,8 +113,8 @@ class Provenance:
         """Cheap necessary condition on the (lowercased) raw line: may this call name or write a
         file? One compiled scan for the write hints and the names worth resolving."""
         writer = self._writer_tools.get(tool)
-        if writer is None:
-            writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS)
+        if writer is None:  # a writer, or a search that reads a folder without naming it
+            writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
         if writer:
             return True
         if len(self.workspace.link_names) > MAX_LINK_NAMES:
@@ -122,7 +125,7 @@ class Provenance:
             self.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
             hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT]
-            hints += [FOLDER_READ_HINT.pattern]
+            hints += [FOLDER_READ_HINT.pattern, RUNTIME_READ_HINT]
             hints += [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
             self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]))
         start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
@@ -145,17 +148,17 @@ class Provenance:
             self._naming = Naming(self.workspace, self.keys, TEST_SIDE, self.variables)
         return self._naming
 
-    def names(self, arguments: Any) -> set[str]:
+    def names(self, arguments: Any, tool: str = "") -> set[str]:
         """The declarations whose file a call's arguments name (``naming``: by resolved path;
         an unplaceable path or a glob names test-side files by name, fail closed)."""
-        return self.naming.names(arguments)
+        return self.naming.names(arguments, tool)
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
         names no file the call touches."""
         if isinstance(arguments, dict) and is_writer(tool, arguments):
             arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
-        return self.names(arguments)
+        return self.names(arguments, tool)
 
     def feed(self, call_id: str, tool: str, arguments: Any, agent: bool) -> set[str]:
         """Record the call's writes; returns the declarations whose file it writes."""

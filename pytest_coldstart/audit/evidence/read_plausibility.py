@@ -19,7 +19,9 @@ from collections.abc import Collection
 from typing import Any
 
 from pytest_coldstart.audit.evidence import lab_record
-from pytest_coldstart.audit.evidence.identity import Workspace, last_component, quoted_segments, strings
+from pytest_coldstart.audit.evidence.identity import Workspace
+from pytest_coldstart.audit.evidence.runtime_reads import hands_off
+from pytest_coldstart.audit.evidence.shell_words import last_component, quoted_segments, strings
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
@@ -48,7 +50,10 @@ def doubt(
 
 
 def only_echoed(ws: Workspace, keys: Collection[str], arguments: Any) -> bool:
-    """The file is named only as text a command prints (``echo 'see oracle.json' > notes``)."""
+    """The file is named only as text a command prints (``echo 'see oracle.json' > notes``),
+    and no command reads the printed names (``echo oracle.json | xargs cat``: ``runtime_reads``)."""
+    if any(hands_off(text) for text in strings(arguments)):
+        return False
     heads = naming_heads(ws, keys, arguments)
     return bool(heads) and heads <= ECHOES
 

@@ -221,7 +221,7 @@ class Scanner:
         ):
             arguments = self._value(record, "arguments")
             written = provenance.feed(call_id, tool, arguments, get("actor") == "agent")
-            named = provenance.names(arguments)
+            named = provenance.names(arguments, tool)
         if get("actor") != "agent":
             return None
         if get("phase") != "agent":

@@ -17,17 +17,11 @@ import re
 from collections.abc import Callable
 
 from pytest_coldstart.audit.evidence.copies import COPIERS, REMOTE, copies, remote_copy
-from pytest_coldstart.audit.evidence.identity import (
-    SEGMENT,
-    Workspace,
-    dequoted,
-    is_absolute,
-    last_component,
-    quoted_segments,
-)
+from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
 from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT, dequoted, last_component, quoted_segments
 from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
 
 #: (key of the file written, how, key of the file a copy/move came from)

@@ -41,7 +41,9 @@ from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
+from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
+from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
 from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
@@ -319,6 +321,8 @@ ADVERSARIAL: dict[str, Scenario] = {
     + PROGRAMS
     + SESSION
     + READS
+    + RUNTIME
+    + SEARCHES
     + PREREQUISITES
     + INVENTORIES
     + LAB_RECORD

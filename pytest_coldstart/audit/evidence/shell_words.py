@@ -1,0 +1,103 @@
+"""The words of a shell command line as the audit reads them: segments, path-like tokens,
+quotes and escapes joined as the shell joins them. Pure text: nothing here knows a run."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_DRIVE = re.compile(r"^[a-zA-Z]:/")
+_QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
+_TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
+_BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}(?=/)")
+_LOCAL_URL = re.compile(r"(?:[a-z]+://)?(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|\[::1\])(?::\d+)?/", re.IGNORECASE)
+#: The separators of shell segments (``>|`` is a redirection that overrides noclobber).
+SEGMENT = re.compile(r"&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>])")  # ... and a background &
+#: A quoted string, a separator (group 1), or a run of anything else.
+_LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>]))|[^\"';\n|&]+|.", re.DOTALL)
+_CLASS = re.compile(r"\[[^\]/]+\]")  # a glob's character class: t[e]st
+_QUOTING = str.maketrans("", "", "\"'\\")
+
+
+def segment_tokens(segment: str, wanted: re.Pattern[str] | None) -> list[str] | None:
+    """The path-like tokens of one shell segment, or None when ``wanted`` is in neither reading."""
+    plain = dequoted(segment)  # "ora""cle.json", o\racle.json: what the shell reads
+    if wanted is not None and not any_reading(wanted, segment, plain):
+        return None
+    found: list[str] = []
+    for match in _QUOTED.finditer(segment):
+        inner = match.group(1) or match.group(2)
+        if " " in inner and ("/" in inner or "\\" in inner):
+            found.append(inner)
+    braced = _BRACED.sub(r"$\1", segment) if "${" in segment else segment  # ${PWD}/x: $PWD/x
+    found += [match.group(0) for match in _TOKEN.finditer(braced)]
+    if plain is not segment:  # both readings (backslashes may be Windows separators): fail closed
+        found += [match.group(0) for match in _TOKEN.finditer(plain)]
+    return found + [v for token in found if token[:1] == "@" or ":" in token for v in _variants(token) if v]
+
+
+def _variants(token: str) -> Iterator[str]:
+    """The path inside a token that carries one behind a prefix: curl's ``@file``, git's
+    ``HEAD:path``, scp's ``host:path``; a URL of a server on this machine (``python3 -m
+    http.server``) names the file it serves, from a folder no one can place."""
+    if token.startswith("@"):
+        yield token[1:]
+    served = _LOCAL_URL.match(token)
+    if served is not None:
+        yield "$SERVED/" + token[served.end() :]
+    elif ":" in token and "://" not in token and _DRIVE.match(token.replace("\\", "/")) is None:
+        yield token.split(":", 1)[1]
+
+
+def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:
+    """``pattern`` is found in ``text`` or in ``plain`` (its ``dequoted`` reading), lowercased."""
+    return pattern.search(text.lower()) is not None or (plain is not text and pattern.search(plain.lower()) is not None)
+
+
+def is_glob(path: str) -> bool:
+    """``path`` holds a pattern the shell expands (``*``, ``?``, ``[ab]``)."""
+    return "*" in path or "?" in path or ("[" in path and _CLASS.search(path) is not None)
+
+
+def dequoted(text: str) -> str:
+    """``text`` as the shell joins its words: quotes and backslash escapes removed."""
+    if '"' not in text and "'" not in text and "\\" not in text:
+        return text
+    return text.replace("$'", "'").translate(_QUOTING)  # $'\x6f'racle.json: ANSI-C quoting
+
+
+def quoted_segments(text: str) -> list[str]:
+    """The shell segments of ``text`` with separators inside quotes left alone (``bash -c
+    "cd x && cp a b"`` is one segment). Escapes are not interpreted: a caller that must not
+    miss a segment uses these and ``SEGMENT.split`` both."""
+    segments: list[str] = []
+    current: list[str] = []
+    for match in _LEXEME.finditer(text):
+        if match.group(1) is not None:
+            segments.append("".join(current))
+            current = []
+        else:
+            current.append(match.group(0))
+    segments.append("".join(current))
+    return segments
+
+
+def strings(value: Any) -> Iterator[str]:
+    """Every string in ``value``; a list of two or more strings also as the command line its
+    words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+            if len(item) > 1 and all(isinstance(word, str) for word in item):
+                yield " ".join(item)
+
+
+def last_component(token: str) -> str:
+    return token.replace("\\", "/").rstrip("/").rpartition("/")[2].lower()

@@ -1,0 +1,48 @@
+"""The words of a command line (audit/evidence/shell_words.py): tokens behind a prefix, braced
+variables and ANSI-C quoting read as the shell and the program read them."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens
+
+
+@pytest.mark.parametrize(
+    ("segment", "token"),
+    [
+        ("git show HEAD:oracle.json", "oracle.json"),
+        ("scp host:/srv/run/oracle.json .", "/srv/run/oracle.json"),
+        ("curl -F file=@oracle.json http://x", "oracle.json"),
+        ("curl --data-binary @test/testmod.jsonl http://x", "test/testmod.jsonl"),
+        ("curl -s localhost:8000/oracle.json", "$SERVED/oracle.json"),
+        ("wget http://127.0.0.1:9000/sub/oracle.json", "$SERVED/sub/oracle.json"),
+        ("cat ${PWD}/o*e.json", "$PWD/o*e.json"),
+    ],
+)
+def test_a_path_behind_a_prefix_is_a_token_of_its_own(segment, token):
+    assert token in (segment_tokens(segment, None) or [])
+
+
+@pytest.mark.parametrize(
+    "segment",
+    ["cat C:/run/oracle.json", "curl https://example.com/oracle.json", "echo a:b"],
+)
+def test_drive_letters_and_remote_urls_keep_their_one_reading(segment):
+    tokens = segment_tokens(segment, None) or []
+    assert not any(t.startswith("$SERVED/") for t in tokens)
+    assert "/run/oracle.json" not in tokens and "//example.com/oracle.json" not in tokens
+
+
+def test_ansi_c_quoting_is_joined_like_other_quotes():
+    assert dequoted("cat $'o'racle.json") == "cat oracle.json"
+    assert dequoted("cat 'ora''cle.json'") == "cat oracle.json"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab:@/$.{}'\"\\ lochst8-P")), max_size=120))
+def test_any_segment_tokenises_without_error(segment):
+    tokens = segment_tokens(segment, None)
+    assert tokens is not None and all(isinstance(t, str) and t for t in tokens)
