@@ -203,3 +203,19 @@ def test_a_path_through_a_link_is_the_path_through_its_target(parts):
     ws.alias(ws.key("up"), ws.run_key("."))
     plain = Workspace(Path("/nonexistent-run"), HOME)
     assert ws.key("/".join(["up", *parts])) == plain.key("/".join(["..", *parts]))
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "echo x | xargs echo >> ../test/testmod.jsonl",
+        "timeout 5 echo x > ../test/testmod.jsonl",
+        "flock /tmp/l printf x >> ../test/testmod.jsonl",
+        "watch -n1 date >>../test/testmod.jsonl",
+        "ls | xargs -I{} cat {} >> ../test/testmod.jsonl",
+    ],
+)
+def test_the_redirect_of_an_exec_ers_unknown_program_is_still_a_write(ws, command):
+    """The shell, not the program, opens a redirect's target: whatever xargs or timeout runs."""
+    written = [(key, how) for key, how, _ in shell_writes(command, ws)]
+    assert (ws.run_key("test/testmod.jsonl"), "shell redirect") in written

@@ -183,13 +183,17 @@ def _writes_in(
         if _head(words[0]) == "find" and hinted:
             resolver = _Resolver(ws, cwd, unplaced, uncertain)
             out += find_deletes(words, resolver, resolver.key)
-        words = _program(words)
-        inner = _shell_string(words)
+        program = _program(words)
+        inner = _shell_string(program)
         if inner is not None:
             if depth < _MAX_DEPTH:
                 out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, uncertain=uncertain, depth=depth + 1)
-        elif words and hinted:
-            out += _segment(words, _head(words[0]), _Resolver(ws, cwd, unplaced, uncertain))
+        elif program and hinted:
+            out += _segment(program, _head(program[0]), _Resolver(ws, cwd, unplaced, uncertain))
+        elif (
+            hinted
+        ):  # an exec-er's program nobody knows (xargs cat >> f, timeout 5 echo > f): the redirect is the shell's
+            out += _redirects(words, _Resolver(ws, cwd, unplaced, uncertain))
     return out
 
 
@@ -305,7 +309,7 @@ class _Resolver:
         return self.ws.placed(target, guess or (lambda _: []), self.cwd)
 
 
-def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:
+def _redirects(words: list[str], targets: _Resolver) -> list[ShellWrite]:
     out: list[ShellWrite] = []
     for index, word in enumerate(words):
         target = None
@@ -316,6 +320,11 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
             target = match.group(1) if match else None
         if target and not target.startswith("&"):
             out += [(k, "shell redirect", None) for k in targets(target)]
+    return out
+
+
+def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:
+    out = _redirects(words, targets)
     if head in REMOTE:  # docker cp, aws s3 sync ...: parsed as the local copy they are
         words = remote_copy(words, head) or words
         head = _head(words[0])
