@@ -227,6 +227,7 @@ def test_dotnet_file_api_writes(code, path):
     "code, path",
     [
         ('writeLines(x, "oracle.json")', "oracle.json"),
+        ('write("{}", "oracle.json", append=TRUE)', "oracle.json"),  # base R: the file is the second argument
         ('write.csv(df, file = "t.csv", row.names = FALSE)', "t.csv"),
         ('cat("x", file="oracle.json", append=TRUE)', "oracle.json"),
         ('saveRDS(m, "m.rds")', "m.rds"),

@@ -81,6 +81,7 @@ def test_powershell_cmdlets_and_aliases_write(declared_ws, command, files):
         ("awk '{print > \"oracle.json\"}' /tmp/a", {"oracle.json"}),
         ('gawk -F, \'{printf "%s", $1 >> "test/testmod.jsonl"}\' a.csv', {"test/testmod.jsonl"}),
         ("gawk -i inplace '{print}' oracle.json", {"oracle.json"}),
+        ('awk \'BEGIN{print "{}" >> "test/testmod.jsonl"}\'', {"test/testmod.jsonl"}),  # braces in a string
         ("sed -n 'w oracle.json' /tmp/a", {"oracle.json"}),
         ("sed -e 's/a/b/w fixture/ready.json' /tmp/a", {"fixture/ready.json"}),
         ("mount --bind /tmp/fake test", {"test/testmod.jsonl"}),

@@ -219,3 +219,14 @@ def test_the_redirect_of_an_exec_ers_unknown_program_is_still_a_write(ws, comman
     """The shell, not the program, opens a redirect's target: whatever xargs or timeout runs."""
     written = [(key, how) for key, how, _ in shell_writes(command, ws)]
     assert (ws.run_key("test/testmod.jsonl"), "shell redirect") in written
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["echo x | tee -a $(find .. -name 'testmod*')", "echo x >> $(ls ../test/* | head -1)"],
+)
+def test_a_target_a_substitution_prints_is_any_name_the_text_lists(ws, command):
+    def unplaced(target: str) -> list[str]:  # what provenance hands a runtime name: the text's sources
+        return [ws.run_key("test/testmod.jsonl") or ""] if target == "{}" else []
+
+    assert ws.run_key("test/testmod.jsonl") in [key for key, _, _ in shell_writes(command, ws, None, unplaced)]

@@ -48,7 +48,9 @@ _DATA += r"|to_markdown|to_xml|savefig|write_csv|write_parquet|write_json|write_
 _DATA += r"|\bnp\.(?:save|savez|savez_compressed|savetxt)|\bnumpy\.(?:save|savetxt)|\bsqlite3\.connect"
 _DATA += r"|\bfileinput\.(?:input|FileInput)(?=\s*\([^()]*inplace\s*=\s*True))"
 #: R's writers: of their second argument, and of a ``file =`` argument (cat, save, sink ...).
-_R_SECOND = r"(?:writeLines|write\.csv2?|write\.table|write_csv|write_tsv|write_lines|saveRDS|write_rds|fwrite)"
+_R_SECOND = (
+    r"(?:(?<![.\w])write|writeLines|write\.csv2?|write\.table|write_csv|write_tsv|write_lines|saveRDS|write_rds|fwrite)"
+)
 _R_FILE = (
     r"\b(?:cat|save|dput|dump|capture\.output|sink|write[\w.]*|save[\w.]*)\s*\((?:[^()]|\([^()]*\))*?\bfile\s*=\s*"
 )

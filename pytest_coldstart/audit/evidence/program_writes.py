@@ -26,7 +26,8 @@ _FLAGGED = {"ruby": "-i", "yq": "-i", "autopep8": "-i", "clang-format": "-i", "g
 _FLAGGED["prettier"] = "--write"
 _SECOND_OUTPUT = ("uniq", "xxd")
 _AWKS = ("awk", "gawk", "mawk", "nawk", "busybox-awk")
-_AWK_OUTPUT = re.compile(r'(?:print|printf)[^;}\n]*?>>?\s*"([^"]+)"')
+#: print or printf up to its redirect, a string a unit of its own (print "{}" > "f": its braces end nothing)
+_AWK_OUTPUT = re.compile(r'(?:print|printf)(?:[^;}\n"]|"[^"\n]{0,256}"){0,256}?>>?\s*"([^"]+)"')  # bounded: linear
 _SED_WRITE = re.compile(r"(?:^|[;\s{}])(?:w|s(.).*?\1.*?\1[gpIiMme0-9]*w)\s+([^\s;}]+)")
 PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed")
 

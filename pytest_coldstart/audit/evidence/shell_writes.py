@@ -303,9 +303,10 @@ class _Resolver:
         if guess is not None and RUNTIME_NAME.fullmatch(last_component(target)):
             return guess(target)  # "$f", {}, %: a name known only at run time
         if guess is not None and ("$(" in target or "`" in target):
-            # "$(printf 'oracle.json')": a name a command prints, any word of it (fail closed)
+            # "$(printf 'oracle.json')": a name a command prints, any word of it, or any name the
+            # text lists (tee $(find . -name 'testmod*'), > $(ls test/* | head -1)): fail closed
             words = [w.strip("'\"`()$") for w in target.split()]
-            return sorted({key for word in words if word for key in guess(word)})
+            return sorted({key for word in [*words, "{}"] if word for key in guess(word)})
         return self.ws.placed(target, guess or (lambda _: []), self.cwd)
 
 

@@ -25,6 +25,16 @@ def _testmod(name: str, description: str, command: str) -> Scenario:
 
 PROGRAMS: list[Scenario] = [
     _testmod(
+        "testmod_appended_by_an_awk_print_of_a_braced_string",
+        "an awk BEGIN block prints a JSON object (braces in its string) into the test mod's file",
+        f'awk \'BEGIN{{print "{{}}" >> "{_TM}"}}\'',
+    ),
+    _testmod(
+        "testmod_appended_by_rs_write",
+        "R's write() appends to its second argument: the test mod's file",
+        f'Rscript -e \'write("{{}}", "{_TM}", append=TRUE)\'',
+    ),
+    _testmod(
         "testmod_downloaded_by_its_remote_name",
         "curl -O in the test mod's folder saves a file named after the URL: the test mod's",
         f"cd test && curl -sO {_URL}/testmod.jsonl",
