@@ -27,6 +27,8 @@ from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths, w
         ("Grep", {"pattern": "x", "path": "a"}, False),
         ("Task", {"prompt": "edit a", "description": "x"}, False),  # no path argument
         ("bash", {"command": "cp a b"}, False),  # a shell: its command line is parsed instead
+        ("fs", {"op": "write", "p": "a", "data": "x"}, True),  # no known verb, told to write
+        ("fs", {"op": "stat", "p": "a"}, False),
     ],
 )
 def test_a_tool_is_a_writer_by_its_verbs_or_unknown_with_a_path(tool, arguments, writer):
@@ -49,6 +51,19 @@ def test_a_tool_is_a_writer_by_its_verbs_or_unknown_with_a_path(tool, arguments,
 )
 def test_paths_are_the_values_of_path_named_arguments(arguments, paths):
     assert list(tool_paths(arguments)) == paths
+
+
+@pytest.mark.parametrize(
+    "arguments, paths",
+    [
+        ({"uri": "file:///run/test/x.jsonl", "content": "{}"}, ["/run/test/x.jsonl"]),
+        ({"pathname": "a", "text": "x"}, ["a"]),
+        ({"file": {"name": "a"}, "content": "x"}, ["a"]),
+        ({"p": "a", "op": "write", "data": "x", "description": "why"}, ["a", "write"]),
+    ],
+)
+def test_a_writers_every_string_but_content_may_be_its_path(arguments, paths):
+    assert list(tool_paths(arguments, any_key=True)) == paths
 
 
 def test_words_of_a_name():

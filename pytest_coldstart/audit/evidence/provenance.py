@@ -203,7 +203,7 @@ class Provenance:
     def _writes(self, tool: str, arguments: Any) -> list[ShellWrite]:
         out: list[ShellWrite] = []
         if is_writer(tool, arguments):
-            for target in tool_paths(arguments):
+            for target in tool_paths(arguments, any_key=True):  # a writer's uri or p is a path too
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
         for text in with_decoded(strings(arguments), self.variables):

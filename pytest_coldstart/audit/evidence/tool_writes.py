@@ -9,7 +9,10 @@ a reader, and so does an editor's ``command: "view"``. Paths are the string valu
 lists and nested objects: ``files: [{path: ...}]``) of arguments named like a path (``path``,
 ``file_path``, ``target_file``, ``destination``, ``new_path``, ``output_path``, ``to`` ...),
 never of content (``content``, ``new_string``, ``diff`` ...): a move's source and its
-destination both count.
+destination both count. A writer writes through any other argument too (``uri``, ``pathname``,
+``p``, ``file.name``; a ``file://`` URI is its path): every string of its arguments but content
+is taken as a path it may write (fail closed), and a tool of no known verb told to write by an
+argument (``op: "write"``) is a writer.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ _PATH_WORDS = frozenset(["path", "paths", "file", "files", "filename", "filepath
 _PATH_WORDS |= {"destination", "target", "dst", "output", "out", "notebook", "src", "source", "dir", "directory"}
 _PATH_WORDS |= {"folder", "location"}
 _CONTENT_WORDS = frozenset(["str", "string", "text", "content", "contents", "data", "body", "code", "diff"])
+_CONTENT_WORDS |= {"edit", "edits", "lines", "line", "patch", "input", "message", "description", "comment"}
+_VERB_KEYS = frozenset(["op", "operation", "action", "command", "cmd", "mode", "method", "verb", "type"])
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _MAX_DEPTH = 4
 
@@ -52,17 +57,29 @@ def is_writer(tool: str, arguments: Any) -> bool:
         return True
     if verbs & READER_VERBS:
         return False
-    return next(tool_paths(arguments), None) is not None
+    return next(tool_paths(arguments), None) is not None or _asks_to_write(arguments)
 
 
-def tool_paths(arguments: Any, depth: int = 0) -> Iterator[str]:
-    """The paths ``arguments`` give by name (values of path-named keys, nested too)."""
+def _asks_to_write(arguments: dict[str, Any]) -> bool:
+    """A tool of no known verb told by an argument to write (``fs {"op": "write", ...}``):
+    one word (a command line is a shell's, parsed as such) under a key like op or action."""
+    return any(
+        isinstance(key, str) and isinstance(value, str) and 0 < len(value) <= 64 and " " not in value.strip()
+        and bool(words_of(key) & _VERB_KEYS) and bool(words_of(value) & WRITER_VERBS)
+        for key, value in arguments.items()
+    )  # fmt: skip
+
+
+def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iterator[str]:
+    """The paths ``arguments`` give by name (values of path-named keys, nested too; a
+    ``file://`` URI as its path). ``any_key``: every string but content, whatever its key
+    (a writer's ``uri``, ``pathname`` or ``p`` is where it writes: fail closed)."""
     if depth > _MAX_DEPTH:
         return
     if isinstance(arguments, list):
         for item in arguments:
             if isinstance(item, (dict, list)):
-                yield from tool_paths(item, depth + 1)
+                yield from tool_paths(item, depth + 1, any_key=any_key)
         return
     if not isinstance(arguments, dict):
         return
@@ -70,10 +87,15 @@ def tool_paths(arguments: Any, depth: int = 0) -> Iterator[str]:
         if not isinstance(key, str):
             continue
         words = words_of(key)
-        pathlike = (bool(words & _PATH_WORDS) or key.lower() in ("to", "from")) and not words & _CONTENT_WORDS
+        named = any_key or bool(words & _PATH_WORDS) or key.lower() in ("to", "from")
+        pathlike = named and not words & _CONTENT_WORDS
         if pathlike and isinstance(value, str) and value.strip():
-            yield value
+            yield _without_scheme(value)
         elif pathlike and isinstance(value, list):
-            yield from (item for item in value if isinstance(item, str) and item.strip())
+            yield from (_without_scheme(item) for item in value if isinstance(item, str) and item.strip())
         if isinstance(value, (dict, list)):
-            yield from tool_paths(value, depth + 1)
+            yield from tool_paths(value, depth + 1, any_key=any_key)
+
+
+def _without_scheme(value: str) -> str:
+    return value[len("file://") :] if value[:7].lower() == "file://" else value

@@ -149,6 +149,24 @@ TOOLS: list[Scenario] = [
         "bash",
         {"command": f"python3 -c \"import os; os.system('cp {_FORGED} %s' % '{_TM}')\""},
     ),
+    _testmod(
+        "testmod_written_by_a_tool_through_a_file_uri",
+        "a write tool is handed the test mod's file as a file:// uri",
+        "write_file",
+        {"uri": f"file://{_TM}", "content": "{}\n"},
+    ),
+    _testmod(
+        "testmod_written_by_a_tool_of_no_known_verb_told_to_write",
+        "a tool named fs is told op=write, its path under the key p",
+        "fs",
+        {"op": "write", "p": _TM, "data": "{}\n"},
+    ),
+    _testmod(
+        "testmod_written_by_a_tool_through_a_nested_name",
+        "a save tool names the test mod's file as file.name",
+        "save",
+        {"file": {"name": _TM}, "content": "{}\n"},
+    ),
     S(
         "file_tools_on_the_agents_own_files",
         "the agent writes its notes with a text_editor tool and views the test mod's file (allowed)",
