@@ -3,7 +3,9 @@
 The visibility snapshot (visibility.json, its copies under visibility/files/) and the task
 itself are what the agent was given. A visible file that is a byte copy of the answer or the
 oracle document (by the sha256 the snapshot recorded), or whose text holds a cart's uuid
-followed by that cart's ordered items (the oracle's carts, and the answer's), or that carries
+(dashed or not) with that cart's ordered items after or before it (the oracle's carts, and the
+answer's) - as it is, or as ``visible_text`` reads it (decompressed, base64-decoded, UTF-16) -
+or that carries
 every cart's ordered item list in the oracle's order without the uuids (a previous run's answer
 or a solution script: the machine is deterministic, the uuids are not), means the session was
 handed a standard answer: the run is not a cold start. Class INFRA_ERROR - the
@@ -22,6 +24,7 @@ import re
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_end, items_in_order, normalize_items
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import Findings
+from pytest_coldstart.audit.visible_text import readings
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import TASK_MD, VISIBILITY_JSON, RunDir
@@ -48,6 +51,7 @@ def _carts(evidence: Evidence) -> dict[str, list[Item]]:
                 continue
             if items:
                 out.setdefault(uuid.strip().lower(), items)
+                out.setdefault(uuid.strip().lower().replace("-", ""), items)  # 32 hex digits: the same uuid
     return out
 
 
@@ -80,10 +84,14 @@ def carried_lists(text: str, lists: list[list[Item]]) -> bool:
 
 
 def carried_cart(text: str, carts: dict[str, list[Item]]) -> str | None:
-    """The uuid of a cart whose uuid and ordered items ``text`` (lowercased) carries."""
+    """The uuid of a cart whose uuid and ordered items ``text`` (lowercased) carries: the items
+    after the uuid, or before it (a table's row, ``items <- cart uuid``)."""
     for match in _TOKEN.finditer(text):
         items = carts.get(match.group(0))
-        if items is not None and items_in_order(items, text, match.end(), min(len(text), match.end() + WINDOW)):
+        if items is None:
+            continue
+        after = items_in_order(items, text, match.end(), min(len(text), match.end() + WINDOW))
+        if after or items_in_order(items, text, max(0, match.start() - WINDOW), match.start()):
             return match.group(0)
     return None
 
@@ -122,21 +130,23 @@ def check_clean_context(rundir: RunDir, evidence: Evidence, findings: Findings) 
                 data = handle.read(MAX_BYTES)
         except (ColdstartError, OSError):
             continue  # validate reports a missing or unsafe copy
-        text = data.decode("utf-8", "replace").lower()
-        uuid = carried_cart(text, carts)
-        if uuid is not None:
-            findings.infra(
-                f"clean context broken: {what} carries the answer (cart {uuid} with its ordered items); "
-                "the session was given the answer, so the run is not a cold start"
-            )
+        for how, text in readings(data):
+            uuid = carried_cart(text, carts)
+            if uuid is not None:
+                findings.infra(
+                    f"clean context broken: {what}{how} carries the answer (cart {uuid} with its ordered items); "
+                    "the session was given the answer, so the run is not a cold start"
+                )
+            elif carried_lists(text, lists):
+                findings.infra(
+                    f"clean context broken: {what}{how} carries the ordered items of all {len(lists)} cart(s) in "
+                    "order, without their uuids (a previous run's answer or a solution script); the session was "
+                    "given the answer, so the run is not a cold start"
+                )
+            else:
+                continue
             shown += 1
-        elif carried_lists(text, lists):
-            findings.infra(
-                f"clean context broken: {what} carries the ordered items of all {len(lists)} cart(s) in order, "
-                "without their uuids (a previous run's answer or a solution script); the session was given "
-                "the answer, so the run is not a cold start"
-            )
-            shown += 1
+            break
 
 
 __all__ = ["carried_cart", "carried_lists", "check_clean_context"]

@@ -48,6 +48,7 @@ from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
+from pytest_coldstart.demo.scenarios.adversarial_visible import VISIBLE
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
@@ -323,6 +324,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + READS
     + RUNTIME
     + SEARCHES
+    + VISIBLE
     + PREREQUISITES
     + INVENTORIES
     + LAB_RECORD

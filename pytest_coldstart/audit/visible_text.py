@@ -1,0 +1,108 @@
+"""The texts a visible file may carry: as it is, and as the agent could read it in one step.
+
+A visible file that holds the answer compressed (gzip, bzip2, xz, a zip archive), base64-encoded
+(whole, wrapped at any width, or as blobs in a text) or in UTF-16 hands the agent the answer as
+surely as plain text: ``gunzip -c``, ``unzip -p`` or ``base64 -d`` is all it takes. Each reading
+is bounded (decompression stops at the byte bound whatever a header claims; at most
+``MAX_READINGS`` readings of a file), so a compression bomb costs the bound, not its size.
+Nothing is executed; the readings are lowercased for the matchers of ``visibility``.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import re
+import zipfile
+import zlib
+from collections.abc import Callable, Iterator
+
+from pytest_coldstart.audit.evidence.encoded import readable
+
+MAX_BYTES = 8 * 1024 * 1024  # each reading, as the plain file is read
+MAX_READINGS = 64
+MAX_MEMBERS = 32  # of a zip archive
+_BASE64_ONLY = re.compile(rb"[A-Za-z0-9+/=\s]{16,}")
+_BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
+_UNREADABLE = (OSError, EOFError, ValueError, RuntimeError, zlib.error, lzma.LZMAError, zipfile.BadZipFile)
+
+
+def readings(data: bytes) -> Iterator[tuple[str, str]]:
+    """(how the text was read, the text lowercased): the file itself first."""
+    count = 0
+    for how, raw in _layers(data):
+        for suffix, text in _texts(raw):
+            count += 1
+            if count > MAX_READINGS:
+                return
+            yield how + suffix, text
+
+
+def _layers(data: bytes) -> Iterator[tuple[str, bytes]]:
+    yield "", data
+    opener = _DECOMPRESSORS.get(data[:2]) or _DECOMPRESSORS.get(data[:3]) or _DECOMPRESSORS.get(data[:6])
+    if opener is not None:
+        name, open_stream = opener
+        try:
+            with open_stream(io.BytesIO(data)) as stream:
+                yield f" ({name}-compressed)", stream.read(MAX_BYTES)
+        except _UNREADABLE:
+            return
+    elif data[:4] == b"PK\x03\x04":
+        yield from _zip_members(data)
+
+
+def _zip_members(data: bytes) -> Iterator[tuple[str, bytes]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            for info in archive.infolist()[:MAX_MEMBERS]:
+                if info.is_dir():
+                    continue
+                with archive.open(info) as member:
+                    yield f" (zip member {info.filename!r})", member.read(MAX_BYTES)
+    except _UNREADABLE:
+        return
+
+
+def _texts(raw: bytes) -> Iterator[tuple[str, str]]:
+    text = _decoded(raw)
+    yield "", text.lower()
+    if _BASE64_ONLY.fullmatch(raw.strip() or b"-"):  # base64 -w 76 wraps its lines
+        whole = readable(re.sub(r"\s+", "", text))
+        if whole is not None:
+            yield " (base64-encoded)", whole.lower()
+            return
+    for index, match in enumerate(_BLOB.finditer(text)):
+        if index >= MAX_READINGS:
+            return
+        blob = readable(match.group(0))
+        if blob is not None and len(blob) >= 8:
+            yield " (a base64 blob in it)", blob.lower()
+
+
+def _decoded(raw: bytes) -> str:
+    """UTF-8, or UTF-16 where a byte-order mark or every other byte NUL says so."""
+    if raw[:2] in (b"\xff\xfe", b"\xfe\xff") or (len(raw) >= 8 and raw[1:64:2].count(0) * 2 >= len(raw[1:64:2])):
+        return raw.decode("utf-16", "replace")
+    return raw.decode("utf-8", "replace")
+
+
+def _gzip(data: io.BytesIO) -> io.BufferedIOBase:
+    return gzip.GzipFile(fileobj=data)
+
+
+def _bzip2(data: io.BytesIO) -> io.BufferedIOBase:
+    return bz2.BZ2File(data)
+
+
+def _xz(data: io.BytesIO) -> io.BufferedIOBase:
+    return lzma.LZMAFile(data)
+
+
+_DECOMPRESSORS: dict[bytes, tuple[str, Callable[[io.BytesIO], io.BufferedIOBase]]] = {
+    b"\x1f\x8b": ("gzip", _gzip),
+    b"BZh": ("bzip2", _bzip2),
+    b"\xfd7zXZ\x00": ("xz", _xz),
+}
