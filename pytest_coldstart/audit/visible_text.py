@@ -4,7 +4,7 @@ A visible file that holds the answer compressed (gzip, bzip2, xz, a zip archive)
 (whole, wrapped at any width, or as blobs in a text) or in UTF-16 hands the agent the answer as
 surely as plain text: ``gunzip -c``, ``unzip -p`` or ``base64 -d`` is all it takes. Each reading
 is bounded (decompression stops at the byte bound whatever a header claims; at most
-``MAX_READINGS`` readings of a file), so a compression bomb costs the bound, not its size.
+``MAX_READINGS`` readings and ``MAX_TOTAL`` bytes of a file), so a compression bomb costs the bound, not its size.
 Nothing is executed; the readings are lowercased for the matchers of ``visibility``.
 """
 
@@ -23,6 +23,7 @@ from pytest_coldstart.audit.evidence.encoded import readable
 
 MAX_BYTES = 8 * 1024 * 1024  # each reading, as the plain file is read
 MAX_READINGS = 64
+MAX_TOTAL = 4 * MAX_BYTES  # decompressed bytes of one file, all its layers
 MAX_MEMBERS = 32  # of a zip archive
 _BASE64_ONLY = re.compile(rb"[A-Za-z0-9+/=\s]{16,}")
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{16,}={0,2}(?![A-Za-z0-9+/=])")
@@ -31,8 +32,11 @@ _UNREADABLE = (OSError, EOFError, ValueError, RuntimeError, zlib.error, lzma.LZM
 
 def readings(data: bytes) -> Iterator[tuple[str, str]]:
     """(how the text was read, the text lowercased): the file itself first."""
-    count = 0
+    count, total = 0, 0
     for how, raw in _layers(data):
+        total += len(raw)
+        if total > MAX_TOTAL and how:
+            return  # 32 members of 8 MiB each would cost 256 MiB of matching
         for suffix, text in _texts(raw):
             count += 1
             if count > MAX_READINGS:
