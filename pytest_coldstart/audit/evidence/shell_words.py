@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
+PS_ALIASES = {"sc": "set-content", "ac": "add-content", "ni": "new-item", "cpi": "copy-item", "mi": "move-item"}
+PS_ALIASES |= {"rni": "rename-item", "ren": "rename-item"}
 _QUOTED = re.compile(r"\"([^\"\n]{1,4096})\"|'([^'\n]{1,4096})'")
 _TOKEN = re.compile(r"[^\s\"'`;|&<>(){}\[\],=]+")
 _BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}(?=/)")
@@ -101,3 +103,10 @@ def strings(value: Any) -> Iterator[str]:
 
 def last_component(token: str) -> str:
     return token.replace("\\", "/").rstrip("/").rpartition("/")[2].lower()
+
+
+def program_name(word: str) -> str:
+    """The program a word names: ``/bin/cp``, ``\\cp`` and IPython's ``!cp`` are ``cp``; a
+    PowerShell alias is its cmdlet (``sc`` is ``set-content``)."""
+    head = last_component(word).lstrip("\\!").lower()
+    return PS_ALIASES.get(head, head)

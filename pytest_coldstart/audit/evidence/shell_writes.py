@@ -21,7 +21,8 @@ from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
 from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
-from pytest_coldstart.audit.evidence.shell_words import SEGMENT, dequoted, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.shell_words import PS_ALIASES, SEGMENT, dequoted, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.shell_words import program_name as _head
 from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
 
 #: (key of the file written, how, key of the file a copy/move came from)
@@ -35,9 +36,7 @@ Unplaced = Callable[[str], list[str]]
 WRITER_HEADS: tuple[str, ...] = ("tee", *COPIERS, "dd", "sed", "perl", "touch", "truncate", "curl", "wget")
 WRITER_HEADS += ("set-content", "out-file", "add-content", "new-item", "tee-object", "rename-item", "awk", "gawk")
 #: PowerShell's aliases of the cmdlets that write.
-_PS_ALIASES = {"sc": "set-content", "ac": "add-content", "ni": "new-item", "cpi": "copy-item", "mi": "move-item"}
-_PS_ALIASES |= {"rni": "rename-item", "ren": "rename-item"}
-WRITER_HEADS += tuple(_PS_ALIASES)
+WRITER_HEADS += tuple(PS_ALIASES)
 #: Writers of their operand (sponge, patch), of a restored path (git checkout/restore) or of
 #: the file a compressed operand unpacks to (gunzip x.gz writes x).
 WRITER_HEADS += ("sponge", "patch", "git", *(_DECOMPRESSORS := ("gunzip", "unxz", "bunzip2", "unzstd", "unlzma")))
@@ -263,13 +262,6 @@ def _command(words: list[str]) -> list[str]:
             if _head(words[ahead]) in WRITER_HEADS:
                 return words[ahead:]
     return words[index:]
-
-
-def _head(word: str) -> str:
-    """The program a word names: ``/bin/cp``, ``\\cp`` and IPython's ``!cp`` are ``cp``; a
-    PowerShell alias is its cmdlet (``sc`` is ``set-content``)."""
-    head = last_component(word).lstrip("\\!").lower()
-    return _PS_ALIASES.get(head, head)
 
 
 class _Resolver:
