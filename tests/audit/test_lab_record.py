@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -117,3 +119,47 @@ def test_an_agent_write_to_the_lab_record_is_never_pass(tmp_path_factory, file, 
 )
 def test_the_records_an_agent_appends_about_its_own_calls(command, ids):
     assert lab_record.claimed_ids(command.split()) == ids
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "/tmp/cs review resolve --run-dir . --id x",  # a copy of ours under another name
+        '"$(command -v coldstart)" review resolve --id x',
+        "$C trace seal --run-dir .",
+        "A=1 ./cs trace phase --phase restore",
+    ],
+)
+def test_a_program_no_name_tells_running_our_subcommands_is_taken_as_ours(command):
+    found = lab_record.cli_write(shlex.split(command))  # the words as the shell parser hands them
+    assert found is not None and found.file in ("reviews.jsonl", "run.json", "trajectory.jsonl")
+    assert lab_record.CLI_HINT_TEXT.search(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["/usr/bin/git review resolve-conflicts", "./build.sh --trace", "python3 review.py resolve", "$EDITOR notes.md"],
+)
+def test_other_programs_with_like_words_are_not(command):
+    assert lab_record.cli_write(command.split()) is None
+
+
+@pytest.mark.parametrize(
+    ("code", "file"),
+    [
+        ("from pytest_coldstart.cli.main import main; main(['review', 'resolve', '--id', 'x'])", "reviews.jsonl"),
+        ("import pytest_coldstart.cli.main as m; m.main(['trace', 'seal', '--run-dir', '.'])", "run.json"),
+        ("from pytest_coldstart.record.recorder import Recorder; Recorder('.').review(x)", "reviews.jsonl"),
+        ("from pytest_coldstart.record.seal import seal; seal('.')", "run.json"),
+    ],
+)
+def test_code_that_writes_through_our_package(code, file):
+    found = lab_record.code_write(code)
+    assert found is not None and found.file == file
+
+
+@pytest.mark.parametrize(
+    "code", ["import json; print(json.load(open('reviews.jsonl')))", "from pytest_coldstart import __version__"]
+)
+def test_code_that_does_not(code):
+    assert lab_record.code_write(code) is None

@@ -11,6 +11,7 @@ one of our recording commands (``coldstart trace review``, ``run_trace.py call``
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -43,8 +44,15 @@ _CLAIMS = frozenset(["call", "result", "record"])  # subcommands that append the
 _CALL_ID = re.compile(r"[\"']call_id[\"']\s*:\s*[\"']([^\"']+)[\"']")
 _PROGRAMS = ("coldstart", "coldstart.exe", "run_trace.py", "run_trace")
 _MODULES = ("pytest_coldstart", "pytest_coldstart.cli.main")
+_INTERPRETERS = frozenset(["python", "python3", "node", "bash", "sh", "perl", "ruby", "env", "sudo", "uv", "npx"])
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_CODE_WORD = re.compile(r"[A-Za-z_]+")
+#: Our Python API's writers of lab files (Recorder.review, .phase, seal, migrate_run, init_run).
+_API_WRITERS = {"review": DEFAULT_REVIEWS, "phase": "trajectory.jsonl", "seal": "run.json"}
+_API_WRITERS |= {"seal_with_anchor": "run.json", "migrate_run": "run.json", "init_run": "run.json"}
 #: A cheap necessary condition for ``cli_write`` on a call's text (lowercased bytes or str).
 CLI_HINT = r"coldstart(?:\.exe)?[\"']?\s+(?:-\S*\s+)*[\"']?(?:trace|review)\b|pytest_coldstart|run_trace"
+CLI_HINT += r"|\breview\W+(?:resolve|reject)\b|\btrace\W+(?:review|evidence|init|seal|migrate|phase|record)\b"
 CLI_HINT_TEXT = re.compile(CLI_HINT, re.IGNORECASE)
 
 
@@ -95,13 +103,34 @@ def _claim(words: Sequence[str]) -> Sequence[str] | None:
 
 def _invocations(words: Sequence[str]) -> Iterator[tuple[str, int]]:
     """(our program, where its arguments start) for each word that runs it: ``coldstart``,
-    ``run_trace.py`` (any path), or ``python -m pytest_coldstart``."""
+    ``run_trace.py`` (any path), ``python -m pytest_coldstart``, or a program no name tells
+    (``/tmp/cs`` copied from it, ``"$(command -v coldstart)"``, ``$C``): fail closed, it may
+    be ours under another name."""
+    program = next((i for i, w in enumerate(words) if not _ASSIGNMENT.match(w)), None)
     for index, word in enumerate(words):
         name = word.replace("\\", "/").rpartition("/")[2].lower()
         if name in _PROGRAMS:
             yield name, index + 1
         elif word == "-m" and index + 1 < len(words) and words[index + 1].lower() in _MODULES:
             yield "coldstart", index + 2
+        elif index == program and any(c in word for c in "/$`") and name not in _INTERPRETERS:
+            yield "coldstart", index + 1
+
+
+def code_write(text: str) -> CliWrite | None:
+    """What code that imports our package writes through it: ``main(['review', 'resolve',
+    ...])``, ``Recorder(run).review(...)``, ``seal(run)`` (fail closed: the agent has no use
+    for our recorder but to write the lab's record)."""
+    if "pytest_coldstart" not in text and "coldstart.cli" not in text:
+        return None
+    words = [w.lower() for w in _CODE_WORD.findall(text)]
+    for first, second in itertools.pairwise(words):
+        found = _subcommand("coldstart", [first, second])
+        if found is not None:
+            return CliWrite(f"pytest_coldstart in code ({found[0]})", found[1], None)
+    for word in set(words) & set(_API_WRITERS):
+        return CliWrite(f"pytest_coldstart in code ({word})", _API_WRITERS[word], None)
+    return None
 
 
 def _record(program: str, subs: list[str], words: Sequence[str]) -> tuple[str, str] | None:

@@ -212,6 +212,8 @@ class Provenance:
                 guess = guess or self._unplaced_in("\n".join(strings(arguments)))
                 out += shell_writes(text, self.workspace, self._recording, guess, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
+            coded = lab_record.code_write(text) if "coldstart" in text else None  # the whole text: code spans ;
+            out += self._lab_writes(coded, None) if coded is not None else []
         return expand(out, self._by_key)
 
     def _named_keys(self, text: str) -> list[str]:
@@ -261,8 +263,9 @@ class Provenance:
         if self._agent_feed:
             self.claimed.update(lab_record.claimed_ids(words))
         found = lab_record.cli_write(words)
-        if found is None:
-            return []
+        return self._lab_writes(found, cwd) if found is not None else []
+
+    def _lab_writes(self, found: lab_record.CliWrite, cwd: str | None) -> list[ShellWrite]:
         ws = self.workspace
         if found.run_dir is not None and ws.run_base != RUN:
             target = ws.key(found.run_dir, cwd)

@@ -1,14 +1,13 @@
 """What a shell command writes: the files a command line's segments create, overwrite or
 append to, resolved against the agent's working directory as the segments ``cd`` through it.
 
-Known writers: redirects (``>``, ``>>``, ``&>``, ...), ``tee``, ``cp``/``mv``/``install``/
-``rsync``/``ln``/``Copy-Item``/``Move-Item`` destinations (``-t`` included), ``dd of=``,
-``sed -i``/``perl -i``, ``touch``/``truncate``, ``curl -o``/``wget -O``,
-``Set-Content``/``Out-File``/``Add-Content``/``New-Item``, any program's output option
-(``sort -o``, ``--output=``), ``sponge``, ``patch``, ``git checkout|restore`` and decompressors. The parse is lexical: quotes are stripped, not
-interpreted, which errs towards naming a write. A command run by another one is parsed too: a
-wrapper's (``sudo``, ``env``, ``nice``), an exec-er's (``xargs``, ``find -exec``, ``timeout``)
-and a shell's command string (``bash -c``, ``sh -c``, ``eval``, ``pwsh -Command``).
+Known writers: redirects (``>``, ``>>``, ``&>``, ...), ``tee``, ``cp``/``mv``/``install``/``rsync``/
+``ln``/``Copy-Item``/``Move-Item`` destinations (``-t`` included), ``dd of=``, ``sed -i``/``perl -i``,
+``touch``/``truncate``, ``curl -o``/``wget -O``, ``Set-Content``/``Out-File``/``Add-Content``/``New-Item``,
+any program's output option (``sort -o``, ``--output=``), ``sponge``, ``patch``, ``git checkout|restore``
+and decompressors. The parse is lexical: quotes are stripped, not interpreted, which errs towards
+naming a write. A command run by another one is parsed too: a wrapper's (``sudo``, ``env``), an
+exec-er's (``xargs``, ``find -exec``, ``timeout``) and a shell's command string (``bash -c``, ``eval``).
 """
 
 from __future__ import annotations
@@ -21,7 +20,14 @@ from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
 from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
-from pytest_coldstart.audit.evidence.shell_words import PS_ALIASES, SEGMENT, dequoted, last_component, quoted_segments
+from pytest_coldstart.audit.evidence.shell_words import (
+    PS_ALIASES,
+    SEGMENT,
+    any_reading,
+    dequoted,
+    last_component,
+    quoted_segments,
+)
 from pytest_coldstart.audit.evidence.shell_words import program_name as _head
 from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
 
@@ -165,7 +171,7 @@ def _writes_in(
         # Only a cd or a hinted segment can matter: a long script parses in time of its hints.
         lowered = segment.lower()
         hinted = _hinted(lowered)
-        extra = also is not None and (also_hint is None or also_hint.search(segment) is not None)
+        extra = also is not None and (also_hint is None or any_reading(also_hint, segment, dequoted(segment)))
         if not (hinted or extra or _MOVES.match(lowered)):
             continue
         words = [_PIECE.sub(_unquoted, w) for w in _WORD.findall(segment)]
