@@ -20,6 +20,8 @@ from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens
         ("curl -s localhost:8000/oracle.json", "$SERVED/oracle.json"),
         ("wget http://127.0.0.1:9000/sub/oracle.json", "$SERVED/sub/oracle.json"),
         ("cat ${PWD}/o*e.json", "$PWD/o*e.json"),
+        ("read file:///srv/run/oracle.json", "/srv/run/oracle.json"),
+        ("read file://oracle.json", "oracle.json"),
     ],
 )
 def test_a_path_behind_a_prefix_is_a_token_of_its_own(segment, token):

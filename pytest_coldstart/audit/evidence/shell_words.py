@@ -41,10 +41,13 @@ def segment_tokens(segment: str, wanted: re.Pattern[str] | None) -> list[str] | 
 
 def _variants(token: str) -> Iterator[str]:
     """The path inside a token that carries one behind a prefix: curl's ``@file``, git's
-    ``HEAD:path``, scp's ``host:path``; a URL of a server on this machine (``python3 -m
+    ``HEAD:path``, scp's ``host:path``, a ``file://`` URI; a URL of a server on this machine (``python3 -m
     http.server``) names the file it serves, from a folder no one can place."""
     if token.startswith("@"):
         yield token[1:]
+    if token[:7].lower() == "file://":  # a file URI is its path (file:///abs, file://rel)
+        yield token[7:]
+        return
     served = _LOCAL_URL.match(token)
     if served is not None:
         yield "$SERVED/" + token[served.end() :]
