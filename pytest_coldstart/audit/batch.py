@@ -153,6 +153,10 @@ def run_batch(
         done, pending = wait(pending, return_when=FIRST_COMPLETED)
         for future in done:
             yield future.result()
+    if cache_dir is not None:
+        from pytest_coldstart.audit.cache import sweep_orphans
+
+        sweep_orphans(cache_dir)  # a worker killed mid-write left its temporary file
 
 
 def worst_exit(codes: Iterable[int]) -> int:

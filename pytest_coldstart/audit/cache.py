@@ -20,7 +20,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
+import socket
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +37,11 @@ from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.versioning import CURRENT, is_version
 from pytest_coldstart.run.walk import paths_below
+
+#: This host in temporary names (.KEY.HOST.PID.RANDOM.tmp), so a sweep can tell a dead writer's.
+_HOST = re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname())[:64] or "host"
+_TEMP = re.compile(r"\.(?P<host>[A-Za-z0-9-]+)\.(?P<pid>\d+)\.[^.]+\.tmp$")
+ORPHAN_AGE = 3600.0
 
 Compute = Callable[[], dict[str, Any]]
 _HEX = frozenset("0123456789abcdef")
@@ -237,7 +245,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
     an unwritable cache costs time, never correctness."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(prefix=f".{path.name[:16]}.", suffix=".tmp", dir=path.parent)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name[:16]}.{_HOST}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     except OSError:
         return
     try:
@@ -247,6 +255,34 @@ def _write_atomically(path: Path, data: bytes) -> None:
     except OSError:
         with contextlib.suppress(OSError):
             os.unlink(temp)
+
+
+def sweep_orphans(directory: Path) -> int:
+    """Remove the temporary files of writers that died mid-write (a worker killed between
+    mkstemp and rename): a dead process of this host, or any writer's after ORPHAN_AGE seconds.
+    The count removed; a file in use by a live writer is never touched."""
+    removed = 0
+    now = time.time()
+    for path in (p for p in paths_below(directory) if p.name.endswith(".tmp")):
+        match = _TEMP.search(path.name)
+        try:
+            dead = match is not None and match.group("host") == _HOST and not _alive(int(match.group("pid")))
+            if dead or now - path.stat().st_mtime > ORPHAN_AGE:
+                path.unlink()
+                removed += 1
+        except OSError:
+            continue
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but is not ours to signal
+    return True
 
 
 @dataclass
@@ -298,7 +334,7 @@ def prune(directory: Path, *, everything: bool = False) -> int:
     doomed = list(_entries(directory)) if everything else info.stale
     if everything:
         doomed += list(_memos(directory))
-    removed = 0
+    removed = sweep_orphans(directory)
     for path in doomed:
         with contextlib.suppress(OSError):
             path.unlink()

@@ -202,3 +202,40 @@ def test_the_cli_audits_without_a_cache_when_the_default_folder_is_unusable(tmp_
     assert default_cache().directory is None  # ~/.cache unusable: audit anyway, in memory
     monkeypatch.setenv("COLDSTART_CACHE_DIR", str(tmp_path / "file"))
     assert default_cache().directory is None  # test_verdict: the cache never costs the verdict
+
+
+def test_the_temporary_files_of_dead_writers_are_swept_and_live_ones_kept(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import time
+
+    folder = tmp_path / "audit" / "ab"
+    folder.mkdir(parents=True)
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    host = cache_module._HOST
+    orphan = folder / f".abcdef.{host}.{dead.pid}.x1y2z3.tmp"
+    live = folder / f".abcdef.{host}.{os.getpid()}.a1b2c3.tmp"
+    foreign = folder / ".abcdef.elsewhere.12345.q1w2e3.tmp"
+    old = folder / ".abcdef.elsewhere.12346.r1t2y3.tmp"
+    for path in (orphan, live, foreign, old):
+        path.write_bytes(b"{")
+    stale = time.time() - cache_module.ORPHAN_AGE - 60
+    os.utime(old, (stale, stale))
+    assert cache_module.sweep_orphans(tmp_path) == 2
+    assert sorted(p.name for p in folder.iterdir()) == sorted([live.name, foreign.name])
+
+
+def test_an_entry_write_names_its_writer_in_the_temporary_file(tmp_path: Path, monkeypatch) -> None:
+    seen: list[str] = []
+    real = cache_module.tempfile.mkstemp
+
+    def spy(**kwargs: Any) -> tuple[int, str]:
+        fd, name = real(**kwargs)
+        seen.append(Path(name).name)
+        return fd, name
+
+    monkeypatch.setattr(cache_module.tempfile, "mkstemp", spy)
+    cache_module._write_atomically(tmp_path / "entry.json", b"{}")
+    assert seen and cache_module._TEMP.search(seen[0]) is not None
+    assert (tmp_path / "entry.json").read_bytes() == b"{}" and not list(tmp_path.glob("*.tmp"))
