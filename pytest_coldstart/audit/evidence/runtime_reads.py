@@ -76,7 +76,7 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
     folderless = [op for op in operands if _folder(op) is None]
     bodies = [(m.start(), m.group(1) or m.group(2) or "") for m in _SUBSTITUTION.finditer(text)]
     inner = bool(folderless) and all(op.startswith(("$(", "`")) for op in folderless) and len(bodies) >= len(folderless)
-    count, position = 0, 0
+    count, position, body = 0, 0, 0  # bodies and segments are both in text order: one pointer
     for segment in segments:
         start = text.find(segment, position)
         start = start if start >= 0 else position
@@ -84,7 +84,11 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
         if entering is not None:
             entering(segment)
         if inner:
-            found = (read for offset, body in bodies if start <= offset < position for read in sources(body))
+            mine = []
+            while body < len(bodies) and bodies[body][0] < position:
+                mine.append(bodies[body][1])
+                body += 1
+            found = (read for text_of_body in mine for read in sources(text_of_body))
         elif folderless:
             found = (read for words in _commands(segment) for read in _sources(words))
         else:
