@@ -62,6 +62,7 @@ SHAPES: dict[str, tuple[str, str]] = {
     "runtime reads": ('for f in *; do cat "$f"; done; ls | xargs cat; ', ""),
     "substitutions": ("cat $(ls | grep ora) `printf 'o%sacle.json' r` ", ""),
     "printed names": ("echo oracle.json; printf -v f '%s' x; ", "cat $f"),
+    "one per segment": ("cat $(ls w); ", ""),  # substitutions x segments was quadratic
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
 }
