@@ -57,6 +57,18 @@ def test_texts_without_a_runtime_read_read_nothing_here(text):
     assert not hands_off(text) and reads(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("cat $(echo nbjhsf | tr a-z b-za).json", (".", "*.json", False)),
+        ("cat ora`echo cle`.json", (".", "ora*.json", False)),
+        ("cat test/x$(seq 1).jsonl", ("test", "x*.jsonl", False)),
+    ],
+)
+def test_a_name_a_substitution_makes_part_of_is_a_glob_of_its_literal_parts(text, expected):
+    assert expected in reads(text)
+
+
 def test_a_runtime_name_with_a_folder_of_its_own_reads_only_that_folder():
     assert reads("ls -la; cat workspace/$f") == [("workspace", "*", False)]
 

@@ -20,6 +20,7 @@ reads nothing the audit can see. Linear in the text.
 
 from __future__ import annotations
 
+import itertools
 import posixpath
 import re
 from collections.abc import Callable, Iterator
@@ -43,6 +44,8 @@ _PRINTERS = frozenset(["echo", "printf", "print"])
 _OPENERS = ("$(", "<(", "`", "(")
 _HANDING = frozenset(["xargs", "parallel"])  # exec-ers that append the words they read to a command
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")  # a command substitution without nesting
+_AFFIX_BEFORE = re.compile(r"[\w.\-/]+$")
+_AFFIX_AFTER = re.compile(r"[\w.\-]+")
 _CONVERSION = re.compile(r"%[-+ #0-9.*]*[a-zA-Z]")
 _MAX_SOURCES = 256  # per text: a hostile text of many listings costs linear time, not more
 
@@ -74,7 +77,7 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
     # Where every runtime name has a folder of its own (test/$f), that folder is what it reads;
     # where each is a substitution (cat $(ls | grep x)), what the substitutions' commands list.
     folderless = [op for op in operands if _folder(op) is None]
-    bodies = [(m.start(), m.group(1) or m.group(2) or "") for m in _SUBSTITUTION.finditer(text)]
+    bodies = [(m.start(), m.group(1) or m.group(2) or "", _partial(text, m)) for m in _SUBSTITUTION.finditer(text)]
     inner = bool(folderless) and all(op.startswith(("$(", "`")) for op in folderless) and len(bodies) >= len(folderless)
     count, position, body = 0, 0, 0  # bodies and segments are both in text order: one pointer
     for segment in segments:
@@ -83,16 +86,17 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
         position = start + len(segment)
         if entering is not None:
             entering(segment)
+        mine = []
+        while body < len(bodies) and bodies[body][0] < position:
+            mine.append(bodies[body])
+            body += 1
+        found: Iterator[Read] = (_glob(partial) for _, _, partial in mine if partial is not None)
         if inner:
-            mine = []
-            while body < len(bodies) and bodies[body][0] < position:
-                mine.append(bodies[body][1])
-                body += 1
-            found = (read for text_of_body in mine for read in sources(text_of_body))
+            found = itertools.chain(found, (read for _, text_of_body, _ in mine for read in sources(text_of_body)))
         elif folderless:
-            found = (read for words in _commands(segment) for read in _sources(words))
+            found = itertools.chain(found, (read for words in _commands(segment) for read in _sources(words)))
         else:
-            found = (read for words in _commands(segment) for read in _own_folders(words))
+            found = itertools.chain(found, (read for words in _commands(segment) for read in _own_folders(words)))
         for read in found:
             count += 1
             if count > _MAX_SOURCES:
@@ -199,6 +203,16 @@ def _folder(operand: str) -> str | None:
     if "$(" in operand or "`" in operand:
         return None
     return posixpath.dirname(operand) or None
+
+
+def _partial(text: str, match: re.Match[str]) -> str | None:
+    """A name a substitution makes only part of (``$(…).json``, ``ora`…` ``): a glob of its
+    literal parts, or None when it has fewer than two letters of them."""
+    before = _AFFIX_BEFORE.search(text, max(0, match.start() - 256), match.start())
+    after = _AFFIX_AFTER.match(text, match.end(), match.end() + 256)
+    prefix, suffix = before.group(0) if before else "", after.group(0) if after else ""
+    pattern = f"{prefix}*{suffix}"
+    return pattern if len(last_component(pattern).replace("*", "")) >= 2 else None
 
 
 def _glob(word: str) -> Read:

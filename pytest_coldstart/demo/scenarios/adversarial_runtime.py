@@ -86,6 +86,11 @@ RUNTIME: list[Scenario] = [
         _TESTMOD_WRITTEN,
         TESTMOD,
     ),
+    _reach(
+        "oracle_read_by_a_name_a_substitution_makes_part_of",
+        "tr decodes the oracle's stem at run time and .json is appended",
+        "cat $(echo nbjhsf | tr a-z b-za).json",
+    ),
     S(
         "testmod_appended_through_tee_of_a_find",
         "tee appends to the files a command substitution finds: the test mod's",
