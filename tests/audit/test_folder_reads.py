@@ -37,6 +37,17 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
             [("restore", "*", True)],
         ),
         ("node -e \"fs.readdirSync('test').map(f => fs.readFileSync('test/' + f))\"", [("test", "*", False)] * 2),
+        # the working directory listed with no folder named, and code that copies or packs a folder
+        ('python3 -c "import os; [print(open(f).read()) for f in os.listdir()]"', [(".", "*", False)]),
+        ('python3 -c "[open(e.path).read() for e in os.scandir()]"', [(".", "*", False)]),
+        ('python3 -c "[p.read_text() for p in Path().iterdir()]"', [(".", "*", False)]),
+        ('python3 -c "[p.read_text() for p in Path.cwd().iterdir()]"', [(".", "*", False)]),
+        ('python3 -c "[open(f).read() for r, _, fs in os.walk(os.getcwd()) for f in fs]"', [(".", "*", True)]),
+        ('node -e "fs.readdirSync(process.cwd()).map(f => fs.readFileSync(f))"', [(".", "*", False)]),
+        ("perl -e 'opendir(my $d, \".\"); for (readdir $d) { open(F, $_) and print <F> }'", [(".", "*", False)]),
+        ("python3 -c \"import shutil; shutil.copytree('.', '/tmp/all')\"", [(".", "*", True)]),
+        ("python3 -c \"import tarfile; t = tarfile.open('/tmp/a.tgz', 'w'); t.add('test')\"", [("test", "*", True)]),
+        ("python3 -c \"import shutil; shutil.make_archive('/tmp/a', 'zip', root_dir='.')\"", [(".", "*", True)]),
     ],
 )
 def test_the_folders_a_command_reads_whole(text, reads):
@@ -57,6 +68,7 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "cat */",
         "sed -n 1p */",  # the shell hands a reader folders only: it reads no file
         "python3 -c \"import os; print(os.listdir('.'))\"",  # a listing that opens nothing reads nothing
+        "python3 -c \"s = set(); s.add('.'); print(os.listdir())\"",  # a set's add is no archive
     ],
 )
 def test_what_reads_no_folder_whole(text):

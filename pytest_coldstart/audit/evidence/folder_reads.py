@@ -29,7 +29,7 @@ _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec"
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
-    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+"
+    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
 )
 
 #: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
@@ -39,11 +39,25 @@ LISTING = re.compile(
     r"""|\bPath\s*\(\s*(?P<pq>['"])(?P<prefix>[^'"\n]+)(?P=pq)\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
     r"""\s*(?:['"](?P<pattern>[^'"\n]+)['"])?"""
     r"""|(?P<jq>['"])(?P<joined>[^'"\n]*/)(?P=jq)\s*\+"""
+    # the working directory: os.listdir(), Path().iterdir(), Path.cwd().glob(...), os.walk(os.getcwd()),
+    # fs.readdirSync(process.cwd()), Perl's opendir(my $d, '.')
+    r"""|(?P<here>(?:listdir|scandir)\s*\(\s*\)|\bPath\s*\(\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
+    r"""|\bPath\.cwd\s*\(\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
+    r"""|(?:walk|listdir|scandir|readdirSync|readdir)\s*\(\s*(?:os\.getcwd\(\)|os\.curdir|process\.cwd\(\)|__dirname|Dir\.pwd)"""
+    r"""|\bopendir\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['"]\.?/?['"])"""
 )
 #: Code that reads or copies a file it was handed (with a listing: every file listed).
 _CODE_READ = re.compile(
     r"\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\b(?:File|IO)\.(?:read|binread|readlines)\b"
     r"|\bcreateReadStream\s*\(|\bcopy(?:file|2|fileobj)?\s*\(|\bGet-Content\b|\bfopen\s*\(|\bfile_get_contents\s*\("
+    r"|\bZipFile\b[^\n]{0,512}?\.write\s*\(|\.add\s*\((?=[^\n]{0,512}?\btarfile\b)|\btarfile\b[^\n]{0,512}?\.add\s*\("
+)
+#: Code that copies or packs a folder whole: shutil.copytree('.', ...), fs.cpSync('.', ..., {recursive}),
+#: FileUtils.cp_r, shutil.make_archive(..., root_dir='.'), a tarfile's add('.').
+_CODE_TREE = re.compile(
+    r"""\b(?:copytree|cpSync|cp_r)\s*\(\s*(?P<q>['"])(?P<src>[^'"\n]+)(?P=q)"""
+    r"""|\bmake_archive\s*\([^()]*?root_dir\s*=\s*(?P<rq>['"])(?P<root>[^'"\n]+)(?P=rq)"""
+    r"""|\.add\s*\(\s*(?P<aq>['"])(?P<added>[^'"\n]+)(?P=aq)"""  # a tarfile's (the caller checks)
 )
 #: glob.glob('test/*.json'), glob.iglob(...): the folder and the pattern of a code glob.
 _CODE_GLOB = re.compile(r"""\bglob\.i?glob\s*\(\s*(?P<q>['"])(?P<glob>[^'"\n]+)(?P=q)(?P<rest>[^)]*)\)""")
@@ -68,6 +82,10 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
             entering(segment)
         if code_reads:
             yield from _listed(segment)
+        for match in _CODE_TREE.finditer(segment):
+            if match.group("added") and "tarfile" not in text:
+                continue  # a set's add('.'): no archive
+            yield whole(match.group("src") or match.group("root") or match.group("added"))
         words = [w.strip("\"'") for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
         start = 0  # wrappers, assignments and their options set aside (an index: no quadratic slicing)
         while start < len(words) and (words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-"):
@@ -89,15 +107,21 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
             found = []
 
 
+def listed_folder(match: re.Match[str]) -> str:
+    """The folder a ``LISTING`` match lists ("." for the working directory)."""
+    if match.group("here"):
+        return "."
+    return (match.group("folder") or match.group("prefix") or match.group("joined")).rstrip("/") or "."
+
+
 def _listed(segment: str) -> Iterator[Read]:
     """What code that lists a folder reads, where it also opens, reads or copies files:
     ``[open(f).read() for f in os.listdir('.')]``, ``glob.glob('test/*')``, ``'test/' + f``."""
     for match in LISTING.finditer(segment):
         if match.group("joined") == "/":
             continue  # r + '/' + f: the folder is the variable's, listed where it is assigned
-        folder = (match.group("folder") or match.group("prefix") or match.group("joined")).rstrip("/") or "."
         pattern = last_component(match.group("pattern") or "*")
-        yield (folder, pattern, "walk" in match.group(0) or "rglob" in match.group(0) or "**" in pattern)
+        yield (listed_folder(match), pattern, "walk" in match.group(0) or "rglob" in match.group(0) or "**" in pattern)
     for match in _CODE_GLOB.finditer(segment):
         folder = posixpath.dirname(match.group("glob"))
         recursive = "**" in match.group("glob") or "recursive" in match.group("rest") or is_glob(folder)

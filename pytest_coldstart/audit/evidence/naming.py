@@ -19,13 +19,15 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
-from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads
+from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
 from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings
 from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
+#: A subshell or a substitution, whose cds the command after it does not keep: (cd x; …), $(cd x …)
+_SUBSHELL = re.compile(r"(?:^|[;&|\n(])\s*\(|\$\(|`")
 _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 MAX_PATTERNS = 4096  # remembered patterns (a bounded memo)
@@ -129,8 +131,7 @@ class Naming:
                     continue  # a bare * in code multiplies
                 found.update(self._below(word.rpartition("/")[0] or ".", last_component(word), declared, cwd))
             for match in LISTING.finditer(text):  # os.listdir('test'), Path('test').glob('*.jsonl')
-                folder = match.group("folder") or match.group("prefix") or match.group("joined")
-                found.update(self._below(folder.rstrip("/") or ".", match.group("pattern") or "*", declared, cwd))
+                found.update(self._below(listed_folder(match), match.group("pattern") or "*", declared, cwd))
             for match in _FIND.finditer(text):
                 patterns = _FIND_NAME.findall(match.group(2)) or ["*"]
                 for root in match.group(1).split() or ["."]:
@@ -162,7 +163,7 @@ class Naming:
         found: set[str] = set()
         starts = list(self.workspace.starts)
         current = list(starts)
-        returns = "(" in text or "popd" in text
+        returns = "popd" in text or _SUBSHELL.search(text) is not None
         passed: list[str] = []  # segments entered since the last read: moved through only when one comes
         judged: set[tuple[Read, str | None]] = set()
 
