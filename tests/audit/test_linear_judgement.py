@@ -69,3 +69,11 @@ def test_the_names_a_text_hands_its_runtime_names_are_judged_once_per_text(model
     command = 'for f in ../test/*; do cp a "$f"; done; ' * 200
     assert "test_mod" in model.feed("c1", "bash", {"command": command}, True)
     assert len(calls) == 1
+
+
+def test_code_that_changes_its_own_directory_adds_that_folder_and_keeps_the_shells(tmp_path: Path):
+    ws = Workspace(tmp_path, HOME)
+    found = ws.cwds("python3 -c \"import os; os.chdir('/srv/x'); open('a', 'w')\"; cat b")
+    assert None in found and "/srv/x" in found
+    many = ws.after('node -e "' + "; ".join(f"process.chdir('/srv/d{i}')" for i in range(50)) + '"', [None])
+    assert len(many) <= 4 and many[-1] == UNKNOWN_CWD  # bounded: past the cap, anywhere

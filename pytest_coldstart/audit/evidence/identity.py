@@ -40,6 +40,8 @@ _MAX_STARTS = 4
 _MEMO_SIZE = 16_384  # Workspace.key results kept (cleared when full): tokens of at most
 _MEMO_CHARS = 512  # this many characters, so the memo holds at most a few MB
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
+_CODE_CHDIR = re.compile(r"""\b(?:chdir|setwd)\s*\(?\s*(['"])([^'"\n]{1,1024})\1""")  # os.chdir('x'), setwd("x")
+_MAX_CODE_CWDS = 4  # cwds one start may be in at once (code's chdirs add to the shell's)
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 _PROC_CWD = re.compile(r"^/proc/(?:self|thread-self|\d+)/cwd(?:/|$)")
 _PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
@@ -262,11 +264,23 @@ class Workspace:
         The text is cut and tokenised once; only the cwds differ from one start to the next."""
         parsed = [(segment, segment_tokens(segment, wanted)) for segment in SEGMENT.split(text)]
         for start in self.starts:
-            cwd = start
+            current = [start]
             for segment, tokens in parsed:
-                cwd = self.moved(segment, cwd)
+                current = self.after(segment, current)
                 if tokens is not None:
-                    yield segment, [(token, cwd) for token in tokens]
+                    yield segment, [(token, cwd) for cwd in current for token in tokens]
+
+    def after(self, segment: str, current: list[str | None]) -> list[str | None]:
+        """The cwds after ``segment``: each moved by a ``cd``; where code changes its own
+        directory (``os.chdir('test')``, ``process.chdir``, ``setwd``), that folder too - added,
+        never instead: the shell's own cwd stays where it was (fail closed both ways)."""
+        moved = [self.moved(segment, cwd) for cwd in current]
+        if "chdir" not in segment and "setwd" not in segment:
+            return moved
+        for match in _CODE_CHDIR.finditer(segment):
+            moved += [self.moved(f"cd {match.group(2)}", cwd) for cwd in current]
+        moved = list(dict.fromkeys(moved))
+        return moved if len(moved) <= _MAX_CODE_CWDS else [*moved[: _MAX_CODE_CWDS - 1], UNKNOWN_CWD]
 
     def moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
@@ -295,10 +309,11 @@ class Workspace:
         fail closed), so what callers do per cwd and per name stays linear in the text."""
         found: dict[str | None, None] = dict.fromkeys(self.starts)
         segments = SEGMENT.split(text)
-        for cwd in self.starts:
+        for start in self.starts:
+            current = [start]
             for segment in segments:
-                cwd = self.moved(segment, cwd)
-                found.setdefault(cwd)
+                current = self.after(segment, current)
+                found.update(dict.fromkeys(current))
                 if len(found) > MAX_CWDS:
                     return [*[c for c in found if c != UNKNOWN_CWD][: MAX_CWDS - 1], UNKNOWN_CWD]
         return list(found)

@@ -171,7 +171,7 @@ class Naming:
             if not self._matches_any(read[1]):
                 continue  # echo done, ls *.py: a pattern no fail-closed file's name has
             for segment in passed:
-                current[:] = [self.workspace.moved(segment, cwd) for cwd in current]
+                current[:] = self.workspace.after(segment, current)
             passed.clear()
             for cwd in dict.fromkeys([*current, *(starts if returns else ())]):
                 if (read, cwd) not in judged:
