@@ -49,6 +49,10 @@ def written(ws: Workspace, command: str) -> set[str]:
         ("git checkout -- fixture", {"fixture/ready.json"}),
         ("git restore .", set(DECLARED)),
         ("git stash pop", set(DECLARED)),
+        ("git stash", set(DECLARED)),  # puts the tree's changes away: the evidence as recorded is gone
+        ("git stash push -u", set(DECLARED)),
+        ("patch -p1 < /tmp/p.diff", set(DECLARED)),  # a patch no one sees may touch any file
+        ("patch -d test -p0 -i /tmp/p.diff", {"test/testmod.jsonl"}),
         ("git checkout HEAD~3", set(DECLARED)),
         ("git pull --rebase", set(DECLARED)),
         ("git clone https://example.org/lab/test.git", {"test/testmod.jsonl"}),
@@ -69,7 +73,9 @@ def test_a_folder_write_writes_every_declared_file_below_it(ws, command, files):
         "cp -r /tmp/tools workspace/tools",
         "git checkout -b feature",
         "git switch -c feature",
-        "git stash",
+        "git -C workspace stash",
+        "git stash list",
+        "patch workspace/notes.md < /tmp/p.diff",
         "git reset HEAD fixture/ready.json",
         "git apply --check /tmp/p.diff",
         "git -C workspace stash pop",

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 
 #: A write of every file at or below its key is marked by this suffix of its ``how``.
 TREE = " (tree)"
-ARCHIVERS = ("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "jar", "mount")
+ARCHIVERS = ("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "jar", "mount", "patch")
 #: git subcommands that rewrite tracked files of the working tree.
 _GIT_TREE = frozenset(["stash", "apply", "am", "checkout", "switch", "reset", "merge", "pull", "rebase"])
 _GIT_TREE |= {"cherry-pick", "revert", "clone", "worktree", "restore", "checkout-index", "read-tree"}
@@ -55,6 +55,10 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
         where = (_value(words, ("-C",)) or ".") if len(words) > 1 and "x" in words[1].lstrip("-") else None
     elif head == "git":
         return _git(words, resolve, place)
+    elif head == "patch":  # a patch the command line does not show (patch -p1 < x, -i x) may touch any file
+        redirected = {i + 1 for i, w in enumerate(words) if w in ("<", ">", ">>", "2>", "-i", "--input", "-o", "-d")}
+        operands = [w for i, w in enumerate(words[1:], 1) if i not in redirected and not w.startswith(("-", "<", ">"))]
+        where = None if operands else _value(words, ("-d", "--directory")) or "."
     elif head == "mount":  # a bind mount replaces what the folder holds
         binds = any(w in ("--bind", "--rbind", "-B") for w in words) or any(
             "bind" in words[i + 1].split(",") for i, w in enumerate(words[:-1]) if w == "-o"
@@ -63,7 +67,7 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
         where = operands[-1] if binds and len(operands) >= 2 else None
     else:
         return []
-    how = "mount --bind" if head == "mount" else f"{head} extract"
+    how = {"mount": "mount --bind", "patch": "patch"}.get(head, f"{head} extract")
     return folder(where, how, resolve, place) if where is not None else []
 
 
@@ -110,8 +114,8 @@ def _git(words: list[str], resolve: Resolve, place: Place) -> list[Write]:
 
 def _rewrites(sub: str, rest: list[str], operands: list[str]) -> bool:
     """Whether the subcommand, as given, may change files of the working tree."""
-    if sub == "stash":
-        return operands[:1] in (["pop"], ["apply"], ["branch"])
+    if sub == "stash":  # push (the default) puts changes away, pop/apply/branch bring them back
+        return operands[:1] in ([], ["push"], ["save"], ["pop"], ["apply"], ["branch"])
     if sub in ("apply", "am"):
         return not any(w in ("--check", "--stat", "--numstat", "--summary") for w in rest) and "<<" not in " ".join(
             rest
