@@ -119,6 +119,7 @@ def test_the_files_a_patch_writes(text, patched):
         ("shutil.copytree('/tmp/t', 'test', dirs_exist_ok=True)", ["test"]),
         ("fs.cpSync(src, 'test', {recursive: true})", ["test"]),
         ("FileUtils.cp_r('/tmp/t', 'test')", ["test"]),
+        ("fs.rmSync('restore', {recursive: true})", ["restore"]),  # removes a tree
         ("tarfile.open(t).extractall(os.environ['D'])", []),
     ],
 )
@@ -148,6 +149,9 @@ def test_a_tree_the_code_writes_is_marked_for_expansion(tmp_path: Path):
         ("fs.rmSync('oracle.json', {force: true})", "oracle.json"),
         ("File.delete('oracle.json')", "oracle.json"),
         ("unlink('oracle.json');", "oracle.json"),
+        ('unlink "oracle.json";', "oracle.json"),  # Perl, without parentheses
+        ("os.truncate('oracle.json', 0)", "oracle.json"),  # cut to a length: changed
+        ("fs.truncateSync('oracle.json')", "oracle.json"),
     ],
 )
 def test_a_removal_with_a_literal_path(code, path):

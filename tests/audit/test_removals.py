@@ -23,6 +23,9 @@ from audit_helpers import written_by_name as written
         ("find . -name '*.json' -delete", {"fixture/ready.json", "restore/verify.json", "oracle.json"}),
         ("mv oracle.json /tmp/kept.json", {"oracle.json"}),
         ("sudo rm test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("mv test /tmp/", {"test/testmod.jsonl"}),  # a folder moved away: its tree is gone
+        ("gio trash test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("mount -t tmpfs tmpfs test", {"test/testmod.jsonl"}),  # a mount hides what the folder holds
     ],
 )
 def test_a_removal_writes_what_it_removes(declared_ws, command, files):
@@ -39,6 +42,9 @@ def test_a_removal_writes_what_it_removes(declared_ws, command, files):
         "git -C workspace clean -fdx",
         "mv workspace/a workspace/b",
         "rm --help",
+        "mv workspace/old /tmp/",
+        "gio info test/testmod.jsonl",
+        "mount",
     ],
 )
 def test_removals_elsewhere_write_nothing_declared(declared_ws, command):

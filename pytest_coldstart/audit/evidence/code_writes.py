@@ -69,6 +69,8 @@ _FIRST = [
     rf"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\(\s*{_LIT}",
     rf"\b{_REMOVERS}\s*\(\s*{_LIT}",
     rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*unlink\b",
+    rf"\b(?:os\.truncate|truncateSync|File\.truncate)\s*\(\s*{_LIT}",  # cut to a length: changed
+    rf"\bunlink\s+{_LIT}",  # Perl's unlink "file" (no parentheses)
 ]
 #: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH').
 _PERL = [
@@ -88,7 +90,9 @@ _TREES = [
     re.compile(rf"\.extractall\s*\(\s*(?:path\s*=\s*)?(?:{_LIT}|(?P<cwd>\)))"),
     re.compile(rf"\bshutil\.unpack_archive\s*\(\s*[^,()]+(?:,\s*(?:extract_dir\s*=\s*)?{_LIT}|(?P<cwd>\)))"),
     re.compile(rf"\b(?:shutil\.copytree|cpSync|FileUtils\.cp_r)\s*\(\s*[^,()]+,\s*{_LIT}"),
-    re.compile(rf"\b(?:shutil\.rmtree|fs\.rmdirSync|FileUtils\.rm_r)\s*\(\s*{_LIT}"),  # removes a tree
+    re.compile(
+        rf"\b(?:shutil\.rmtree|fs\.rmdirSync|rmSync|fs\.rm|FileUtils\.rm_r|FileUtils\.rm_rf)\s*\(\s*{_LIT}"
+    ),  # removes a tree
 ]
 #: Any write construct, whatever its path argument (a literal or not).
 _ANY = re.compile(
@@ -108,7 +112,8 @@ _ANY = re.compile(
 #: line): a write construct is a call of one of these names.
 CALL_HINT = r"(?:open|write[\w.]*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
 CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save[\w.]*"
-CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput)\s*\("
+CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput|truncate\w*)\s*\("
+CALL_HINT += r"|\bunlink\s+['\"]"
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
 

@@ -92,8 +92,9 @@ def copies(words: list[str], head: str, args: list[str], targets: Targets) -> li
         link, linked = (targets.key(name), targets.key(origin)) if symbolic or hard else (None, None)
         if link and linked:
             targets.ws.alias(link, linked)
-        if head in ("mv", "move", "move-item"):  # the source is gone from where it was
+        if head in ("mv", "move", "move-item"):  # the source is gone from where it was, a folder's tree too
             out += [(k, f"{head} (moved away)", None) for k in targets(source)]
+            out += folder(source, f"{head} (moved away)", targets, targets.key) if targets.is_folder(source) else []
         if recursive and head != "ln":
             landed = destination if source.endswith(("/", "/.", "/*")) else name
             out += folder(landed, head, targets, targets.key)

@@ -16,6 +16,8 @@ import posixpath
 from pytest_coldstart.audit.evidence.tree_writes import Place, Resolve, Write, folder
 
 REMOVERS = ("rm", "unlink", "shred", "srm", "del", "erase", "remove-item", "ri", "trash", "trash-put")
+#: Programs whose removal is a subcommand (gio trash FILE, kioclient5 remove FILE).
+REMOVING = ("gio", "kioclient", "kioclient5")
 _RECURSIVE = frozenset(["-r", "-R", "--recursive", "-recurse", "/s"])
 _FIND_PATTERNS = frozenset(["-name", "-iname", "-path", "-ipath", "-wholename", "-regex"])
 
@@ -24,6 +26,8 @@ def removals(words: list[str], head: str, resolve: Resolve, place: Place) -> lis
     """The files a removal (``words[0]`` is the program) deletes, as writes."""
     if head == "git":
         return _git(words, resolve, place)
+    if head in REMOVING and len(words) > 1 and words[1] in ("trash", "remove", "rm"):
+        words, head = words[1:], "rm"  # gio trash FILE, gio remove FILE: a removal by another name
     if head not in REMOVERS:
         return []
     operands = [w for w in words[1:] if not w.startswith("-") and not (head in ("del", "erase") and w.startswith("/"))]

@@ -19,7 +19,7 @@ from pytest_coldstart.audit.evidence.copies import COPIERS, REMOTE, copies, remo
 from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
-from pytest_coldstart.audit.evidence.removals import REMOVERS, find_deletes, removals
+from pytest_coldstart.audit.evidence.removals import REMOVERS, REMOVING, find_deletes, removals
 from pytest_coldstart.audit.evidence.shell_words import (
     PS_ALIASES,
     SEGMENT,
@@ -50,7 +50,7 @@ WRITER_HEADS += (_COMPRESSORS := ("gzip", "xz", "bzip2", "zstd", "lzma"))
 WRITER_HEADS += (*ARCHIVERS, "scp")  # archive extraction writes a tree (tree_writes)
 #: Editors write the files they open; remote and container copiers copy like cp and rsync.
 EDITORS = ("vi", "vim", "nvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "micro", "joe", "code", "subl")
-WRITER_HEADS += (*EDITORS, *REMOTE, *REMOVERS, *PROGRAMS)
+WRITER_HEADS += (*EDITORS, *REMOTE, *REMOVERS, *REMOVING, *PROGRAMS)
 _PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
 #: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
 _OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")

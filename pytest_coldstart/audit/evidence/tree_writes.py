@@ -59,15 +59,12 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
         redirected = {i + 1 for i, w in enumerate(words) if w in ("<", ">", ">>", "2>", "-i", "--input", "-o", "-d")}
         operands = [w for i, w in enumerate(words[1:], 1) if i not in redirected and not w.startswith(("-", "<", ">"))]
         where = None if operands else _value(words, ("-d", "--directory")) or "."
-    elif head == "mount":  # a bind mount replaces what the folder holds
-        binds = any(w in ("--bind", "--rbind", "-B") for w in words) or any(
-            "bind" in words[i + 1].split(",") for i, w in enumerate(words[:-1]) if w == "-o"
-        )
+    elif head == "mount":  # a mount (a bind, a tmpfs ...) replaces what the folder holds
         operands = [w for i, w in enumerate(words[1:], start=1) if not w.startswith("-") and words[i - 1] != "-o"]
-        where = operands[-1] if binds and len(operands) >= 2 else None
+        where = operands[-1] if len(operands) >= 2 else None
     else:
         return []
-    how = {"mount": "mount --bind", "patch": "patch"}.get(head, f"{head} extract")
+    how = {"mount": "mount", "patch": "patch"}.get(head, f"{head} extract")
     return folder(where, how, resolve, place) if where is not None else []
 
 

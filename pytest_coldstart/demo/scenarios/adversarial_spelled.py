@@ -126,6 +126,24 @@ SPELLED: list[Scenario] = [
         "find . -name testmod.jsonl -delete",
     ),
     _testmod("testmod_moved_away", "mv moves the test mod's file out of the run", f"mv {_TM} /tmp/kept.jsonl"),
+    _testmod("testmod_folder_moved_away", "mv moves the test mod's whole folder out of the run", "mv test /tmp/"),
+    _testmod("testmod_trashed_by_gio", "gio trash sends the test mod's file to the trash", f"gio trash {_TM}"),
+    _testmod(
+        "testmod_folder_hidden_by_a_tmpfs_mount",
+        "a tmpfs mounted over the test mod's folder hides what it holds",
+        "mount -t tmpfs tmpfs test",
+    ),
+    _testmod("testmod_removed_by_perls_unlink", "Perl's unlink (no parentheses)", f"perl -e 'unlink \"{_TM}\"'"),
+    _testmod(
+        "testmod_truncated_by_code",
+        "python cuts the test mod's file to nothing with os.truncate",
+        f"python3 -c \"import os; os.truncate('{_TM}', 0)\"",
+    ),
+    _testmod(
+        "testmod_folder_removed_by_nodes_rmsync",
+        "node removes the test mod's folder recursively with fs.rmSync",
+        "node -e \"require('fs').rmSync('test', {recursive: true, force: true})\"",
+    ),
     _testmod(
         "testmod_removed_by_python",
         "Python removes the test mod's file",
