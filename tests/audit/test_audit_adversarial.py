@@ -71,6 +71,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "session_writing_its_own_file_from_code_after_a_cd_through_a_variable",
     "reads_of_its_own_workspace",
     "reads_of_its_own_workspace_after_a_cd",
+    "reads_of_its_own_workspace_in_a_subshell",
     "code_reading_what_it_lists_in_the_workspace_it_cd_into",
     "loop_over_its_own_workspace",
     "listing_of_its_own_workspace_piped_to_a_reader",

@@ -48,6 +48,13 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("python3 -c \"import shutil; shutil.copytree('.', '/tmp/all')\"", [(".", "*", True)]),
         ("python3 -c \"import tarfile; t = tarfile.open('/tmp/a.tgz', 'w'); t.add('test')\"", [("test", "*", True)]),
         ("python3 -c \"import shutil; shutil.make_archive('/tmp/a', 'zip', root_dir='.')\"", [(".", "*", True)]),
+        ("(cat *)", [(".", "*", False)]),  # a subshell's, a group's, a substitution's brackets set aside
+        ("{ cat test/*; }", [("test", "*", False)]),
+        ("x=$(cat *)", [(".", "*", False)]),
+        ("(python3 -m http.server 8000 &)", [(".", "*", True)]),  # a file server reads its folder whole
+        ("python3 -m http.server --directory workspace", [("workspace", "*", True)]),
+        ("php -S localhost:8000 -t fixture", [("fixture", "*", True)]),
+        ("npx http-server restore -p 8080", [("restore", "*", True)]),
     ],
 )
 def test_the_folders_a_command_reads_whole(text, reads):

@@ -26,10 +26,13 @@ READERS |= {"uniq", "diff", "cmp", "jq", "nl", "tac", "paste", "cut", "zcat", "b
 _GREPS = ("grep", "egrep", "fgrep", "zgrep")
 _RECURSING = ("rg", "ag", "ack")  # recursive by default
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
+_WRAPPERS |= {"npx", "bunx"}
+_ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
     r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
+    r"|http\.server|SimpleHTTPServer|php\s+-S|http-server|\bserve\b|live-server|httpd"
 )
 
 #: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
@@ -86,15 +89,23 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
             if match.group("added") and "tarfile" not in text:
                 continue  # a set's add('.'): no archive
             yield whole(match.group("src") or match.group("root") or match.group("added"))
-        words = [w.strip("\"'") for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
+        # (cat *), { cat *; }, $(cat *): the brackets of a subshell, a group or a substitution set aside
+        words = [
+            _ASSIGNED_SUBSTITUTION.sub("", w.strip("\"'")).lstrip("$({`").rstrip(")}`")
+            for w in _WORD.findall(segment)
+            if "<" not in w and ">" not in w
+        ]
         start = 0  # wrappers, assignments and their options set aside (an index: no quadratic slicing)
-        while start < len(words) and (words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-"):
+        while start < len(words) and (
+            words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-" or not words[start]
+        ):
             start += 1
         words = words[start:]
         if not words:
             continue
         head = last_component(words[0]).lower()
         yield from _reads(words, head)
+        yield from _served(words, head)
         if head == "find":
             patterns = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")] or ["*"]
             found = [(root, last_component(p)) for root in _find_roots(words) for p in patterns]
@@ -126,6 +137,23 @@ def _listed(segment: str) -> Iterator[Read]:
         folder = posixpath.dirname(match.group("glob"))
         recursive = "**" in match.group("glob") or "recursive" in match.group("rest") or is_glob(folder)
         yield (folder if folder and not is_glob(folder) else ".", last_component(match.group("glob")), recursive)
+
+
+def _served(words: list[str], head: str) -> Iterator[Read]:
+    """A file server started on a folder (``python3 -m http.server [-d DIR]``, ``php -S … [-t
+    DIR]``, ``http-server DIR``, ``ruby -run -e httpd DIR``): any fetch from it reads any file
+    below it, so it reads the folder whole (a fetch names a URL, never the run's file)."""
+    if head.startswith("python") and "-m" in words and any(w in ("http.server", "SimpleHTTPServer") for w in words):
+        yield (_value(words, ("-d", "--directory")) or ".", "*", True)
+    elif head == "php" and "-S" in words:
+        yield (_value(words, ("-t",)) or ".", "*", True)
+    elif head in ("http-server", "serve", "live-server") or (head == "ruby" and "httpd" in words):
+        folders = [w for w in words[1:] if not w.startswith("-") and not w.isdigit() and w not in ("-run", "httpd")]
+        yield (folders[-1] if folders and head != "ruby" else ".", "*", True)
+
+
+def _value(words: list[str], names: tuple[str, ...]) -> str | None:
+    return next((words[i + 1] for i, w in enumerate(words[:-1]) if w in names), None)
 
 
 def _reads(words: list[str], head: str) -> Iterator[Read]:

@@ -26,11 +26,10 @@ from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, l
 from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
-#: A subshell or a substitution, whose cds the command after it does not keep: (cd x; …), $(cd x …)
-_SUBSHELL = re.compile(r"(?:^|[;&|\n(])\s*\(|\$\(|`")
 _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 MAX_PATTERNS = 4096  # remembered patterns (a bounded memo)
+MAX_SUBSHELLS = 16  # nested subshells followed; deeper ones keep their cds (fail closed: both are read)
 _GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
@@ -162,8 +161,8 @@ class Naming:
     def _read_where_it_runs(self, text: str, reads: Callable[[str, Callable[[str], None]], Iterator[Read]]) -> set[str]:
         found: set[str] = set()
         starts = list(self.workspace.starts)
-        current = list(starts)
-        returns = "popd" in text or _SUBSHELL.search(text) is not None
+        where = _Where(self.workspace, starts)
+        returns = "popd" in text  # back to a folder a pushd left: the starts too (fail closed)
         passed: list[str] = []  # segments entered since the last read: moved through only when one comes
         judged: set[tuple[Read, str | None]] = set()
 
@@ -171,9 +170,9 @@ class Naming:
             if not self._matches_any(read[1]):
                 continue  # echo done, ls *.py: a pattern no fail-closed file's name has
             for segment in passed:
-                current[:] = self.workspace.after(segment, current)
+                where.enter(segment)
             passed.clear()
-            for cwd in dict.fromkeys([*current, *(starts if returns else ())]):
+            for cwd in dict.fromkeys([*where.current, *(starts if returns else ())]):
                 if (read, cwd) not in judged:
                     judged.add((read, cwd))
                     found |= self._read_whole(*read, cwd)
@@ -220,6 +219,29 @@ class Naming:
             for key in self.keys.get(name, ())
             if fnmatch.fnmatchcase(_base(key), pattern) and (where is None or key.rpartition("/")[0] == where)
         }
+
+
+class _Where:
+    """The cwds a text's segments run in, entered one by one: a ``cd`` moves them, and inside a
+    subshell or a substitution only until it closes (``(cd x; cat *)`` leaves the shell where it
+    was; ``$(cd test; cat *)`` too)."""
+
+    def __init__(self, workspace: Workspace, starts: list[str | None]):
+        self.workspace = workspace
+        self.current = list(starts)
+        self.saved: list[list[str | None]] = []
+        self.closing = 0  # subshells the last segment closed: left once its reads are judged
+
+    def enter(self, segment: str) -> None:
+        for _ in range(self.closing):
+            self.current = self.saved.pop() if self.saved else self.current
+        stripped = segment.strip()
+        opens = stripped[:1] == "(" or "$(" in segment or "<(" in segment or segment.count("`") % 2 == 1
+        if opens and len(self.saved) < MAX_SUBSHELLS:
+            self.saved.append(list(self.current))
+        inner = segment.rpartition("$(")[2]  # x=$(cd test: the substitution's own command moves
+        self.current = self.workspace.after(inner, self.current)
+        self.closing = len(stripped) - len(stripped.rstrip(")`")) if self.saved else 0
 
 
 def _base(key: str) -> str:

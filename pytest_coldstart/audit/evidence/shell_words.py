@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import unquote
 
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
 PS_ALIASES = {"sc": "set-content", "ac": "add-content", "ni": "new-item", "cpi": "copy-item", "mi": "move-item"}
@@ -50,7 +51,7 @@ def _variants(token: str) -> Iterator[str]:
         return
     served = _LOCAL_URL.match(token)
     if served is not None:
-        yield "$SERVED/" + token[served.end() :]
+        yield "$SERVED/" + unquote(token[served.end() :])  # o%72acle.json is oracle.json to the server
     elif ":" in token and "://" not in token and _DRIVE.match(token.replace("\\", "/")) is None:
         yield token.split(":", 1)[1]
 
