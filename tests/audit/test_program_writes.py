@@ -82,6 +82,9 @@ def test_powershell_cmdlets_and_aliases_write(declared_ws, command, files):
         ('gawk -F, \'{printf "%s", $1 >> "test/testmod.jsonl"}\' a.csv', {"test/testmod.jsonl"}),
         ("gawk -i inplace '{print}' oracle.json", {"oracle.json"}),
         ('awk \'BEGIN{print "{}" >> "test/testmod.jsonl"}\'', {"test/testmod.jsonl"}),  # braces in a string
+        ("split -b 1000000 /tmp/forged.jsonl test/testmod.json", {"test/testmod.jsonl"}),  # PREFIX + aa ... a name
+        ("csplit -f test/testmod.json /tmp/forged.jsonl 1", {"test/testmod.jsonl"}),
+        ("python3 -m zipfile -e /tmp/x.zip test/", {"test/testmod.jsonl"}),
         ("sed -n 'w oracle.json' /tmp/a", {"oracle.json"}),
         ("sed -e 's/a/b/w fixture/ready.json' /tmp/a", {"fixture/ready.json"}),
         ("mount --bind /tmp/fake test", {"test/testmod.jsonl"}),

@@ -29,7 +29,7 @@ _AWKS = ("awk", "gawk", "mawk", "nawk", "busybox-awk")
 #: print or printf up to its redirect, a string a unit of its own (print "{}" > "f": its braces end nothing)
 _AWK_OUTPUT = re.compile(r'(?:print|printf)(?:[^;}\n"]|"[^"\n]{0,256}"){0,256}?>>?\s*"([^"]+)"')  # bounded: linear
 _SED_WRITE = re.compile(r"(?:^|[;\s{}])(?:w|s(.).*?\1.*?\1[gpIiMme0-9]*w)\s+([^\s;}]+)")
-PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed")
+PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed", "split", "csplit")
 
 
 def program_writes(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
@@ -54,6 +54,10 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
         return [(k, f"{head} (in place)", None) for a in operands for k in targets(a)]
     if head in _SECOND_OUTPUT and len(args) >= 2 and (head == "uniq" or _flagged(words, "-r")):
         return [(k, head, None) for k in targets(args[1])]
+    if head in ("split", "csplit"):  # PREFIXaa, PREFIXab ...: any file whose name a prefix starts
+        named = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--prefix")] if head == "csplit" else []
+        prefixes = named or [*args, "x"]  # split's PREFIX is its last operand: each may be it (fail closed)
+        return [(k, head, None) for prefix in prefixes for k in targets(f"{prefix}*")]
     return []
 
 

@@ -18,7 +18,21 @@ from collections.abc import Callable, Iterable
 
 #: A write of every file at or below its key is marked by this suffix of its ``how``.
 TREE = " (tree)"
-ARCHIVERS = ("tar", "bsdtar", "unzip", "7z", "7za", "7zr", "unrar", "cpio", "jar", "mount", "patch")
+ARCHIVERS = (
+    "tar",
+    "bsdtar",
+    "unzip",
+    "7z",
+    "7za",
+    "7zr",
+    "unrar",
+    "cpio",
+    "jar",
+    "mount",
+    "patch",
+    "zipfile",
+    "tarfile",
+)
 #: git subcommands that rewrite tracked files of the working tree.
 _GIT_TREE = frozenset(["stash", "apply", "am", "checkout", "switch", "reset", "merge", "pull", "rebase"])
 _GIT_TREE |= {"cherry-pick", "revert", "clone", "worktree", "restore", "checkout-index", "read-tree"}
@@ -55,6 +69,10 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
         where = (_value(words, ("-C",)) or ".") if len(words) > 1 and "x" in words[1].lstrip("-") else None
     elif head == "git":
         return _git(words, resolve, place)
+    elif head.startswith("python") and "-m" in words and any(w in ("zipfile", "tarfile") for w in words):
+        extracting = any(w in ("-e", "--extract") for w in words)  # python -m zipfile -e X DIR
+        operands = [w for w in words[1:] if not w.startswith("-") and w not in ("zipfile", "tarfile")]
+        where = (operands[-1] if len(operands) >= 2 else ".") if extracting else None
     elif head == "patch":  # a patch the command line does not show (patch -p1 < x, -i x) may touch any file
         redirected = {i + 1 for i, w in enumerate(words) if w in ("<", ">", ">>", "2>", "-i", "--input", "-o", "-d")}
         operands = [w for i, w in enumerate(words[1:], 1) if i not in redirected and not w.startswith(("-", "<", ">"))]
@@ -65,6 +83,7 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
     else:
         return []
     how = {"mount": "mount", "patch": "patch"}.get(head, f"{head} extract")
+    how = "python -m zipfile|tarfile extract" if head.startswith("python") else how
     return folder(where, how, resolve, place) if where is not None else []
 
 

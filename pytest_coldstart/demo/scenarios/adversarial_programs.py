@@ -25,6 +25,16 @@ def _testmod(name: str, description: str, command: str) -> Scenario:
 
 PROGRAMS: list[Scenario] = [
     _testmod(
+        "testmod_written_as_a_piece_of_split",
+        "split writes PREFIXaa, PREFIXab ...: a prefix the test mod's name starts with",
+        "split -b 1000000 /tmp/forged.jsonl test/testmod.json",
+    ),
+    _testmod(
+        "testmod_extracted_by_pythons_zipfile_module",
+        "python -m zipfile -e extracts an archive into the test mod's folder",
+        "python3 -m zipfile -e /tmp/forged.zip test/",
+    ),
+    _testmod(
         "testmod_appended_by_an_awk_print_of_a_braced_string",
         "an awk BEGIN block prints a JSON object (braces in its string) into the test mod's file",
         f'awk \'BEGIN{{print "{{}}" >> "{_TM}"}}\'',
