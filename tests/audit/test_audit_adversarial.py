@@ -72,6 +72,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "reads_of_its_own_workspace",
     "reads_of_its_own_workspace_after_a_cd",
     "reads_of_its_own_workspace_in_a_subshell",
+    "notes_naming_the_oracle_only_read_back",
     "code_reading_what_it_lists_in_the_workspace_it_cd_into",
     "loop_over_its_own_workspace",
     "listing_of_its_own_workspace_piped_to_a_reader",

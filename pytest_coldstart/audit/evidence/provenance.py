@@ -49,6 +49,7 @@ from pytest_coldstart.audit.evidence.provenance_rules import (
     logger_violations,
 )
 from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
+from pytest_coldstart.audit.evidence.scripts import Scripts
 from pytest_coldstart.audit.evidence.shell_words import last_component, strings
 from pytest_coldstart.audit.evidence.shell_writes import HINT, RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
@@ -87,10 +88,11 @@ class Provenance:
     laundered: dict[str, str] = field(default_factory=dict)  # call writing the logger -> test-side file it names
     taint: Taint = field(default_factory=Taint)  # files carrying test-side content
     variables: dict[str, str] = field(default_factory=dict)  # shell variables earlier calls assigned
+    scripts: Scripts = field(default_factory=Scripts)  # files agent calls wrote, with what they wrote
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
     _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once per set of links
-    _scan_state: tuple[int, int] = (0, 0)
+    _scan_state: tuple[int, int, int] = (0, 0, 0)
     _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
     _fed: int = 0
@@ -119,11 +121,11 @@ class Provenance:
             return True
         if len(self.workspace.link_names) > MAX_LINK_NAMES:
             return True  # a run that makes many links: every call is worth the full look
-        state = (len(self.workspace.link_names), len(self.variables))
+        state = (len(self.workspace.link_names), len(self.variables), len(self.scripts.names))
         if self._scan is None or self._scan_state != state:
-            self._scan_state = state  # a link or a variable a call made is a name to watch
+            self._scan_state = state  # a link, a variable or a script a call made is a name to watch
             self.naming.names("")  # brings the naming's names up to date with the links
-            names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases})
+            names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases | self.scripts.names})
             hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT]
             hints += [FOLDER_READ_HINT.pattern, RUNTIME_READ_HINT]
             hints += [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
@@ -151,7 +153,10 @@ class Provenance:
     def names(self, arguments: Any, tool: str = "") -> set[str]:
         """The declarations whose file a call's arguments name (``naming``: by resolved path;
         an unplaceable path or a glob names test-side files by name, fail closed)."""
-        return self.naming.names(arguments, tool)
+        # a script the agent wrote, run by this call (a call of a known tool that writes nothing)
+        runs = bool(tool) and not (isinstance(arguments, dict) and is_writer(tool, arguments))
+        run = self.scripts.run_by(strings(arguments), self.workspace) if runs else []
+        return self.naming.names([arguments, *run] if run else arguments, tool)
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
@@ -185,7 +190,21 @@ class Provenance:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
+        if agent and writes:
+            self._keep_scripts(tool, arguments, writes)
         return written
+
+    def _keep_scripts(self, tool: str, arguments: Any, writes: list[ShellWrite]) -> None:
+        """What an agent call writes into its files, for a later call that runs one (``scripts``)."""
+        mine = [key for key, _, _ in writes if key not in self._by_key]
+        if not mine:
+            return
+        if isinstance(arguments, dict) and is_writer(tool, arguments):
+            text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
+        else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
+            text = "\n".join(strings(arguments))
+        if text:
+            self.scripts.keep(mine, text)
 
     def _show(self, key: str) -> str:
         return self.workspace.relative_of(key) or key
