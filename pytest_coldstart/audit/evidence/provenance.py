@@ -95,6 +95,7 @@ class Provenance:
     _scan_state: tuple[int, int, int] = (0, 0, 0)
     _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
+    _running: list[str] = field(default_factory=list)  # kept scripts the call being fed runs
     _fed: int = 0
     _agent_feed: bool = False  # the call being fed is the agent's
 
@@ -196,7 +197,7 @@ class Provenance:
 
     def _keep_scripts(self, tool: str, arguments: Any, writes: list[ShellWrite]) -> None:
         """What an agent call writes into its files, for a later call that runs one (``scripts``)."""
-        mine = [key for key, _, _ in writes if key not in self._by_key]
+        mine = [key for key, _, _ in writes if key not in self._by_key and key not in self._running]
         if not mine:
             return
         if isinstance(arguments, dict) and is_writer(tool, arguments):
@@ -225,7 +226,10 @@ class Provenance:
             for target in tool_paths(arguments, any_key=True):  # a writer's uri or p is a path too
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
-        for text in with_decoded(strings(arguments), self.variables):
+        texts = list(strings(arguments))
+        self._running = self.scripts.run_keys(texts, self.workspace) if not is_writer(tool, arguments) else []
+        texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes
+        for text in with_decoded(texts, self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 # a name known only at run time may be any the call names, in any of its texts
                 guess = guess or self._unplaced_in("\n".join(strings(arguments)))

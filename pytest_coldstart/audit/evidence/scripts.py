@@ -44,7 +44,11 @@ class Scripts:
                 self._wanted = None
 
     def run_by(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
-        """The kept texts of the files ``texts`` name (in the cwds their segments run in)."""
+        """The kept texts of the files ``texts`` run (in the cwds their segments run in)."""
+        return [self.by_key[key] for key in self.run_keys(texts, workspace)]
+
+    def run_keys(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
+        """The kept files ``texts`` run."""
         if not self.by_key:
             return []
         if self._wanted is None:
@@ -65,4 +69,4 @@ class Scripts:
                     key = workspace.key(token, cwd)
                     if key is not None and key in self.by_key and (runner or words[start].endswith(token)):
                         found.setdefault(key)
-        return [self.by_key[key] for key in found]
+        return list(found)
