@@ -61,6 +61,13 @@ def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:
     return pattern.search(text.lower()) is not None or (plain is not text and pattern.search(plain.lower()) is not None)
 
 
+def hinted_in(hint: re.Pattern[str], segment: str) -> bool:
+    """``hint`` in ``segment`` as written or as the shell joins it (cold''start)."""
+    if hint.search(segment) is not None:
+        return True
+    return ("'" in segment or '"' in segment or "\\" in segment) and hint.search(dequoted(segment)) is not None
+
+
 def is_glob(path: str) -> bool:
     """``path`` holds a pattern the shell expands (``*``, ``?``, ``[ab]``)."""
     return "*" in path or "?" in path or ("[" in path and _CLASS.search(path) is not None)

@@ -23,8 +23,8 @@ from pytest_coldstart.audit.evidence.removals import REMOVERS, REMOVING, find_de
 from pytest_coldstart.audit.evidence.shell_words import (
     PS_ALIASES,
     SEGMENT,
-    any_reading,
     dequoted,
+    hinted_in,
     last_component,
     quoted_segments,
 )
@@ -171,7 +171,7 @@ def _writes_in(
         # Only a cd or a hinted segment can matter: a long script parses in time of its hints.
         lowered = segment.lower()
         hinted = _hinted(lowered)
-        extra = also is not None and (also_hint is None or any_reading(also_hint, segment, dequoted(segment)))
+        extra = also is not None and (also_hint is None or hinted_in(also_hint, segment))
         if not (hinted or extra or _MOVES.match(lowered)):
             continue
         words = [_PIECE.sub(_unquoted, w) for w in _WORD.findall(segment)]
