@@ -49,6 +49,7 @@ def test_name_matches_and_searches_elsewhere_are_no_content_search(tool):
         ("read_many_files", {"paths": ["*", "docs/*.md"]}, [(".", "*", True), ("docs", "*.md", True)]),
         ("Read", {"file_path": "notes.md"}, []),  # a path, not a pattern: naming resolves it
         ("Glob", {"pattern": "**/*.json"}, []),  # names only
+        ("mcp__filesystem__search_files", {"path": ".", "pattern": "oracle"}, []),  # MCP's matches names
         ("Grep", "not an object", []),
     ],
 )

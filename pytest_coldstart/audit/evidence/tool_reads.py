@@ -30,6 +30,9 @@ _CONTENT |= {"repo", "repository", "directory", "folder", "dir", "in"}
 _ELSEWHERE = frozenset(
     ["web", "internet", "google", "bing", "url", "http", "online", "memory", "docs", "documentation"]
 )
+#: A search of content by its name alone (grep, codebase_search), or by what it is asked for.
+_SEARCHES_CONTENT = _GREPS | {"content", "contents", "codebase", "semantic", "code", "text"}
+_QUERIES = frozenset(["regex", "regexp", "query", "q", "content", "contents", "text", "contains", "search", "term"])
 #: Argument words that give a search's file filter, not its query (``glob``, ``includePattern``).
 _FILTERS = frozenset(["glob", "include", "includes", "filter"])
 MAX_READS = 256  # per call: a hostile list of folders and filters costs linear time
@@ -45,7 +48,7 @@ def _reads(tool: str, arguments: Any) -> Iterator[Read]:
     if not isinstance(arguments, dict) or not tool:
         return
     verbs = words_of(tool)
-    if is_search(verbs):
+    if is_search(verbs) and (verbs & _SEARCHES_CONTENT or _content_query(arguments)):
         folders = [path for path in tool_paths(arguments) if not is_glob(path)] or ["."]
         patterns = list(_filters(arguments)) or ["*"]
         for folder in folders:
@@ -71,6 +74,12 @@ def is_search(verbs: set[str]) -> bool:
         return False
     searches = bool(verbs & _SEARCHES) or {"find", "in"} <= verbs  # find_in_files: an editor's search
     return bool(verbs & _GREPS) or (searches and bool(verbs & _CONTENT))
+
+
+def _content_query(arguments: dict[str, Any]) -> bool:
+    """A search asked for text (``regex``, ``query``), not only a name ``pattern`` (the MCP
+    filesystem's ``search_files`` matches names: it lists, it reads nothing)."""
+    return any(isinstance(key, str) and words_of(key) & _QUERIES for key in arguments)
 
 
 def _filters(arguments: dict[str, Any]) -> Iterator[str]:
