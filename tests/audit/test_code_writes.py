@@ -151,6 +151,8 @@ def test_a_tree_the_code_writes_is_marked_for_expansion(tmp_path: Path):
         ("unlink('oracle.json');", "oracle.json"),
         ('unlink "oracle.json";', "oracle.json"),  # Perl, without parentheses
         ("os.truncate('oracle.json', 0)", "oracle.json"),  # cut to a length: changed
+        ("logging.basicConfig(level=1, filename='oracle.json')", "oracle.json"),  # logging writes its file
+        ("logging.handlers.RotatingFileHandler('oracle.json')", "oracle.json"),
         ("fs.truncateSync('oracle.json')", "oracle.json"),
     ],
 )

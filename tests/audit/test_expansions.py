@@ -60,6 +60,23 @@ def test_a_command_line_inside_code_is_read_as_a_text(text, command):
     assert command in readings(text)
 
 
+@pytest.mark.parametrize(
+    "text, spelled",
+    [
+        ("import shutil as s; s.copy('/tmp/f', 'test/t.jsonl')", "shutil.copy('/tmp/f', 'test/t.jsonl')"),
+        ("from shutil import copy; copy('/tmp/f', 'x')", "shutil.copy('/tmp/f', 'x')"),
+        ("from shutil import copy as c; c('/tmp/f', 'x')", "shutil.copy('/tmp/f', 'x')"),
+        ("f=open; f('test/t.jsonl', 'a')", "open('test/t.jsonl', 'a')"),
+    ],
+)
+def test_pythons_other_names_for_what_it_imports_are_spelled_in_full(text, spelled):
+    assert any(spelled in reading for reading in readings(text))
+
+
+def test_perls_system_list_is_read_as_the_command_line_it_runs():
+    assert "cp /tmp/f test/t.jsonl" in list(readings('perl -e \'system "cp", "/tmp/f", "test/t.jsonl"\''))
+
+
 def test_plain_text_has_no_other_reading_and_decoding_keeps_the_text_first():
     assert readings("ls -la workspace") == []
     assert list(with_decoded(["cp a t[e]st/x"])) == ["cp a t[e]st/x", "cp a t?st/x"]

@@ -85,6 +85,9 @@ def test_powershell_cmdlets_and_aliases_write(declared_ws, command, files):
         ("split -b 1000000 /tmp/forged.jsonl test/testmod.json", {"test/testmod.jsonl"}),  # PREFIX + aa ... a name
         ("csplit -f test/testmod.json /tmp/forged.jsonl 1", {"test/testmod.jsonl"}),
         ("python3 -m zipfile -e /tmp/x.zip test/", {"test/testmod.jsonl"}),
+        ('sqlite3 oracle.json "create table x(a)"', {"oracle.json"}),  # opens its database for writing
+        ("awk '{print > FILENAME}' test/testmod.jsonl", {"test/testmod.jsonl"}),  # rewrites its inputs
+        ("scp /tmp/f localhost:test/testmod.jsonl", {"test/testmod.jsonl"}),  # host:path may be this host
         ("sed -n 'w oracle.json' /tmp/a", {"oracle.json"}),
         ("sed -e 's/a/b/w fixture/ready.json' /tmp/a", {"fixture/ready.json"}),
         ("mount --bind /tmp/fake test", {"test/testmod.jsonl"}),

@@ -71,6 +71,8 @@ _FIRST = [
     rf"\bPath\s*\(\s*{_LIT}\s*\)\s*\.\s*unlink\b",
     rf"\b(?:os\.truncate|truncateSync|File\.truncate)\s*\(\s*{_LIT}",  # cut to a length: changed
     rf"\bunlink\s+{_LIT}",  # Perl's unlink "file" (no parentheses)
+    rf"\b\w*FileHandler\s*\(\s*(?:filename\s*=\s*)?{_LIT}",  # logging writes its file
+    rf"\bbasicConfig\s*\([^()]*?\bfilename\s*=\s*{_LIT}",
 ]
 #: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH').
 _PERL = [
@@ -80,7 +82,7 @@ _PERL = [
 #: Constructs whose second argument is the path they write (a copy's or a move's destination).
 _SECOND = [
     rf"(?:\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
-    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump)"
+    rf"|copyFileSync|copyFile|renameSync|rename|FileUtils\.(?:cp|mv|copy|move)|torch\.save|joblib\.dump|urlretrieve)"
     rf"|{_DOTNET}(?:Copy|Move|Replace)|\b{_R_SECOND})\s*\(\s*"
     rf"""(?:(?P<sq>['"])(?P<src>[^'"\n]{{1,4096}})(?P=sq)\s*|[^,()]+),\s*{_LIT}""",
 ]
@@ -112,7 +114,8 @@ _ANY = re.compile(
 #: line): a write construct is a call of one of these names.
 CALL_HINT = r"(?:open|write[\w.]*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
 CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save[\w.]*"
-CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput|truncate\w*)\s*\("
+CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput|truncate\w*"
+CALL_HINT += r"|urlretrieve|\w*filehandler|basicconfig)\s*\("
 CALL_HINT += r"|\bunlink\s+['\"]"
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 

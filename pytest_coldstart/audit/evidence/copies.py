@@ -57,6 +57,12 @@ def remote_copy(words: list[str], head: str) -> list[str] | None:
     return ["mv" if sub in ("mv", "moveto") else "cp", *rest]
 
 
+def _remote_path(destination: str) -> str:
+    """scp's and rsync's ``host:path``: the path (the host may be this machine: fail closed)."""
+    host, colon, path = destination.partition(":")
+    return path if colon and path and "/" not in host and not (len(host) == 1 and path[:1] in "/\\") else destination
+
+
 def copies(words: list[str], head: str, args: list[str], targets: Targets) -> list[Write]:
     """A copy's or move's destinations: the file, or into a folder (``-t DIR``,
     ``--target-directory=DIR``, a trailing slash, several sources, ``.``, or a folder the run
@@ -68,7 +74,7 @@ def copies(words: list[str], head: str, args: list[str], targets: Targets) -> li
     if option:
         sources, destination, directory = [a for a in args if a != option], option, True
     elif len(args) >= 2:
-        sources, destination = args[:-1], args[-1]
+        sources, destination = args[:-1], _remote_path(args[-1]) if head in ("scp", "rsync") else args[-1]
         directory = len(sources) > 1 or targets.is_folder(destination)
     else:
         return []

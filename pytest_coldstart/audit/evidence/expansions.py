@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterator, Mapping
 
 _SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]"
-_WORDS = r"hex|xxd|join\(|path\("
+_WORDS = r"hex|xxd|join\(|path\(|\bimport\b|=\s*open\b"
 #: Cheap necessary condition for a reading of a text (lowercased).
 _TEXT_HINT = re.compile(
     r"\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|['\"]\s*[+.]\s*['\"]|\)\s*/\s*['\"]|" + _WORDS + "|" + _SHAPES
@@ -65,6 +65,12 @@ _SPAWNS = re.compile(
 #: String literals by their quote, each found on its own: one kind may hold another.
 _STRINGS = [re.compile(r"'([^'\n]{1,4096})'"), re.compile(r"\"([^\"\n]{1,4096})\""), re.compile(r"`([^`\n]{1,4096})`")]
 _WORD_LIST = re.compile(rf"\[\s*({_LIT}(?:\s*,\s*{_LIT})+)\s*,?\s*\]")
+_ARG_LIST = re.compile(rf"\b(?:system|exec|spawn)\s*\(?\s*({_LIT}(?:\s*,\s*{_LIT})+)")
+#: Python's names for what it imports: import shutil as s; from shutil import copy [as c]; f = open
+_IMPORT_AS = re.compile(r"\bimport\s+([A-Za-z_][\w.]*)\s+as\s+([A-Za-z_]\w*)")
+_FROM_IMPORT = re.compile(r"\bfrom\s+([A-Za-z_][\w.]*)\s+import\s+([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?")
+_BOUND = re.compile(r"(?:^|(?<=[;\n\"'\s]))([A-Za-z_]\w*)\s*=\s*([A-Za-z_][\w.]*)\s*(?=[;\n]|$)")
+_MAX_ALIASES = 32
 _MAX_EMBEDDED = 64
 #: X=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word)
 _ASSIGN = re.compile(
@@ -87,7 +93,7 @@ def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]
         yield valued
     joined = valued
     if _TEXT_HINT.search(valued.lower()) is not None:
-        joined = _classes(_concatenated(_hex(_escapes(valued))))
+        joined = _classes(_concatenated(_hex(_escapes(_aliased(valued)))))
         if joined != valued:
             yield joined
         yield from _braces(joined)
@@ -160,6 +166,27 @@ def _embedded(text: str) -> Iterator[str]:
                 yield match.group(1)
     for match in _WORD_LIST.finditer(text):
         yield " ".join(_literals(match.group(1)))
+    for match in _ARG_LIST.finditer(text):  # Perl's system "cp", "a", "b" (no brackets)
+        yield " ".join(_literals(match.group(1)))
+
+
+def _aliased(text: str) -> str:
+    """``text`` with Python's other names for what it imports and binds spelled in full
+    (``s.copy(`` is ``shutil.copy(``, ``c(`` after ``from shutil import copy as c``, ``f(``
+    after ``f = open``): the write constructs are known by their full names."""
+    if "import" not in text and "=" not in text:
+        return text
+    names: dict[str, str] = {}
+    for match in itertools.islice(_IMPORT_AS.finditer(text), _MAX_ALIASES):
+        names[match.group(2) + "."] = match.group(1) + "."
+    for match in itertools.islice(_FROM_IMPORT.finditer(text), _MAX_ALIASES):
+        names[(match.group(3) or match.group(2)) + "("] = f"{match.group(1)}.{match.group(2)}("
+    for match in itertools.islice(_BOUND.finditer(text), _MAX_ALIASES):
+        names[match.group(1) + "("] = match.group(2) + "("
+    if not names:
+        return text
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(name) for name in names) + ")")
+    return pattern.sub(lambda match: names[match.group(1)], text)
 
 
 def _escapes(text: str) -> str:

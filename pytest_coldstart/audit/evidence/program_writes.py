@@ -29,7 +29,7 @@ _AWKS = ("awk", "gawk", "mawk", "nawk", "busybox-awk")
 #: print or printf up to its redirect, a string a unit of its own (print "{}" > "f": its braces end nothing)
 _AWK_OUTPUT = re.compile(r'(?:print|printf)(?:[^;}\n"]|"[^"\n]{0,256}"){0,256}?>>?\s*"([^"]+)"')  # bounded: linear
 _SED_WRITE = re.compile(r"(?:^|[;\s{}])(?:w|s(.).*?\1.*?\1[gpIiMme0-9]*w)\s+([^\s;}]+)")
-PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed", "split", "csplit")
+PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed", "split", "csplit", "sqlite3")
 
 
 def program_writes(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
@@ -41,6 +41,8 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
         scripts = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-e", "--expression")] or _program(words)
         found = [m.group(m.lastindex or 1) for text in scripts for m in pattern.finditer(text)]
         out: list[Write] = [(k, f"{head} (its program writes)", None) for f in found for k in targets(f)]
+        if head in _AWKS and any(re.search(r">>?\s*FILENAME\b", text) for text in scripts):  # print > FILENAME
+            out += [(k, f"{head} > FILENAME", None) for a in args if a not in scripts for k in targets(a)]
         if head in _AWKS and any(w in ("inplace", "-iinplace", "--include=inplace") for w in words):
             files = [a for a in args if a != "inplace" and a not in scripts]  # gawk -i inplace: its files
             out += [(k, f"{head} -i inplace", None) for a in files for k in targets(a)]
@@ -54,6 +56,8 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
         return [(k, f"{head} (in place)", None) for a in operands for k in targets(a)]
     if head in _SECOND_OUTPUT and len(args) >= 2 and (head == "uniq" or _flagged(words, "-r")):
         return [(k, head, None) for k in targets(args[1])]
+    if head == "sqlite3" and args:  # opens its database file for writing (a journal, a schema, a vacuum)
+        return [(k, head, None) for k in targets(args[0])]
     if head in ("split", "csplit"):  # PREFIXaa, PREFIXab ...: any file whose name a prefix starts
         named = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--prefix")] if head == "csplit" else []
         prefixes = named or [*args, "x"]  # split's PREFIX is its last operand: each may be it (fail closed)

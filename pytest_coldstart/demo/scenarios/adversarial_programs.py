@@ -25,6 +25,41 @@ def _testmod(name: str, description: str, command: str) -> Scenario:
 
 PROGRAMS: list[Scenario] = [
     _testmod(
+        "testmod_downloaded_by_urlretrieve",
+        "python's urlretrieve saves a download as the test mod's file",
+        f"python3 -c \"import urllib.request; urllib.request.urlretrieve('{_URL}', '{_TM}')\"",
+    ),
+    _testmod(
+        "testmod_written_by_pythons_logging",
+        "python's logging writes its records into the test mod's file",
+        f"python3 -c \"import logging; logging.basicConfig(filename='{_TM}'); logging.error('{{}}')\"",
+    ),
+    _testmod(
+        "testmod_copied_through_an_imported_alias",
+        "shutil imported as s copies a forged log onto the test mod's file",
+        f"python3 -c \"import shutil as s; s.copy('/tmp/forged.jsonl', '{_TM}')\"",
+    ),
+    _testmod(
+        "testmod_copied_by_perls_system_list",
+        "Perl runs cp through system with a list of arguments",
+        f'perl -e \'system "cp", "/tmp/forged.jsonl", "{_TM}"\'',
+    ),
+    _testmod(
+        "testmod_opened_as_a_sqlite_database",
+        "sqlite3 opens the test mod's file as its database and writes a table into it",
+        f'sqlite3 {_TM} "create table x(a)"',
+    ),
+    _testmod(
+        "testmod_rewritten_by_awk_print_to_filename",
+        "awk prints every line back into its input file (print > FILENAME)",
+        f"awk '{{print > FILENAME}}' {_TM}",
+    ),
+    _testmod(
+        "testmod_copied_by_scp_to_this_host",
+        "scp copies a forged log to localhost:path, the test mod's file",
+        f"scp /tmp/forged.jsonl localhost:{_TM}",
+    ),
+    _testmod(
         "testmod_written_as_a_piece_of_split",
         "split writes PREFIXaa, PREFIXab ...: a prefix the test mod's name starts with",
         "split -b 1000000 /tmp/forged.jsonl test/testmod.json",
