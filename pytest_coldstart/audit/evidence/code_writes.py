@@ -115,7 +115,7 @@ _ANY = re.compile(
 CALL_HINT = r"(?:open|write[\w.]*|append\w*|copy\w*|move|rename\w*|replace|put_contents|link|cp|mv|outputfile\w*"
 CALL_HINT += r"|extractall|unpack_archive|cpsync|cp_r|remove|unlink\w*|rm\w*|delete|opensync|new|to_\w+|save[\w.]*"
 CALL_HINT += r"|tofile|connect|input|fileinput|dump|create\w*|openwrite|cat|sink|fwrite|dput|truncate\w*"
-CALL_HINT += r"|urlretrieve|\w*filehandler|basicconfig)\s*\("
+CALL_HINT += r"|urlretrieve|filehandler|basicconfig)\s*\("
 CALL_HINT += r"|\bunlink\s+['\"]"
 HINT = re.compile(CALL_HINT, re.IGNORECASE)
 
