@@ -284,7 +284,7 @@ class Workspace:
 
     def moved(self, segment: str, cwd: str | None) -> str | None:
         """The cwd after ``segment``: moved by a ``cd DIR``, else ``cwd``."""
-        if not any(move in segment for move in _MOVES):
+        if "cd" not in segment and "pushd" not in segment and "chdir" not in segment and "Set-Location" not in segment:
             return cwd  # the common case, without the substitution below
         segment = _ASSIGNED.sub("", segment.lstrip(" \t({"))  # (cd x; ...), CDPATH=. cd x move it too
         if not segment.startswith(_MOVES):

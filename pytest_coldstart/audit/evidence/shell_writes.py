@@ -122,8 +122,7 @@ def shell_writes(
 ) -> list[ShellWrite]:
     """The files ``text`` writes, each segment resolved in the cwd its ``cd``s leave.
     ``unplaced(target)``: the keys a target the workspace cannot place ($VAR/x, ~/x) may be;
-    ``also_hint``: a necessary condition on a segment for ``also`` to find a write in it.
-    A shell's ``-c STRING`` or ``eval``'s words are parsed as a command line of their own.
+    ``also_hint``: a necessary condition (on the text, then on each segment) for ``also``. A shell's ``-c STRING`` or ``eval``'s words are parsed as a command line of their own.
     Segments are cut both at every separator and at separators outside quotes only: escapes
     are not interpreted, so a write either reading finds is a write (fail closed)."""
     if depth == 0 and cwd is None and len(ws.starts) > 1:  # where earlier calls left the shell, too
@@ -131,6 +130,7 @@ def shell_writes(
         for start in ws.starts:
             union.update(dict.fromkeys(shell_writes(text, ws, also, unplaced, also_hint, cwd=start, depth=1)))
         return list(union)
+    also = also if also is None or also_hint is None or hinted_in(also_hint, text) else None
     plain = SEGMENT.split(text)
     found = _writes_in(plain, ws, also, unplaced, also_hint, cwd, uncertain, depth)
     # Separators inside quotes matter where a shell runs a quoted command line.
