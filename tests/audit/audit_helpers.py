@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import audit_run
+from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import last_component
 from pytest_coldstart.audit.evidence.shell_writes import shell_writes
@@ -56,3 +57,14 @@ def written_by_name(ws: Workspace, command: str) -> set[str]:
 
     writes = expand(shell_writes(command, ws, None, by_name), declared)
     return {ws.inside(key) or key for key, _, _ in writes if key in declared}
+
+
+def oracle_and_testmod_model(root: Path) -> provenance.Provenance:
+    """The provenance model of a run at ``root`` (its host path /home/lab/run) that declares an
+    oracle and a test mod, with a workspace folder of the agent's."""
+    declared = {"oracle": {"path": "oracle.json"}, "test_mod": {"path": "test/testmod.jsonl"}}
+    for declaration in declared.values():
+        (root / declaration["path"]).parent.mkdir(parents=True, exist_ok=True)
+        (root / declaration["path"]).write_text("x", "utf-8")
+    (root / "workspace").mkdir(exist_ok=True)
+    return provenance.for_evidence(declared, Workspace(root, HOME_RUN))

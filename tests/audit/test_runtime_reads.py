@@ -6,15 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from audit_helpers import oracle_and_testmod_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_coldstart.audit.evidence import provenance, runtime_reads
-from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off, sources
-
-HOME = {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}}
-DECLARED = {"oracle": {"path": "oracle.json"}, "test_mod": {"path": "test/testmod.jsonl"}}
 
 
 def reads(text: str) -> list[tuple[str, str, bool]]:
@@ -86,11 +83,7 @@ def test_sources_list_every_listing_glob_find_and_printed_name():
 
 @pytest.fixture
 def model(tmp_path: Path) -> provenance.Provenance:
-    for declaration in DECLARED.values():
-        (tmp_path / declaration["path"]).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / declaration["path"]).write_text("x", "utf-8")
-    (tmp_path / "workspace").mkdir()
-    return provenance.for_evidence(DECLARED, Workspace(tmp_path, HOME))
+    return oracle_and_testmod_model(tmp_path)
 
 
 @pytest.mark.parametrize(

@@ -6,16 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from audit_helpers import oracle_and_testmod_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_coldstart.audit.evidence import provenance
-from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.tool_reads import MAX_READS, is_search, tool_reads, without_filters
 from pytest_coldstart.audit.evidence.tool_writes import words_of
-
-HOME = {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}}
-DECLARED = {"oracle": {"path": "oracle.json"}, "test_mod": {"path": "test/testmod.jsonl"}}
 
 
 @pytest.mark.parametrize(
@@ -64,11 +61,7 @@ def test_a_searchs_file_filter_is_no_name_in_the_working_directory():
 
 @pytest.fixture
 def model(tmp_path: Path) -> provenance.Provenance:
-    for declaration in DECLARED.values():
-        (tmp_path / declaration["path"]).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / declaration["path"]).write_text("x", "utf-8")
-    (tmp_path / "workspace").mkdir()
-    return provenance.for_evidence(DECLARED, Workspace(tmp_path, HOME))
+    return oracle_and_testmod_model(tmp_path)
 
 
 @pytest.mark.parametrize(
