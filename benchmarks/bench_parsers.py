@@ -6,7 +6,8 @@ files (``Naming``); every visible file through the item-list match (``carried_li
 time. For each hostile shape (many quotes, an unclosed quote, nested shells, eval and xargs
 chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
 lines in code, hex, unplaceable cds, nested cds with globs, loops, names made at run time
-(loops over listings, substitutions, printed names), item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
+(loops over listings, substitutions, printed names), names Python code folds from literals
+(slices, chr, formats, f-strings, comprehensions) or a pipe's makers print, item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
 built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
@@ -25,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pytest_coldstart.audit.evidence import expansions, provenance
+from pytest_coldstart.audit.evidence import expansions, folding, provenance
 from pytest_coldstart.audit.evidence.code_writes import code_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.inventory import normalize_items
@@ -63,6 +64,10 @@ SHAPES: dict[str, tuple[str, str]] = {
     "substitutions": ("cat $(ls | grep ora) `printf 'o%sacle.json' r` ", ""),
     "printed names": ("echo oracle.json; printf -v f '%s' x; ", "cat $f"),
     "one per segment": ("cat $(ls w); ", ""),  # substitutions x segments was quadratic
+    "folded names": ("x = 'ab'[::-1] + chr(111) + '%s' % y; ", "open(x + 'racle.json')"),
+    "f-strings": ("f'{x}cle' + ''.join([a, 'b']); ", ""),
+    "comprehensions": ("''.join([chr(c) for c in [111, 114, 97]]); ", ""),
+    "makers": ("cat $(rev <<< nosj.elcaro); echo a | tr a b | xargs cat; ", ""),
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
 }
@@ -99,6 +104,7 @@ def main() -> int:
             "code": code_writes,
             "naming": lambda text: naming.names({"command": text}),
             "reading": lambda text: list(expansions.readings(text)),
+            "folding": lambda text: list(folding.readings(text)),
             "items": lambda text: carried_lists(text.lower(), CARTS),
             # the whole judgement of one call: every parser, the shell session's folders, the globs
             # and listings of code writing a path that is no literal (cds x globs was quadratic)

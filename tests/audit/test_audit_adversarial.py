@@ -81,6 +81,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "searches_of_names_only",
     "visible_uuids_alone_base64_encoded",
     "code_reading_what_it_lists_in_its_workspace",
+    "strings_computed_in_its_own_code",
+    "a_listing_reshaped_by_sed_into_xargs",
 }
 
 

@@ -93,3 +93,15 @@ def test_any_text_has_bounded_readings_without_a_crash(text):
     out = readings(text)
     assert all(isinstance(r, str) for r in out)
     assert len(out) <= 1 + expansions._MAX_BRACES * expansions._MAX_GROUPS + expansions._MAX_EMBEDDED
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("x=ORACLE.json; cat ${x,,}", "x=ORACLE.json; cat oracle.json"),
+        ("x=oracle.JSON; cat ${x^^}", "x=oracle.JSON; cat ORACLE.JSON"),
+        ("x=Oracle.json; cat ${x,}", "x=Oracle.json; cat oracle.json"),
+    ],
+)
+def test_a_case_changing_expansion_reads_the_changed_value(text, reading):
+    assert readings(text)[0] == reading

@@ -86,6 +86,20 @@ def test_a_host_path_names_test_side_files_by_name_while_the_runs_host_path_is_u
     assert known.placed("/srv/x/oracle.json", lambda token: ["<guess>"]) == ["/srv/x/oracle.json"]
 
 
+def test_a_path_climbing_out_of_a_run_whose_host_path_is_unknown_may_come_back_into_it(tmp_path: Path):
+    ws = Workspace(tmp_path, {})  # the run's folder name is unknown: ../run/ may be the run itself
+    naming = Naming(ws, {"oracle": {ws.run_key("oracle.json") or ""}}, ("oracle",))
+    assert naming.names({"command": "cat ../run/oracle.json"}) == {"oracle"}
+    assert naming.names({"command": "cd ..; cat lab/oracle.json"}) == {"oracle"}
+    assert naming.names({"command": "cat ../run/notes.json"}) == set()
+    assert (
+        Naming(Workspace(tmp_path, HOME), {"oracle": {"/home/lab/run/oracle.json"}}, ("oracle",)).names(
+            {"command": "cat ../other/oracle.json"}
+        )
+        == set()
+    )  # the run's host path is known: ../other is another folder
+
+
 @pytest.mark.parametrize(
     "target, text, reached",
     [

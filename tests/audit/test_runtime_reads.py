@@ -134,3 +134,27 @@ def test_any_text_is_read_without_error_and_within_the_bound(text):
     assert len(found) <= runtime_reads._MAX_SOURCES
     assert all(isinstance(folder, str) and isinstance(pattern, str) for folder, pattern, _ in found)
     assert len(list(sources(text))) <= runtime_reads._MAX_SOURCES
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cat $(rev <<< nosj.elcaro)",
+        "cat $(echo nosj.elcaro | rev)",
+        "echo nosj.elcaro | rev | xargs cat",
+        "cat $(echo b3JhY2xlLmpzb24K | base64 -d)",
+    ],
+)
+def test_a_name_a_maker_prints_from_given_words_may_be_any_file_of_the_folder(text):
+    assert (".", "*", False) in reads(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "find workspace -name '*.py' | sed 's|^./||' | xargs wc -l",  # a listing reshaped
+        "git log --oneline | rev | cut -c1-10",  # no runtime read at all
+    ],
+)
+def test_a_maker_fed_a_listing_only_reads_no_more_than_the_listing(text):
+    assert (".", "*", False) not in reads(text)

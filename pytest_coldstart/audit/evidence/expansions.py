@@ -19,7 +19,7 @@ them, each step fail closed (a reading only ever adds names and writes, never re
   CMD``, ``tmux send-keys``, ``at`` too);
 - shell variables: a variable assigned a literal - in the text (``p=test/x; cp a "$p"``) or by
   an earlier call (``known``: ``export L=...``) - is read as its value, with the expansion's
-  operators applied (``${p%.bak}``, ``${p#*/}``, ``${p//a/b}``);
+  operators applied (``${p%.bak}``, ``${p#*/}``, ``${p//a/b}``, ``${p,,}``, ``${p^^}``);
 - brace expansion: ``te{s,x}t/f`` is read once per alternative (``test/f``, ``text/f``), the
   product of a text's groups bounded by ``_MAX_BRACES`` readings (beyond it, each group's
   alternatives in turn).
@@ -33,7 +33,7 @@ import binascii
 import fnmatch
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 _SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]"
 _WORDS = r"hex|xxd|join\(|path\(|\bimport\b|=\s*open\b"
@@ -77,7 +77,11 @@ _ASSIGN = re.compile(
     r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly|typeset)\s+(?:-\w+\s+)*)?"""
     r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*)"""
 )
-_EXPANSION = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))")
+_EXPANSION = re.compile(
+    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/|,,|\^\^|,|\^)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))"
+)
+_CASES: dict[str, Callable[[str], str]] = {",,": str.lower, "^^": str.upper}
+_CASES |= {",": lambda v: v[:1].lower() + v[1:], "^": lambda v: v[:1].upper() + v[1:]}
 _MAX_VARIABLES = 64
 _MAX_VALUE = 1024
 _MAX_BRACES = 32
@@ -139,6 +143,8 @@ def _expanded(match: re.Match[str], values: Mapping[str, str]) -> str:
     value, op, arg = values[name], match.group(2), match.group(3) or ""
     if not op:
         return value
+    if op in _CASES:  # ${x,,} ${x^^}: the case changed (a pattern limiting it: the whole value, fail closed)
+        return _CASES[op](value)
     if op in ("/", "//"):
         pattern, _, replacement = arg.partition("/")
         if not pattern:

@@ -222,8 +222,9 @@ class Workspace:
         return [key, *unplaced(token)] if self.unknown_host(key) else [key]
 
     def unknown_host(self, key: str) -> bool:
-        """A host path that may lie inside the run: the run's host path was never recorded."""
-        return self.run_base == RUN and is_absolute(key)
+        """A host path that may lie inside the run: the run's host path was never recorded.
+        A path that climbs out of it (``../run/oracle.json``) may come back into it."""
+        return self.run_base == RUN and (is_absolute(key) or not (key == RUN or key.startswith(RUN + "/")))
 
     def inside(self, key: str) -> str | None:
         """The run-relative path of a resolved host path, or None when it is outside the run."""

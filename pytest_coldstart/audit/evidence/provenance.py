@@ -34,7 +34,7 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
-from pytest_coldstart.audit.evidence.encoded import HINT as ENCODED_HINT
+from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.expansions import assignments

@@ -43,6 +43,10 @@ _NOT_READING |= {"readonly", "typeset", "unset", "set", "for", "case", "return",
 _PRINTERS = frozenset(["echo", "printf", "print"])
 _OPENERS = ("$(", "<(", "`", "(")
 _HANDING = frozenset(["xargs", "parallel"])  # exec-ers that append the words they read to a command
+#: Programs that print a text made from their input: names no word of the text spells
+_MAKERS = frozenset(["rev", "tr", "sed", "awk", "gawk", "perl", "python", "python3", "ruby", "node", "base64"])
+_MAKERS |= {"basenc", "base32", "xxd", "iconv", "openssl"}
+_LISTERS = frozenset(["ls", "find"])
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")  # a command substitution without nesting
 _AFFIX_BEFORE = re.compile(r"[\w.\-/]+$")
 _AFFIX_AFTER = re.compile(r"[\w.\-]+")
@@ -80,6 +84,7 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
     bodies = [(m.start(), m.group(1) or m.group(2) or "", _partial(text, m)) for m in _SUBSTITUTION.finditer(text)]
     inner = bool(folderless) and all(op.startswith(("$(", "`")) for op in folderless) and len(bodies) >= len(folderless)
     count, position, body = 0, 0, 0  # bodies and segments are both in text order: one pointer
+    made: list[Read] | None = None
     for segment in segments:
         start = text.find(segment, position)
         start = start if start >= 0 else position
@@ -93,8 +98,13 @@ def runtime_reads(text: str, entering: Callable[[str], None] | None = None) -> I
         found: Iterator[Read] = (_glob(partial) for _, _, partial in mine if partial is not None)
         if inner:
             found = itertools.chain(found, (read for _, text_of_body, _ in mine for read in sources(text_of_body)))
+            found = itertools.chain(found, (read for _, text_of_body, _ in mine for read in _made(text_of_body)))
         elif folderless:
-            found = itertools.chain(found, (read for words in _commands(segment) for read in _sources(words)))
+            commands = _commands(segment)
+            found = itertools.chain(found, (read for words in commands for read in _sources(words)))
+            if any(_head(words) in _HANDING for words in commands):  # what a maker of the pipe prints
+                made = list(_made(text)) if made is None else made  # the text looked at once
+                found = itertools.chain(found, made)
         else:
             found = itertools.chain(found, (read for words in _commands(segment) for read in _own_folders(words)))
         for read in found:
@@ -115,6 +125,15 @@ def sources(text: str) -> Iterator[Read]:
                 if count > _MAX_SOURCES:
                     return
                 yield read
+
+
+def _made(text: str) -> Iterator[Read]:
+    """A name a maker prints from words it is given (``$(rev <<< nosj.elcaro)``, ``echo ... |
+    tr a-z b-za | xargs cat``) may be any file of the folder the command runs in. A maker fed
+    a listing only (``find . | sed 's|^./||' | xargs cat``) reshapes the listed names."""
+    heads = {_head(words) for segment in quoted_segments(text) for words in _commands(segment)}
+    if heads & _MAKERS and (heads & _PRINTERS or "<<<" in text or not heads & _LISTERS):
+        yield (".", "*", False)
 
 
 def _commands(segment: str) -> list[list[str]]:

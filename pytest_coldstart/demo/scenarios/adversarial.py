@@ -10,6 +10,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 
 from __future__ import annotations
 
+from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CART,
     CLEAN,
@@ -323,6 +324,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + SESSION
     + READS
     + RUNTIME
+    + COMPUTED
     + SEARCHES
     + VISIBLE
     + PREREQUISITES
