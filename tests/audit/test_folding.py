@@ -3,14 +3,11 @@ an expression makes, never runs it, and stays bounded on any text."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from audit_helpers import oracle_and_testmod_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence import folding, provenance
+from pytest_coldstart.audit.evidence import folding
 
 
 def readings(text: str) -> list[str]:
@@ -93,11 +90,6 @@ def test_hostile_expressions_fold_to_nothing_or_within_the_bound(text):
 def test_the_step_budget_bounds_a_long_text():
     text = "x = 'ab'[::-1] + chr(111); " * 4000 + "open(x + 'racle.json')"
     assert all(len(r) < 4 * len(text) for r in readings(text))
-
-
-@pytest.fixture
-def model(tmp_path: Path) -> provenance.Provenance:
-    return oracle_and_testmod_model(tmp_path)
 
 
 @pytest.mark.parametrize(

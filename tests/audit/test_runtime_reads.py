@@ -3,14 +3,11 @@ reach through the naming of a run's declared files."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from audit_helpers import oracle_and_testmod_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence import provenance, runtime_reads
+from pytest_coldstart.audit.evidence import runtime_reads
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off, sources
 
 
@@ -79,11 +76,6 @@ def test_sources_list_every_listing_glob_find_and_printed_name():
     text = "ls test; echo *.json; find fixture -name x; printf 'o%sacle.json'; echo done"
     found = set(sources(text))
     assert {("test", "*", False), (".", "*.json", False), ("fixture", "x", True), (".", "o*acle.json", False)} <= found
-
-
-@pytest.fixture
-def model(tmp_path: Path) -> provenance.Provenance:
-    return oracle_and_testmod_model(tmp_path)
 
 
 @pytest.mark.parametrize(

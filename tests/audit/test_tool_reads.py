@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
-from audit_helpers import oracle_and_testmod_model
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence import provenance
 from pytest_coldstart.audit.evidence.tool_reads import MAX_READS, is_search, tool_reads, without_filters
 from pytest_coldstart.audit.evidence.tool_writes import words_of
 
@@ -57,11 +54,6 @@ def test_what_a_tool_reads_whole(tool, arguments, expected):
 def test_a_searchs_file_filter_is_no_name_in_the_working_directory():
     assert without_filters("Grep", {"pattern": "u", "glob": "*.json", "path": "w"}) == {"pattern": "u", "path": "w"}
     assert without_filters("Read", {"glob": "*.json"}) == {"glob": "*.json"}
-
-
-@pytest.fixture
-def model(tmp_path: Path) -> provenance.Provenance:
-    return oracle_and_testmod_model(tmp_path)
 
 
 @pytest.mark.parametrize(
