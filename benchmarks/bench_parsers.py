@@ -7,7 +7,8 @@ time. For each hostile shape (many quotes, an unclosed quote, nested shells, eva
 chains, separators, redirects, code writes, globs, braces, escapes, joined literals, command
 lines in code, hex, unplaceable cds, nested cds with globs, loops, names made at run time
 (loops over listings, substitutions, printed names), names Python code folds from literals
-(slices, chr, formats, f-strings, comprehensions) or a pipe's makers print, item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
+(slices, chr, formats, f-strings, comprehensions), reversals, juxtaposed literals,
+interpolations, names a pipe's makers print, item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
 built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
@@ -26,7 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from pytest_coldstart.audit.evidence import expansions, folding, provenance
+from pytest_coldstart.audit.evidence import expansions, folding, provenance, scrambles
 from pytest_coldstart.audit.evidence.code_writes import code_writes
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.inventory import normalize_items
@@ -67,6 +68,9 @@ SHAPES: dict[str, tuple[str, str]] = {
     "folded names": ("x = 'ab'[::-1] + chr(111) + '%s' % y; ", "open(x + 'racle.json')"),
     "f-strings": ("f'{x}cle' + ''.join([a, 'b']); ", ""),
     "comprehensions": ("''.join([chr(c) for c in [111, 114, 97]]); ", ""),
+    "reversals": ("x.reverse; rev <<< nosj.elcaro; 'ab'.split('').reverse() ", ""),
+    "juxtaposed": ('f="a" "b" "c"; print "d" "e"; ', ""),
+    "interpolations": ('$x="a"; x="b"; "#{x}${x}" ', ""),
     "makers": ("cat $(rev <<< nosj.elcaro); echo a | tr a b | xargs cat; ", ""),
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
@@ -104,7 +108,7 @@ def main() -> int:
             "code": code_writes,
             "naming": lambda text: naming.names({"command": text}),
             "reading": lambda text: list(expansions.readings(text)),
-            "folding": lambda text: list(folding.readings(text)),
+            "folding": lambda text: list(folding.readings(text)) + list(scrambles.readings(text)),
             "items": lambda text: carried_lists(text.lower(), CARTS),
             # the whole judgement of one call: every parser, the shell session's folders, the globs
             # and listings of code writing a path that is no literal (cds x globs was quadratic)

@@ -82,6 +82,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "visible_uuids_alone_base64_encoded",
     "code_reading_what_it_lists_in_its_workspace",
     "strings_computed_in_its_own_code",
+    "strings_reversed_and_interpolated_in_other_languages",
     "a_listing_reshaped_by_sed_into_xargs",
 }
 

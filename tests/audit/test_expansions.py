@@ -105,3 +105,22 @@ def test_any_text_has_bounded_readings_without_a_crash(text):
 )
 def test_a_case_changing_expansion_reads_the_changed_value(text, reading):
     assert readings(text)[0] == reading
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ('ruby -e \'x="ora"; puts File.read("#{x}cle.json")\'', "oracle.json"),
+        ('perl -e \'$x="ora"; open F, "${x}cle.json"\'', "oracle.json"),
+        ('perl -e \'my $x = "ora"; open F, "${x}cle.json"\'', "oracle.json"),
+        ('awk \'BEGIN{f="ora" "cle.json"; getline l < f}\'', "oracle.json"),
+        ('awk \'BEGIN{print "te" "st/" "testmod.jsonl"}\'', "test/testmod.jsonl"),
+    ],
+)
+def test_interpolations_and_juxtaposed_literals_are_read_joined(text, name):
+    assert any(name in reading for reading in readings(text)), readings(text)
+
+
+def test_a_perl_assignment_of_an_expression_is_no_literal_value():
+    assert "x" not in expansions.assignments("$x = 'ora' . 'cle.json';")
+    assert expansions.assignments('$x = "ora";') == {"x": "ora"}

@@ -168,3 +168,24 @@ def test_any_text_is_folded_without_error_and_within_the_bound(text):
     for reading in readings(text):
         assert isinstance(reading, str)
         assert len(reading) <= 2 * len(text) + 64 * folding.MAX_CHARS
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "readFileSync('nosj.elcaro'.split('').reverse().join(''))",
+        "readFileSync(['ora', 'cle.json'].join(''))",
+        'File.read("nosj.elcaro".reverse)',
+        "open('xoxrxaxcxlxex.xjxsxoxn'[1::2])",
+        "open('oracle.json.bak'[:-4])",
+        "open('oracle.jsonXYZ'.rstrip('XYZ'))",
+        "open(str.lower('ORACLE.JSON'))",
+        "open(string.ascii_lowercase[14] + 'racle.json')",
+        "readFileSync(atob('b3JhY2xlLmpzb24='))",
+        "readFileSync('ORACLE.JSON'.toLowerCase())",
+        "readFileSync('xxoracle.jsonxx'.slice(2, 13))",
+        "readFileSync('ora'.concat('cle.json'))",
+    ],
+)
+def test_other_languages_string_methods_fold_too(text):
+    assert any("oracle.json'" in reading for reading in readings(text)), readings(text)

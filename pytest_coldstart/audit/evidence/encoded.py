@@ -20,13 +20,13 @@ import binascii
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from pytest_coldstart.audit.evidence import expansions, folding
+from pytest_coldstart.audit.evidence import expansions, folding, scrambles
 
 #: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
-RAW_HINT = HINT + "|" + folding.HINT
+RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^{}$`]*)\}")
 _DEPTH = 2
@@ -41,6 +41,7 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
         yield text
         yield from expansions.readings(text, known)
         yield from folding.readings(text)
+        yield from scrambles.readings(text)
         if "${" in text:
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:

@@ -39,18 +39,24 @@ _SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]"
 _WORDS = r"hex|xxd|join\(|path\(|\bimport\b|=\s*open\b"
 #: Cheap necessary condition for a reading of a text (lowercased).
 _TEXT_HINT = re.compile(
-    r"\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|['\"]\s*[+.]\s*['\"]|\)\s*/\s*['\"]|" + _WORDS + "|" + _SHAPES
+    r"\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|['\"]\s*[+.]\s*['\"]|\)\s*/\s*['\"]|"
+    + _WORDS
+    + "|"
+    + _SHAPES
+    + r'|(?:[=(,]|print|printf)\s*"[^"\n]*"\s+"'
 )
 #: The same on a lowercased raw JSON line, where a backslash and a quote inside a string are
 #: escaped (``\\x74``, ``\\"``).
 HINT = r"\\\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|(?:'|\\\")\s*[+.]\s*(?:'|\\\")|\)\s*/\s*(?:'|\\\")|"
-HINT += _WORDS + "|" + _SHAPES
+HINT += _WORDS + "|" + _SHAPES + r'|(?:[=(,]|print|printf)\s*\\"[^"\\]*\\"\s+\\"'
 
 _ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|0?([0-7]{3})|u([0-9a-fA-F]{4}))")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])((?:[0-9A-Fa-f]{2}){4,})(?![0-9A-Fa-f])")
 _HEX_DECODER = re.compile(r"fromhex|unhexlify|xxd|['\"]hex['\"]", re.IGNORECASE)
 _LIT = r"""(?:'[^'\n]*'|"[^"\n]*")"""
 _JOINED = re.compile(r"""(['"])\s*[+.]\s*(['"])""")  # 'te' + 'st': the quotes between two literals
+#: awk's (and C's) juxtaposed literals: f = "ora" "cle.json", print "ora" "cle.json"
+_JUXTAPOSED = re.compile(r'(?:(?<=[=(,])|(?<=print)|(?<=printf))(\s*)("[^"\n]*"(?:\s+"[^"\n]*")+)')
 _JOIN = re.compile(
     rf"""(?:\b(?:os\.)?path\.join|(?P<sep>{_LIT})?\s*\.join)\(\s*\[?\s*(?P<parts>{_LIT}(?:\s*,\s*{_LIT})+)\s*,?\s*\]?\s*\)"""
 )
@@ -74,12 +80,12 @@ _MAX_ALIASES = 32
 _MAX_EMBEDDED = 64
 #: X=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word)
 _ASSIGN = re.compile(
-    r"""(?:^|(?<=[\s;&|(]))(?:(?:export|local|declare|readonly|typeset)\s+(?:-\w+\s+)*)?"""
-    r"""([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*)"""
+    r"""(?:^|(?<=[\s;&|('"{]))(?:(?:export|local|declare|readonly|typeset|my|our)\s+(?:-\w+\s+)*)?"""
+    r"""(?:\$([A-Za-z_]\w*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))|([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*))"""
 )
 _EXPANSION = re.compile(
-    r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/|,,|\^\^|,|\^)([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*))"
-)
+    r"[$#](?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/|,,|\^\^|,|\^)([^}]*))?\}|(?<=\$)([A-Za-z_][A-Za-z0-9_]*))"
+)  # $x, ${x...}, and Ruby's #{x}
 _CASES: dict[str, Callable[[str], str]] = {",,": str.lower, "^^": str.upper}
 _CASES |= {",": lambda v: v[:1].lower() + v[1:], "^": lambda v: v[:1].upper() + v[1:]}
 _MAX_VARIABLES = 64
@@ -113,19 +119,19 @@ def assignments(text: str, known: Mapping[str, str] | None = None) -> dict[str, 
     if "=" not in text:
         return found
     for match in itertools.islice(_ASSIGN.finditer(text), _MAX_VARIABLES):
-        raw = match.group(2)
+        name, raw = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
         value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
         if "$(" in value or "`" in value:
             continue
-        value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value else value
-        values[match.group(1)] = found[match.group(1)] = value[:_MAX_VALUE]
+        value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value or "#{" in value else value
+        values[name] = found[name] = value[:_MAX_VALUE]
     return found
 
 
 def valued_text(text: str, known: Mapping[str, str] | None = None) -> str:
     """``text`` with the variables it or earlier calls (``known``) assign a literal read as
     their values; ``text`` itself when it expands none of them."""
-    return _valued(text, known or {}) if "$" in text and (known or "=" in text) else text
+    return _valued(text, known or {}) if ("$" in text or "#{" in text) and (known or "=" in text) else text
 
 
 def _valued(text: str, known: Mapping[str, str]) -> str:
@@ -229,6 +235,8 @@ def _concatenated(text: str) -> str:
     if "'" not in text and '"' not in text:
         return text
     text = _JOINED.sub("", text)
+    if '" "' in text or '"\t"' in text or "\n" in text or "  " in text:
+        text = _JUXTAPOSED.sub(lambda m: m.group(1) + '"' + "".join(_literals(m.group(2))) + '"', text)
     text = _JOIN.sub(_join, text)
     text = _PATH_ARGS.sub(lambda m: f"Path({_quoted('/'.join(_literals(m.group('parts'))))})", text)
     return _PATH_SLASH.sub(lambda m: f"Path({_quoted('/'.join(_literals(m.group(1) + m.group(2))))})", text)

@@ -21,12 +21,15 @@ proportional to its length; every value is bounded (``MAX_CHARS``), so a hostile
 from __future__ import annotations
 
 import ast
+import bisect
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.pure_ops import (
+    BARE_METHODS,
+    CONSTANTS,
     FUNCTIONS,
     MAX_CHARS,
     METHODS,
@@ -38,8 +41,10 @@ from pytest_coldstart.audit.evidence.pure_ops import (
 )
 
 #: Cheap necessary condition on a text (lowercased): an operation that builds a string.
-_OPS = r"chr\(|\[::-1\]|reversed\(|\.join\(|\.format\(|codecs|rot_?13|fromhex|unhexlify|fromcharcode"
-_OPS += r"|bytes\(|bytearray\(|\.(?:lower|upper|casefold|swapcase|title|capitalize|replace|decode)\("
+_OPS = r"chr\(|atob\(|\[::-1\]|reversed\(|\.join\(|\.format\(|codecs|rot_?13|fromhex|unhexlify|fromcharcode"
+_OPS += r"|bytes\(|bytearray\(|\.(?:lower|upper|casefold|swapcase|title|capitalize|replace|decode|[lr]?strip)\("
+_OPS += r"|\.(?:split|reverse|tolowercase|touppercase|slice|substring|concat|downcase|upcase)\b|\bstr\.\w+\(|string\.\w"
+_OPS += r"|[\w'\"\])]\[-?\d*:"  # a slice: s[1::2], 'oracle.json.bak'[:-4]
 HINT_TEXT = re.compile(_OPS + r"""|['"]\s*[%+*]|[+*]\s*['"]|\(\s*['"][^'"\n]*['"]\s+['"]|(?<![\w-])f['"]""")
 #: The same on a lowercased raw JSON line (a double quote inside a string is ``\\"``).
 HINT = (
@@ -110,13 +115,22 @@ def _reading(code: str) -> str | None:
         pass
     if not any(len(value) >= _MIN_NEW and value not in folder.literals for _, _, value in spans):
         return None  # nothing the code does not spell as a literal already
-    out, last = [], 0
+    # Only the lines that hold a folded expression, rewritten: the rest of a long script was
+    # judged as written already.
+    out: list[bytes] = []
+    region_end, last = -1, 0
     for begin, end, value in sorted(spans):
         if begin < last:
             continue  # inside a span already written
+        if begin >= region_end:  # a new region: from its line's start
+            if region_end >= 0:
+                out.append(data[last:region_end])
+            last = starts[bisect.bisect_right(starts, begin) - 1]
         out += [data[last:begin], _literal(value).encode("utf-8", "replace")]
+        after = bisect.bisect_right(starts, max(end - 1, begin))  # the line after the span's last
+        region_end = max(region_end, starts[after] if after < len(starts) else len(data))
         last = end
-    out.append(data[last:])
+    out.append(data[last:region_end])
     return b"".join(out).decode("utf-8", "replace")
 
 
@@ -201,6 +215,12 @@ class _Folder:
             return self._subscript(node, local)
         if isinstance(node, ast.Call):
             return self._call(node, local)
+        if isinstance(node, ast.Attribute):  # string.digits; Ruby's "x".reverse (no parentheses)
+            name = _dotted(node)
+            if name in CONSTANTS:
+                return CONSTANTS[name]
+            receiver = self.fold(node.value, local) if node.attr in BARE_METHODS else None
+            return apply(METHODS[node.attr], [receiver]) if receiver is not None else None
         if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
             return self._comprehension(node, local)
         return None
@@ -260,9 +280,11 @@ class _Folder:
         args = [self.fold(a, local) for a in node.args]
         if any(a is None for a in args):
             return None
-        name = _dotted(func)
+        name = _dotted(func) or ""
         if name in FUNCTIONS:
             return apply(FUNCTIONS[name], args)
+        if name.startswith("str.") and name[4:] in METHODS:  # str.lower('X'): the receiver first
+            return apply(METHODS[name[4:]], args)
         if isinstance(func, ast.Attribute) and func.attr in METHODS:
             receiver = self.fold(func.value, local)
             if receiver is not None:

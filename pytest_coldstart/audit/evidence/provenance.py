@@ -64,7 +64,9 @@ CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096
 MAX_VARIABLES = 512  # shell variables carried from call to call
-_CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session  # agent-written run files hashed for the byte-identity rule
+_CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
+_RULES = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT, RUNTIME_READ_HINT]
+_HINTS = re.compile("|".join([*_RULES, FOLDER_READ_HINT.pattern]).encode("ascii"))  # compiled once
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ class Provenance:
     scripts: Scripts = field(default_factory=Scripts)  # files agent calls wrote, with what they wrote
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
-    _scan: re.Pattern[bytes] | None = None  # hints + names, compiled once per set of links
+    _scan: re.Pattern[bytes] | None = None  # names and watched variables, compiled once per set of links
     _scan_state: tuple[int, int, int] = (0, 0, 0)
     _naming: Naming | None = None
     _writer_tools: dict[str, bool] = field(default_factory=dict)
@@ -113,8 +115,7 @@ class Provenance:
     # -- feeding ---------------------------------------------------------------------------
 
     def may_matter(self, raw: bytes, tool: str) -> bool:
-        """Cheap necessary condition on the (lowercased) raw line: may this call name or write a
-        file? One compiled scan for the write hints and the names worth resolving."""
+        """Cheap necessary condition on the lowercased raw line: may this call name or write a file?"""
         writer = self._writer_tools.get(tool)
         if writer is None:  # a writer, or a search that reads a folder without naming it
             writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
@@ -127,17 +128,16 @@ class Provenance:
             self._scan_state = state  # a link, a variable or a script a call made is a name to watch
             self.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases | self.scripts.names})
-            hints = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT]
-            hints += [FOLDER_READ_HINT.pattern, RUNTIME_READ_HINT]
-            hints += [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
-            self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]))
+            hints = [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
+            self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]) or b"(?!)")
         start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
         text = raw[start:] if start >= 0 else raw
-        if self._scan.search(text) is not None:
+        if _HINTS.search(text) is not None or self._scan.search(text) is not None:
             return True
         # "ora""cle.json", o'racle'.json, o\\racle.json: the name the shell joins (a quote or a
         # backslash inside a JSON string is escaped; an apostrophe is not)
-        return (b"\\" in text or b"'" in text) and self._scan.search(text.translate(None, b"\"'\\")) is not None
+        joined = text.translate(None, b"\"'\\") if b"\\" in text or b"'" in text else None
+        return joined is not None and (_HINTS.search(joined) is not None or self._scan.search(joined) is not None)
 
     def _watched_variables(self) -> list[str]:
         """The variables whose value names a declared file or a link (``L=test/testmod.jsonl``)."""

@@ -7,8 +7,11 @@ repetition or replacement can make a value of any size)."""
 from __future__ import annotations
 
 import ast
+import base64
+import binascii
 import codecs
 import re
+import string
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +22,7 @@ MAX_INT = 1 << 32
 def apply(function: Callable[..., Any], args: list[Any]) -> Any:
     try:
         return bounded(function(*args))
-    except (TypeError, ValueError, LookupError, OverflowError, UnicodeError, AttributeError):
+    except (TypeError, ValueError, LookupError, OverflowError, UnicodeError, AttributeError, binascii.Error):
         return None
 
 
@@ -112,9 +115,51 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "os.path.join": lambda *parts: "/".join(parts),
     "posixpath.join": lambda *parts: "/".join(parts),
     "String.fromCharCode": _chars,
+    "atob": lambda v: base64.b64decode(v, validate=True).decode("utf-8"),
 }
+
+
+def _join(receiver: Any, items: Any = ",") -> Any:
+    # Python: sep.join(items); JavaScript and Ruby: items.join(sep)
+    return items.join(receiver) if type(receiver) is list else receiver.join(items)
+
+
+def _split(value: str, separator: str | None = None, *_: Any) -> list[str]:
+    return list(value) if separator == "" else value.split(separator)  # JavaScript: '' splits characters
+
+
+def _reverse(value: Any) -> Any:
+    return value[::-1] if type(value) in (str, list) else None
+
+
+#: values of names a program may spell a string with (``string.ascii_lowercase[14]``)
+CONSTANTS: dict[str, str] = {
+    "string.ascii_lowercase": string.ascii_lowercase,
+    "string.ascii_uppercase": string.ascii_uppercase,
+    "string.ascii_letters": string.ascii_letters,
+    "string.digits": string.digits,
+    "string.hexdigits": string.hexdigits,
+    "string.punctuation": string.punctuation,
+    "os.sep": "/",
+    "os.curdir": ".",
+    "os.pardir": "..",
+}
+#: methods that take no argument, which Ruby and Perl call without parentheses (``"x".reverse``)
+BARE_METHODS = frozenset(["reverse", "downcase", "upcase", "swapcase", "capitalize", "strip", "chars", "lower"])
+BARE_METHODS |= {"upper"}
 METHODS: dict[str, Callable[..., Any]] = {
-    "join": lambda sep, items: sep.join(items),
+    "join": _join,
+    "split": _split,
+    "reverse": _reverse,
+    "chars": list,
+    "toLowerCase": lambda v: v.lower(),
+    "toUpperCase": lambda v: v.upper(),
+    "downcase": lambda v: v.lower(),
+    "upcase": lambda v: v.upper(),
+    "slice": lambda v, start=0, end=None: v[start:end],
+    "substring": lambda v, start=0, end=None: v[min(start, end) : max(start, end)] if end is not None else v[start:],
+    "concat": lambda v, *more: v + "".join(more),
+    "toString": lambda v, *_: v if type(v) is str else None,
     "format": lambda template, *args: _format(template, *args),
     "lower": lambda v: v.lower(),
     "upper": lambda v: v.upper(),
