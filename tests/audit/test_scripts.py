@@ -45,6 +45,27 @@ def test_a_call_that_only_reads_or_copies_it_runs_nothing(ws, command):
     assert scripts.run_by([command], ws) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        "python3 -c \"print(open(open('workspace/n.txt').read().strip()[::-1]).read())\"",
+        "cat $(rev workspace/n.txt)",
+        "rev workspace/n.txt | xargs cat",
+    ],
+)
+def test_a_kept_file_read_back_reversed_is_read_reversed(ws, command):
+    scripts = Scripts()
+    scripts.keep([ws.run_key("workspace/n.txt") or ""], "echo nosj.elcaro > workspace/n.txt")
+    assert any("oracle.json" in text for text in scripts.run_by([command], ws))
+
+
+def test_a_kept_note_read_back_as_written_adds_nothing(ws):
+    scripts = Scripts()
+    scripts.keep([ws.run_key("workspace/notes.md") or ""], "never open oracle.json")
+    assert scripts.run_by(["cat workspace/notes.md"], ws) == []
+    assert not any("oracle.json" in text for text in scripts.run_by(["rev workspace/notes.md"], ws))
+
+
 def test_kept_scripts_are_bounded_and_rewritten_in_place(ws):
     scripts = Scripts()
     for index in range(MAX_SCRIPTS + 10):

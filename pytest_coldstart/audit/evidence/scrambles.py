@@ -23,6 +23,11 @@ _ROT13 = re.compile(ROT13_HINT, re.IGNORECASE)
 _WORD = re.compile(r"[\w./-]{3,}")
 
 
+def hinted(text: str) -> bool:
+    """``text`` mentions a reversal or rot13."""
+    return next(readings(text), None) is not None
+
+
 def readings(text: str) -> Iterator[str]:
     """``text`` with its words reversed, and rotated by 13, where it mentions either."""
     lowered = None

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from pytest_coldstart.audit.evidence import scrambles
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import last_component, program_name
 
@@ -44,16 +45,28 @@ class Scripts:
                 self._wanted = None
 
     def run_by(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
-        """The kept texts of the files ``texts`` run (in the cwds their segments run in)."""
-        return [self.by_key[key] for key in self.run_keys(texts, workspace)]
+        """The kept texts of the files ``texts`` run (in the cwds their segments run in), and the
+        reversed or rotated readings of the files they only read where they reverse or rotate:
+        ``echo nosj.elcaro > n`` then ``open(open('n').read()[::-1])`` names the oracle. A kept
+        file read as written adds nothing: a note that mentions oracle.json stays a note."""
+        texts = list(texts)
+        used = self._used(texts, workspace)
+        out = [self.by_key[key] for key, run in used.items() if run]
+        if used and any(scrambles.hinted(text) for text in texts):
+            out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
+        return out
 
     def run_keys(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept files ``texts`` run."""
+        return [key for key, run in self._used(texts, workspace).items() if run]
+
+    def _used(self, texts: Iterable[str], workspace: Workspace) -> dict[str, bool]:
+        """The kept files ``texts`` name: True where they run them."""
         if not self.by_key:
-            return []
+            return {}
         if self._wanted is None:
             self._wanted = re.compile("|".join(map(re.escape, sorted(self.names, key=len, reverse=True))))
-        found: dict[str, None] = {}
+        found: dict[str, bool] = {}
         for text in texts:
             if self._wanted.search(text.lower()) is None:
                 continue
@@ -67,6 +80,6 @@ class Scripts:
                 runner = program_name(words[start]) in RUNNERS
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
                     key = workspace.key(token, cwd)
-                    if key is not None and key in self.by_key and (runner or words[start].endswith(token)):
-                        found.setdefault(key)
-        return list(found)
+                    if key is not None and key in self.by_key:
+                        found[key] = found.get(key, False) or runner or words[start].endswith(token)
+        return found
