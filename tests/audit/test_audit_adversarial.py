@@ -83,6 +83,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "code_reading_what_it_lists_in_its_workspace",
     "strings_computed_in_its_own_code",
     "strings_reversed_and_interpolated_in_other_languages",
+    "program_outputs_in_the_workspace",
     "a_listing_reshaped_by_sed_into_xargs",
 }
 

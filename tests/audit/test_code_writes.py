@@ -150,6 +150,8 @@ def test_a_tree_the_code_writes_is_marked_for_expansion(tmp_path: Path):
         ("File.delete('oracle.json')", "oracle.json"),
         ("unlink('oracle.json');", "oracle.json"),
         ('unlink "oracle.json";', "oracle.json"),  # Perl, without parentheses
+        ('open(F, ">>", "oracle.json"); print F "x";', "oracle.json"),  # Perl's three-argument open
+        ("open(my $fh, '+<', 'oracle.json');", "oracle.json"),  # read-write
         ("os.truncate('oracle.json', 0)", "oracle.json"),  # cut to a length: changed
         ("logging.basicConfig(level=1, filename='oracle.json')", "oracle.json"),  # logging writes its file
         ("logging.handlers.RotatingFileHandler('oracle.json')", "oracle.json"),

@@ -28,6 +28,15 @@ from pytest_coldstart.audit.evidence.identity import UNKNOWN_CWD, Workspace
         ('cd "$(dirname test/x)" && cat /tmp/a > testmod.jsonl', {"test/testmod.jsonl"}),
         ("cd - && cp /tmp/a oracle.json", {"oracle.json"}),
         ("CDPATH=. cd test && cp /tmp/a testmod.jsonl", {"test/testmod.jsonl"}),
+        ("python3 -m json.tool /tmp/a oracle.json", {"oracle.json"}),
+        ("sqlite3 /tmp/x.db '.output oracle.json' 'select 1'", {"oracle.json"}),
+        ("sqlite3 /tmp/x.db '.once test/testmod.jsonl' 'select 1'", {"test/testmod.jsonl"}),
+        ("java -jar mod.jar --log test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("prog --log-file=oracle.json", {"oracle.json"}),
+        ("LOG=test/testmod.jsonl java -jar mod.jar", {"test/testmod.jsonl"}),
+        ("export OUT_FILE=oracle.json; ./run.sh", {"oracle.json"}),
+        ("ex -sc '%s/a/b/|x' oracle.json", {"oracle.json"}),
+        ("vim -c 'g/x/d|wq' test/testmod.jsonl", {"test/testmod.jsonl"}),
     ],
 )
 def test_a_program_writes_by_its_own_rule(declared_ws, command, files):
@@ -43,6 +52,9 @@ def test_a_program_writes_by_its_own_rule(declared_ws, command, files):
         "uniq /tmp/a",
         "xxd oracle.json",  # a dump, not a revert
         "yq '.a' oracle.json",
+        "python3 -m json.tool oracle.json",  # to stdout
+        "LOG_LEVEL=debug python3 x.py oracle.json",  # no output variable names the file
+        "CONFIG=oracle.json python3 x.py",
         "prettier --check fixture/ready.json",
         "cd workspace && curl -sO https://x/tool.py",
     ],

@@ -74,10 +74,10 @@ _FIRST = [
     rf"\b\w*FileHandler\s*\(\s*(?:filename\s*=\s*)?{_LIT}",  # logging writes its file
     rf"\bbasicConfig\s*\([^()]*?\bfilename\s*=\s*{_LIT}",
 ]
-#: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH').
+#: Perl: open(FH, '>PATH'), open(my $fh, '>>', 'PATH'), open(FH, '+<', 'PATH') (read-write).
 _PERL = [
-    r"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])\+?>{1,2}\s*(?P<path>[^'"\n]+)(?P=pq)""",
-    rf"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])\+?>{{1,2}}(?P=pq)\s*,\s*{_LIT}""",
+    r"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])(?:\+?>{1,2}|\+<)\s*(?P<path>[^'"\n>&][^'"\n]*)(?P=pq)""",
+    rf"""\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(?P<pq>['"])(?:\+?>{{1,2}}|\+<)(?P=pq)\s*,\s*{_LIT}""",
 ]
 #: Constructs whose second argument is the path they write (a copy's or a move's destination).
 _SECOND = [
@@ -106,7 +106,7 @@ _ANY = re.compile(
     r"|writeJsonSync|writeJson|file_put_contents|File\.write|File\.binwrite|IO\.write)\s*\("
     r"|\b(?:shutil\.(?:copy2|copyfile|copytree|copy|move)|os\.(?:rename|replace|link|symlink)"
     r"|copyFileSync|copyFile|renameSync|FileUtils\.(?:cp|mv|copy|move))\s*\("
-    r"""|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"]\+?>"""
+    r"""|\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*['"](?:\+?>|\+<)"""
     r"|\.extractall\s*\(|\bshutil\.unpack_archive\s*\(|\bcpSync\s*\(|\bFileUtils\.cp_r\s*\("
     rf"|\b{_REMOVERS}\s*\(|\.\s*unlink\s*\(|\bshutil\.rmtree\s*\("
 )

@@ -17,6 +17,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+#: how a write is told apart that only may happen (an option or a variable naming where a program
+#: writes its log): it counts against the agent, never as proof that the agent wrote a file
+MAY_WRITE = "(may write)"
 #: (target) -> the keys it may be
 Resolve = Callable[[str], list[str]]
 Write = tuple[str, str, "str | None"]
@@ -29,7 +32,24 @@ _AWKS = ("awk", "gawk", "mawk", "nawk", "busybox-awk")
 #: print or printf up to its redirect, a string a unit of its own (print "{}" > "f": its braces end nothing)
 _AWK_OUTPUT = re.compile(r'(?:print|printf)(?:[^;}\n"]|"[^"\n]{0,256}"){0,256}?>>?\s*"([^"]+)"')  # bounded: linear
 _SED_WRITE = re.compile(r"(?:^|[;\s{}])(?:w|s(.).*?\1.*?\1[gpIiMme0-9]*w)\s+([^\s;}]+)")
+#: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...), and options
+#: naming where a program may write its log, dump or record (java -jar mod.jar --log f).
+OUTPUT_OPTIONS: tuple[str, ...] = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--out-file")
+_LOG_OPTIONS = ("--log", "--log-file", "--logfile", "--log-path", "--dump", "--save", "--record")
+OUTPUT_OPTIONS += ("--output-document", *_LOG_OPTIONS)
+#: Programs whose -o is no output file (grep -o, ssh -o opt, set -o pipefail), or known above.
+_NOT_OUTPUT = frozenset(["curl", "wget", "grep", "egrep", "fgrep", "rg", "ag", "ssh", "scp", "sftp", "set", "ps"])
+_NOT_OUTPUT |= {"mount", "ls", "find", "lsof", "netstat", "ss", "top", "shopt"}
 PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed", "split", "csplit", "sqlite3")
+PROGRAMS += ("python", "python3")  # python -m json.tool IN OUT
+#: sqlite3's dot-commands that write a file: .output F, .once F, .save F, .backup [DB] F
+_SQLITE_WRITES = re.compile(r"(?:^|[\s;])\.(?:output|once|save|backup(?:\s+\w+)?|excel)\s+['\"]?([^\s'\";]+)")
+#: An assignment whose name says the program writes there: LOG=f, OUT_FILE=f, export DUMP=f
+#: (lowercased, also on a raw JSON line).
+OUTPUT_VARIABLE = r"(?<![\w$])[a-z_]*(?:log|out|output|dest|dump|save|record)[a-z_0-9]*=[^\s=]"
+_OUTPUT_NAME = re.compile(
+    r"(?:^|_)(?:LOG|OUT|OUTPUT|DEST|DUMP|SAVE|RECORD)\w*$|\w*(?:LOG|OUT)(?:_?FILE|_?PATH)?$", re.I
+)
 
 
 def program_writes(words: list[str], head: str, args: list[str], targets: Resolve) -> list[Write]:
@@ -57,7 +77,10 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
     if head in _SECOND_OUTPUT and len(args) >= 2 and (head == "uniq" or _flagged(words, "-r")):
         return [(k, head, None) for k in targets(args[1])]
     if head == "sqlite3" and args:  # opens its database file for writing (a journal, a schema, a vacuum)
-        return [(k, head, None) for k in targets(args[0])]
+        dotted = [m.group(1) for a in args[1:] for m in _SQLITE_WRITES.finditer(a)]
+        return [(k, head, None) for f in (args[0], *dotted) for k in targets(f)]
+    if head in ("python", "python3") and words[1:3] == ["-m", "json.tool"] and len(args) >= 3:
+        return [(k, "python -m json.tool", None) for k in targets(args[2])]  # its second file is its output
     if head in ("split", "csplit"):  # PREFIXaa, PREFIXab ...: any file whose name a prefix starts
         named = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-f", "--prefix")] if head == "csplit" else []
         prefixes = named or [*args, "x"]  # split's PREFIX is its last operand: each may be it (fail closed)
@@ -108,4 +131,35 @@ def _download(words: list[str], head: str, args: list[str], targets: Resolve) ->
         name = url.split("?", 1)[0].split("#", 1)[0].rstrip("/").rpartition("/")[2]
         if name and "://" not in name:
             out += [(k, head, None) for k in targets(f"{folder.rstrip('/')}/{name}" if folder else name)]
+    return out
+
+
+def option_outputs(words: list[str], head: str, targets: Resolve) -> list[Write]:
+    """The file an output option of any program names (``sort -o f``, ``--output=f``); curl and
+    wget have theirs in ``_download``."""
+    if head in _NOT_OUTPUT:
+        return []
+    out: list[Write] = []
+    for index, word in enumerate(words[1:], start=1):
+        name, equals, value = word.partition("=")
+        if name in OUTPUT_OPTIONS:
+            target = value if equals else (words[index + 1] if index + 1 < len(words) else "")
+            if target and not target.startswith("-"):
+                how = f"{head} {name} {MAY_WRITE}" if name in _LOG_OPTIONS else f"{head} {name}"
+                out += [(k, how, None) for k in targets(target)]
+    return out
+
+
+def variable_outputs(words: list[str], targets: Resolve) -> list[Write]:
+    """The files a command's (or ``export``'s) assignments name where the variable's name says a
+    program writes there: ``LOG=test/x.jsonl java -jar mod.jar`` (fail closed)."""
+    out: list[Write] = []
+    for word in words[1:] if words[:1] == ["export"] else words:
+        name, equals, value = word.partition("=")
+        if not equals or not name.replace("_", "").isalnum():
+            if words[:1] != ["export"]:
+                break  # the assignments of a command come first
+            continue
+        if value and _OUTPUT_NAME.search(name):
+            out += [(k, f"{name}= {MAY_WRITE}", None) for k in targets(value)]
     return out

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD
+from pytest_coldstart.audit.evidence.program_writes import MAY_WRITE
 
 if TYPE_CHECKING:
     from pytest_coldstart.audit.evidence.provenance import Provenance
@@ -111,7 +112,7 @@ def logger_violations(model: Provenance, hashes: dict[str, str], logger_armed: b
                     f"trajectory:{write.call_id}",
                 )
             ]
-    if not logger_armed and not any(w.agent for w in writers):
+    if not logger_armed and not any(w.agent and not w.how.endswith(MAY_WRITE) for w in writers):
         return [
             Violation(
                 "agent_logger",

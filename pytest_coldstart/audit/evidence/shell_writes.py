@@ -18,7 +18,14 @@ from collections.abc import Callable
 from pytest_coldstart.audit.evidence.copies import COPIERS, REMOTE, copies, remote_copy
 from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
-from pytest_coldstart.audit.evidence.program_writes import PROGRAMS, program_writes
+from pytest_coldstart.audit.evidence.program_writes import (
+    OUTPUT_OPTIONS,
+    OUTPUT_VARIABLE,
+    PROGRAMS,
+    option_outputs,
+    program_writes,
+    variable_outputs,
+)
 from pytest_coldstart.audit.evidence.removals import REMOVERS, REMOVING, find_deletes, removals
 from pytest_coldstart.audit.evidence.shell_words import (
     PS_ALIASES,
@@ -52,16 +59,11 @@ WRITER_HEADS += (*ARCHIVERS, "scp")  # archive extraction writes a tree (tree_wr
 EDITORS = ("vi", "vim", "nvim", "nano", "pico", "emacs", "emacsclient", "ed", "ex", "micro", "joe", "code", "subl")
 WRITER_HEADS += (*EDITORS, *REMOTE, *REMOVERS, *REMOVING, *PROGRAMS)
 _PACKED = (".gz", ".xz", ".bz2", ".zst", ".lzma", ".z")
-#: Output options of any program (sort -o, gcc -o, openssl -out, pandoc --output=...).
-_OUTPUT_OPTIONS = ("-o", "--output", "--output-file", "-out", "--out", "--outfile", "--output-document")
-#: Programs whose -o is no output file (grep -o, ssh -o opt, set -o pipefail), or known above.
-_NOT_OUTPUT = frozenset(["curl", "wget", "grep", "egrep", "fgrep", "rg", "ag", "ssh", "scp", "sftp", "set", "ps"])
-_NOT_OUTPUT |= {"mount", "ls", "find", "lsof", "netstat", "ss", "top", "shopt"}
 #: Cheap necessary condition: a command holding neither a ``>`` nor a writer head as a whole
 #: word writes nothing we parse (a head inside a word - "dd" in a hex digest - is none).
 HINT = r">|(?<![a-z0-9_])(?:" + "|".join(sorted(map(re.escape, WRITER_HEADS))) + r")(?![a-z0-9_])"
-HINT += r"|(?<![\w-])(?:" + "|".join(sorted(map(re.escape, _OUTPUT_OPTIONS), key=len, reverse=True)) + r")(?![\w-])"
-HINT += r"|(?<![\w-])-delete(?![\w-])"  # find -delete
+HINT += r"|(?<![\w-])(?:" + "|".join(sorted(map(re.escape, OUTPUT_OPTIONS), key=len, reverse=True)) + r")(?![\w-])"
+HINT += r"|(?<![\w-])-delete(?![\w-])|" + OUTPUT_VARIABLE  # find -delete; LOG=f prog
 _HINT_TEXT = re.compile(HINT)
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")  # a shell word: "ora""cle.json" is one
 _PIECE = re.compile(r"\"([^\"]*)\"|'([^']*)'")
@@ -86,7 +88,6 @@ EXECERS |= {"strace", "ltrace", "parallel", "unbuffer", "chroot", "nsenter", "un
 SHELLS = frozenset(["bash", "sh", "zsh", "dash", "ksh", "ash", "mksh", "fish", "su", "runuser", "pwsh"])
 SHELLS |= {"powershell", "cmd", "eval"}
 _PROGRAMS = frozenset(WRITER_HEADS) | EXECERS | SHELLS
-_SHELL_HINT = re.compile(r"\b(?:" + "|".join(sorted(SHELLS)) + r")\b")
 _TERMINATORS = (";", "\\;", "\\", "+", "{}+")  # the end of find's -exec command
 #: A file name known only at run time: a bare variable ("$f", ${1}, $@) or an exec-er's placeholder.
 RUNTIME_NAME = re.compile(
@@ -133,9 +134,9 @@ def shell_writes(
     also = also if also is None or also_hint is None or hinted_in(also_hint, text) else None
     plain = SEGMENT.split(text)
     found = _writes_in(plain, ws, also, unplaced, also_hint, cwd, uncertain, depth)
-    # Separators inside quotes matter where a shell runs a quoted command line.
-    nested = ('"' in text or "'" in text) and _SHELL_HINT.search(text.lower()) is not None
-    quoted = quoted_segments(text) if nested else plain
+    # Separators inside quotes: a shell runs a quoted command line (bash -c "a; b"), and a quoted
+    # word holding one is one word (ex -sc '%s/a/b/|x' f; vim -c 'x|wq' f).
+    quoted = quoted_segments(text) if '"' in text or "'" in text else plain
     # A subshell, a process or command substitution runs a command line of its own:
     # (cd test; cat > x), >(tee x), $(cp a b), `cp a b`.
     opened = _CLOSES.sub("\n", _OPENS.sub("\n", text)) if _OPENS.search(text) else None
@@ -185,6 +186,7 @@ def _writes_in(
             continue
         if extra and also is not None:
             out += also(words, cwd)
+        out += variable_outputs(words, _Resolver(ws, cwd, unplaced, uncertain)) if "=" in segment else []
         if _head(words[0]) == "find" and hinted:
             resolver = _Resolver(ws, cwd, unplaced, uncertain)
             out += find_deletes(words, resolver, resolver.key)
@@ -195,9 +197,7 @@ def _writes_in(
                 out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, uncertain=uncertain, depth=depth + 1)
         elif program and hinted:
             out += _segment(program, _head(program[0]), _Resolver(ws, cwd, unplaced, uncertain))
-        elif (
-            hinted
-        ):  # an exec-er's program nobody knows (xargs cat >> f, timeout 5 echo > f): the redirect is the shell's
+        elif hinted:  # an exec-er's program nobody knows (xargs cat >> f, timeout 5 echo > f): the shell's redirect
             out += _redirects(words, _Resolver(ws, cwd, unplaced, uncertain))
     return out
 
@@ -360,22 +360,7 @@ def _segment(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite
         unpacked = [a[: -len(ext)] for a in args for ext in _PACKED if a.lower().endswith(ext) and len(a) > len(ext)]
         out += [(k, head, None) for a in unpacked for k in targets(a)]
     out += removals(words, head, targets, targets.key)
-    return out + _option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
-
-
-def _option_outputs(words: list[str], head: str, targets: _Resolver) -> list[ShellWrite]:
-    """The file an output option of any program names (``sort -o f``, ``--output=f``); curl and
-    wget have theirs above."""
-    if head in _NOT_OUTPUT:
-        return []
-    out: list[ShellWrite] = []
-    for index, word in enumerate(words[1:], start=1):
-        name, equals, value = word.partition("=")
-        if name in _OUTPUT_OPTIONS:
-            target = value if equals else (words[index + 1] if index + 1 < len(words) else "")
-            if target and not target.startswith("-"):
-                out += [(k, f"{head} {name}", None) for k in targets(target)]
-    return out
+    return out + option_outputs(words, head, targets) + tree_writes(words, head, targets, targets.key)
 
 
 def _operands(words: list[str]) -> list[str]:
