@@ -189,3 +189,13 @@ def test_any_text_is_folded_without_error_and_within_the_bound(text):
 )
 def test_other_languages_string_methods_fold_too(text):
     assert any("oracle.json'" in reading for reading in readings(text)), readings(text)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [{"path_parts": ["ora", "cle.json"]}, {"directory": ".", "filename": "oracle", "extension": "json"}],
+)
+def test_a_name_given_in_parts_passes_the_cheap_look_and_is_named(model, arguments):
+    raw = ('"arguments": ' + __import__("json").dumps(arguments)).lower().encode()
+    assert model.may_matter(raw, "read_file")
+    assert "oracle" in model.names(arguments, "read_file")

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens
+from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens, strings
 
 
 @pytest.mark.parametrize(
@@ -48,3 +48,22 @@ def test_ansi_c_quoting_is_joined_like_other_quotes():
 def test_any_segment_tokenises_without_error(segment):
     tokens = segment_tokens(segment, None)
     assert tokens is not None and all(isinstance(t, str) and t for t in tokens)
+
+
+@pytest.mark.parametrize(
+    ("value", "path"),
+    [
+        ({"path_parts": ["ora", "cle.json"]}, "oracle.json"),
+        ({"segments": ["test", "testmod.jsonl"]}, "test/testmod.jsonl"),
+        ({"dir": "test", "name": "testmod.jsonl"}, "test/testmod.jsonl"),
+        ({"directory": ".", "filename": "oracle", "extension": "json"}, "./oracle.json"),
+        ({"filename": "oracle", "ext": ".json"}, "oracle.json"),
+    ],
+)
+def test_a_path_given_in_parts_is_also_read_whole(value, path):
+    assert path in set(strings(value))
+
+
+def test_words_with_spaces_make_no_path_and_lists_are_bounded():
+    assert "a b/c" not in set(strings({"argv": ["a b", "c"]}))
+    assert len(list(strings({"x": [str(i) for i in range(100)]}))) == 101  # the items and one command line

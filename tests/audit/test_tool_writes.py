@@ -60,6 +60,8 @@ def test_paths_are_the_values_of_path_named_arguments(arguments, paths):
         ({"pathname": "a", "text": "x"}, ["a"]),
         ({"file": {"name": "a"}, "content": "x"}, ["a"]),
         ({"p": "a", "op": "write", "data": "x", "description": "why"}, ["a", "write"]),
+        ({"dir": "test", "name": "x.jsonl", "content": "{}"}, ["test", "x.jsonl", "test/x.jsonl"]),
+        ({"segments": ["test", "x.jsonl"], "data": "{}"}, ["test", "x.jsonl", "test/x.jsonl"]),
     ],
 )
 def test_a_writers_every_string_but_content_may_be_its_path(arguments, paths):

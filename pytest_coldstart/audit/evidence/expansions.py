@@ -81,7 +81,7 @@ _MAX_EMBEDDED = 64
 #: X=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word)
 _ASSIGN = re.compile(
     r"""(?:^|(?<=[\s;&|('"{]))(?:(?:export|local|declare|readonly|typeset|my|our)\s+(?:-\w+\s+)*)?"""
-    r"""(?:\$([A-Za-z_]\w*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))|([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*))"""
+    r"""(?:\$([A-Za-z_][A-Za-z0-9_]*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))|([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*))"""
 )
 _EXPANSION = re.compile(
     r"[$#](?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/|,,|\^\^|,|\^)([^}]*))?\}|(?<=\$)([A-Za-z_][A-Za-z0-9_]*))"

@@ -33,28 +33,24 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_coldstart.audit.evidence import lab_record
-from pytest_coldstart.audit.evidence.code_writes import CALL_HINT, script_writes
-from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
+from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.expansions import assignments
-from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
-from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES, Naming
+from pytest_coldstart.audit.evidence.naming import Naming
+from pytest_coldstart.audit.evidence.prescan import Prescan
 from pytest_coldstart.audit.evidence.provenance_rules import (
     TEST_SIDE,
     Violation,
     lab_side_violations,
     logger_violations,
 )
-from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
 from pytest_coldstart.audit.evidence.scripts import Scripts
 from pytest_coldstart.audit.evidence.shell_words import last_component, strings
-from pytest_coldstart.audit.evidence.shell_writes import HINT, RUNTIME_NAME, ShellWrite, may_write, shell_writes
+from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
-from pytest_coldstart.audit.evidence.tool_reads import is_search
-from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, is_writer, tool_paths, words_of
+from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
 INDEPENDENT = TEST_SIDE
@@ -64,9 +60,6 @@ CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096
 MAX_VARIABLES = 512  # shell variables carried from call to call
-_CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
-_RULES = [HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", _CD_HINT, RUNTIME_READ_HINT]
-_HINTS = re.compile("|".join([*_RULES, FOLDER_READ_HINT.pattern]).encode("ascii"))  # compiled once
 
 
 @dataclass(frozen=True)
@@ -93,10 +86,8 @@ class Provenance:
     scripts: Scripts = field(default_factory=Scripts)  # files agent calls wrote, with what they wrote
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
-    _scan: re.Pattern[bytes] | None = None  # names and watched variables, compiled once per set of links
-    _scan_state: tuple[int, int, int] = (0, 0, 0)
+    prescan: Prescan = field(default_factory=Prescan)  # the cheap look before a call is judged
     _naming: Naming | None = None
-    _writer_tools: dict[str, bool] = field(default_factory=dict)
     _running: list[str] = field(default_factory=list)  # kept scripts the call being fed runs
     _fed: int = 0
     _agent_feed: bool = False  # the call being fed is the agent's
@@ -109,37 +100,16 @@ class Provenance:
             if key is not None:
                 keys.add(key)
         self._by_key = {key: name for name, keys in self.keys.items() for key in keys}
-        self._scan = None
+        self.prescan.forget()
         self._naming = None
 
     # -- feeding ---------------------------------------------------------------------------
 
     def may_matter(self, raw: bytes, tool: str) -> bool:
         """Cheap necessary condition on the lowercased raw line: may this call name or write a file?"""
-        writer = self._writer_tools.get(tool)
-        if writer is None:  # a writer, or a search that reads a folder without naming it
-            writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
-        if writer:
-            return True
-        if len(self.workspace.link_names) > MAX_LINK_NAMES:
-            return True  # a run that makes many links: every call is worth the full look
-        state = (len(self.workspace.link_names), len(self.variables), len(self.scripts.names))
-        if self._scan is None or self._scan_state != state:
-            self._scan_state = state  # a link, a variable or a script a call made is a name to watch
-            self.naming.names("")  # brings the naming's names up to date with the links
-            names = sorted({base.encode("utf-8", "replace") for base in self.naming.bases | self.scripts.names})
-            hints = [rf"\$\{{?{re.escape(name.lower())}\b" for name in self._watched_variables()]
-            self._scan = re.compile(b"|".join([*(h.encode("ascii") for h in hints), *map(re.escape, names)]) or b"(?!)")
-        start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
-        text = raw[start:] if start >= 0 else raw
-        if _HINTS.search(text) is not None or self._scan.search(text) is not None:
-            return True
-        # "ora""cle.json", o'racle'.json, o\\racle.json: the name the shell joins (a quote or a
-        # backslash inside a JSON string is escaped; an apostrophe is not)
-        joined = text.translate(None, b"\"'\\") if b"\\" in text or b"'" in text else None
-        return joined is not None and (_HINTS.search(joined) is not None or self._scan.search(joined) is not None)
+        return self.prescan.may_matter(raw, tool, self)
 
-    def _watched_variables(self) -> list[str]:
+    def watched_variables(self) -> list[str]:
         """The variables whose value names a declared file or a link (``L=test/testmod.jsonl``)."""
         wanted = self.naming.wanted
         return sorted(name for name, value in self.variables.items() if wanted.search(value.lower()))

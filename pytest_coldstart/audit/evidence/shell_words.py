@@ -98,7 +98,9 @@ def quoted_segments(text: str) -> list[str]:
 
 def strings(value: Any) -> Iterator[str]:
     """Every string in ``value``; a list of two or more strings also as the command line its
-    words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``)."""
+    words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``) and as the path its parts make
+    (``["test", "x.jsonl"]``, ``["ora", "cle.json"]``); a folder and a name given apart
+    (``{"dir": "test", "name": "x", "ext": "jsonl"}``) also as the path they make."""
     stack = [value]
     while stack:
         item = stack.pop()
@@ -106,10 +108,32 @@ def strings(value: Any) -> Iterator[str]:
             yield item
         elif isinstance(item, dict):
             stack.extend(item.values())
+            yield from joined_path(item)
         elif isinstance(item, list):
             stack.extend(item)
             if len(item) > 1 and all(isinstance(word, str) for word in item):
                 yield " ".join(item)
+                if len(item) <= _MAX_PARTS and not any(" " in word for word in item):
+                    yield "/".join(item)
+                    yield "".join(item)
+
+
+_MAX_PARTS = 32
+_FOLDER_KEYS = frozenset(["dir", "directory", "folder", "path", "root", "base", "parent", "cwd", "location", "dirname"])
+_NAME_KEYS = frozenset(["name", "filename", "file_name", "basename", "file", "fileName", "base_name"])
+_EXTENSION_KEYS = frozenset(["ext", "extension", "suffix", "type"])
+
+
+def joined_path(arguments: dict[Any, Any]) -> Iterator[str]:
+    """The path a folder and a name given under keys of their own make (fail closed)."""
+    folder = next((v for k, v in arguments.items() if k in _FOLDER_KEYS and isinstance(v, str)), None)
+    name = next((v for k, v in arguments.items() if k in _NAME_KEYS and isinstance(v, str)), None)
+    extension = next((v for k, v in arguments.items() if k in _EXTENSION_KEYS and isinstance(v, str)), None)
+    if name is None or (folder is None and extension is None):
+        return  # a name alone is read as it is
+    if extension and not name.endswith("." + extension.lstrip(".")):
+        name = f"{name}.{extension.lstrip('.')}"
+    yield f"{folder.rstrip('/')}/{name}" if folder else name
 
 
 def last_component(token: str) -> str:

@@ -21,6 +21,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from pytest_coldstart.audit.evidence.shell_words import joined_path
+
 WRITER_VERBS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
 WRITER_VERBS |= {"save", "append", "insert", "put", "upload", "download", "move", "mv", "copy", "cp", "rename"}
 WRITER_VERBS |= {"delete", "remove", "rm", "unlink", "update", "overwrite", "store", "dump", "touch", "mkdir"}
@@ -70,6 +72,9 @@ def _asks_to_write(arguments: dict[str, Any]) -> bool:
     )  # fmt: skip
 
 
+_MANY = frozenset(["paths", "files", "filenames", "targets", "sources"])
+
+
 def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iterator[str]:
     """The paths ``arguments`` give by name (values of path-named keys, nested too; a
     ``file://`` URI as its path). ``any_key``: every string but content, whatever its key
@@ -92,9 +97,13 @@ def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iter
         if pathlike and isinstance(value, str) and value.strip():
             yield _without_scheme(value)
         elif pathlike and isinstance(value, list):
-            yield from (_without_scheme(item) for item in value if isinstance(item, str) and item.strip())
+            parts = [item for item in value if isinstance(item, str) and item.strip()]
+            yield from (_without_scheme(item) for item in parts)
+            if 1 < len(parts) == len(value) and not words & _MANY:  # one path's segments, not many paths
+                yield "/".join(parts)
         if isinstance(value, (dict, list)):
             yield from tool_paths(value, depth + 1, any_key=any_key)
+    yield from joined_path(arguments)  # {"dir": "test", "name": "x.jsonl"}
 
 
 def _without_scheme(value: str) -> str:

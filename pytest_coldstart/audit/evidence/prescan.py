@@ -1,0 +1,78 @@
+"""The cheap look at a call's raw trajectory line before it is judged in full.
+
+Most calls of a long run name and write nothing declared; judging each in full (readings,
+tokens, writes) would cost the audit most of its time. A call is worth the full look when its
+lowercased raw line holds a hint of some rule (``_HINTS``: a redirect or a writer, a decoder, a
+folded operation, a glob, a cd, a listing, a runtime name, a name given in parts), one of the
+names worth resolving (declared files, links and scripts calls made), or a variable whose value
+names one. Also once the quotes, backslashes and list separators a shell or a tool joins are
+removed (``"ora""cle.json"``, ``["ora", "cle.json"]``). A tool whose name says it writes or
+searches is always worth it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
+from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
+from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
+from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
+from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES
+from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
+from pytest_coldstart.audit.evidence.shell_writes import HINT as WRITE_HINT
+from pytest_coldstart.audit.evidence.tool_reads import is_search
+from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, words_of
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.evidence.provenance import Provenance
+
+CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
+_RULES = [WRITE_HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", CD_HINT]
+_RULES += [RUNTIME_READ_HINT, FOLDER_READ_HINT.pattern, r'"(?:ext|extension|suffix)"\s*:']
+_HINTS = re.compile("|".join(_RULES).encode("ascii"))  # compiled once
+
+
+class Prescan:
+    """The per-run half of the look (names and watched variables), compiled again only when a
+    call made a link, a variable or a script."""
+
+    def __init__(self) -> None:
+        self._scan: re.Pattern[bytes] | None = None
+        self._state: tuple[int, int, int] = (0, 0, 0)
+        self._writer_tools: dict[str, bool] = {}
+
+    def forget(self) -> None:
+        self._scan = None
+
+    def may_matter(self, raw: bytes, tool: str, model: Provenance) -> bool:
+        writer = self._writer_tools.get(tool)
+        if writer is None:  # a writer, or a search that reads a folder without naming it
+            writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
+        if writer:
+            return True
+        if len(model.workspace.link_names) > MAX_LINK_NAMES:
+            return True  # a run that makes many links: every call is worth the full look
+        scan = self._names(model)
+        start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
+        text = raw[start:] if start >= 0 else raw
+        if _HINTS.search(text) is not None or scan.search(text) is not None:
+            return True
+        # "ora""cle.json", o'racle'.json, o\\racle.json, ["ora", "cle.json"]: a name the shell or a
+        # tool joins (a quote or a backslash inside a JSON string is escaped; an apostrophe is not)
+        if not (b"\\" in text or b"'" in text or b'", "' in text or b'","' in text):
+            return False
+        joined = text.replace(b'", "', b"").replace(b'","', b"").translate(None, b"\"'\\")
+        return _HINTS.search(joined) is not None or scan.search(joined) is not None
+
+    def _names(self, model: Provenance) -> re.Pattern[bytes]:
+        state = (len(model.workspace.link_names), len(model.variables), len(model.scripts.names))
+        if self._scan is None or self._state != state:
+            self._state = state  # a link, a variable or a script a call made is a name to watch
+            model.naming.names("")  # brings the naming's names up to date with the links
+            names = sorted({base.encode("utf-8", "replace") for base in model.naming.bases | model.scripts.names})
+            hints = [rf"\$\{{?{re.escape(name.lower())}\b".encode() for name in model.watched_variables()]
+            self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
+        return self._scan
