@@ -29,10 +29,12 @@ from typing import Any
 
 from pytest_coldstart.importers import copying, registry
 from pytest_coldstart.importers.base import ImportedSession, canonical_at
+from pytest_coldstart.importers.prefilter import Prefilter
 from pytest_coldstart.importers.records import RecordStream
 from pytest_coldstart.importers.scrub import scrub_copy
-from pytest_coldstart.importers.spool import Spool
+from pytest_coldstart.importers.spool import Item, Spool, outside_envelope, serialize
 from pytest_coldstart.live.crosscheck import Reconciler, not_before
+from pytest_coldstart.record import records
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, read_last_line
 from pytest_coldstart.run import jsonio
@@ -139,12 +141,22 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
 
 
-def _preparer(recorder: Recorder, source: Path) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    prepare = recorder.prepare
+def _preparer(recorder: Recorder, source: Path) -> Callable[[dict[str, Any]], Item]:
+    """Each record as its spool item. Most records change under no redaction rule and hold no
+    value the payload store would take: their body is serialized once and looked at by the
+    redactor's prefilter (no literal of any rule in it: nothing to redact), and one no larger
+    than the inline bound holds no payload. Any other record is protected in full."""
+    clean = Prefilter(recorder.redactor).clean
+    inline = int(recorder.payloads.settings["inline_max_bytes"])
 
-    def run(fields: dict[str, Any]) -> dict[str, Any]:
+    def run(fields: dict[str, Any]) -> Item:
         try:
-            return prepare(fields)
+            checked = recorder.checked(fields)
+            if checked.get("record") != "state":  # a state's hash is computed after redaction
+                body = jsonio.dumps_line(outside_envelope(checked))
+                if len(body) <= inline and clean(body):
+                    return serialize(checked, body)
+            return serialize(records.protect(checked, recorder.redactor, recorder.payloads))
         except (ColdstartError, RecursionError) as exc:
             problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
             raise _Unprepared(

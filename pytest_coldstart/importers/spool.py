@@ -35,11 +35,17 @@ _FRAME = struct.Struct("<Q")
 Item = tuple[Any, Any, Any, Any, bytes]
 
 
-def serialize(prepared: dict[str, Any]) -> Item:
-    """A prepared record as its envelope values and the JSON of every other field."""
-    body = jsonio.dumps_line({key: value for key, value in prepared.items() if key not in ENVELOPE})
+def serialize(prepared: dict[str, Any], body: bytes | None = None) -> Item:
+    """A prepared record as its envelope values and the JSON of every other field (``body``
+    where the caller serialized them already)."""
+    if body is None:
+        body = jsonio.dumps_line(outside_envelope(prepared))
     get = prepared.get
     return get("record"), get("call_id"), get("parent_id"), get("at"), body
+
+
+def outside_envelope(record: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in record.items() if key not in ENVELOPE}
 
 
 def deserialize(item: Item) -> Serialized:
@@ -48,9 +54,10 @@ def deserialize(item: Item) -> Serialized:
 
 
 class Spool:
-    """Prepared, serialized records in a temporary file; ``chunks()`` reads them back."""
+    """Prepared, serialized records in a temporary file; ``chunks()`` reads them back.
+    ``prepare`` makes a record's spool item (``serialize`` of the prepared record)."""
 
-    def __init__(self, state_dir: Path, prepare: Callable[[dict[str, Any]], dict[str, Any]]):
+    def __init__(self, state_dir: Path, prepare: Callable[[dict[str, Any]], Item]):
         fd, name = tempfile.mkstemp(prefix="import-", suffix=".spool", dir=state_dir)
         self.path = Path(name)
         self.file = os.fdopen(fd, "w+b")
@@ -67,7 +74,7 @@ class Spool:
         self._bytes = 0
 
     def add(self, fields: dict[str, Any]) -> None:
-        item = serialize(self.prepare(fields))
+        item = self.prepare(fields)
         self._frame.append(item)
         self._bytes += len(item[4])
         self.count += 1
@@ -76,7 +83,7 @@ class Spool:
 
     def put_first(self, fields: dict[str, Any]) -> None:
         """The record that goes before all others (the session start, known last)."""
-        self.first = serialize(self.prepare(fields))
+        self.first = self.prepare(fields)
 
     def _write(self) -> None:
         data = marshal.dumps(self._frame)

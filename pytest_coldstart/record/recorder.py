@@ -208,6 +208,12 @@ class Recorder:
         return self.appender.append(self.prepare(fields))
 
     def prepare(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A record as it is appended: checked, every documented field present, redacted, its
+        large values moved to the payload store."""
+        return records.protect(self.checked(fields), self.redactor, self.payloads)
+
+    def checked(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """A record checked and normalized (``records.normalize``), before redaction."""
         if not isinstance(fields, dict):
             raise UsageError("a record must be a JSON object")
         fields = dict(fields)
@@ -238,8 +244,7 @@ class Recorder:
             raise UsageError(f"a phase record needs a phase (one of {', '.join(PHASES)})")
         elif kind == "mark" and (not isinstance(fields.get("name"), str) or not fields["name"].strip()):
             raise UsageError("a mark needs a non-empty name")
-        # Taxonomy shape, then redaction of every non-envelope field and the payload store.
-        return records.finish(fields, self.redactor, self.payloads)
+        return records.normalize(fields)  # the taxonomy's shape
 
     def call(
         self,

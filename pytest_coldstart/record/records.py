@@ -116,10 +116,6 @@ def protect(fields: dict[str, Any], redactor: Redactor, store: PayloadStore) -> 
     return out
 
 
-def finish(fields: dict[str, Any], redactor: Redactor, store: PayloadStore) -> dict[str, Any]:
-    return protect(normalize(fields), redactor, store)
-
-
 # -- builders (Python API: ``recorder.append(records.decision(...))``) ---------------------------
 
 

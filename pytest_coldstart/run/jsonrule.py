@@ -127,11 +127,17 @@ class UnstorableValue(UsageError, ValueError):
     A UsageError for the CLI (exit 64) and a ValueError for callers that catch json's."""
 
 
-def _dumps(value: Any, **options: Any) -> bytes:
+#: one encoder per set of options (json.dumps with options builds one per call)
+_LINE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+_DOCUMENT = json.JSONEncoder(ensure_ascii=False, allow_nan=False, indent=2)
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"), sort_keys=True)
+
+
+def _dumps(value: Any, encoder: json.JSONEncoder) -> bytes:
     """Serialize under the reader's rule: what a reader would reject is never written."""
     deep = f"containers nested more than {MAX_DEPTH} levels deep"
     try:
-        data = json.dumps(value, ensure_ascii=False, allow_nan=False, **options).encode("utf-8")
+        data = encoder.encode(value).encode("utf-8")
         if not (_may_be_deep(data) and too_deep(value)):
             return data
         problem = deep
@@ -147,13 +153,13 @@ def _dumps(value: Any, **options: Any) -> bytes:
 
 def dumps_line(value: Any) -> bytes:
     """One compact JSON line (no trailing newline), UTF-8, key order preserved."""
-    return _dumps(value, separators=(",", ":"))
+    return _dumps(value, _LINE)
 
 
 def dumps_document(value: Any) -> bytes:
-    return _dumps(value, indent=2) + b"\n"
+    return _dumps(value, _DOCUMENT) + b"\n"
 
 
 def canonical_bytes(value: Any) -> bytes:
     """Key-sorted compact form: for digests of values (redaction, state hashes)."""
-    return _dumps(value, separators=(",", ":"), sort_keys=True)
+    return _dumps(value, _CANONICAL)
