@@ -84,6 +84,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "strings_computed_in_its_own_code",
     "strings_reversed_and_interpolated_in_other_languages",
     "program_outputs_in_the_workspace",
+    "every_name_of_its_workspace_handed_to_programs",
     "a_listing_reshaped_by_sed_into_xargs",
 }
 

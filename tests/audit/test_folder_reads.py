@@ -55,6 +55,14 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("python3 -m http.server --directory workspace", [("workspace", "*", True)]),
         ("php -S localhost:8000 -t fixture", [("fixture", "*", True)]),
         ("npx http-server restore -p 8080", [("restore", "*", True)]),
+        # any program handed every name of a folder reads them, unless it lists or stats them
+        ("column -t *", [(".", "*", False)]),
+        ("rev *", [(".", "*", False)]),
+        ("perl -pe 1 test/*", [("test", "*", False)]),
+        ("zip -r - . | unzip -p -", [(".", "*", True)]),
+        ("ruby -e 'Dir[\"*\"].each { |f| puts File.read(f) }'", [(".", "*", False)]),
+        ("perl -e 'for (glob(\"*\")) { open F, $_; print <F> }'", [(".", "*", False)]),
+        ("php -r 'foreach (glob(\"test/*\") as $f) echo file_get_contents($f);'", [("test", "*", False)]),
     ],
 )
 def test_the_folders_a_command_reads_whole(text, reads):
@@ -76,6 +84,8 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "sed -n 1p */",  # the shell hands a reader folders only: it reads no file
         "python3 -c \"import os; print(os.listdir('.'))\"",  # a listing that opens nothing reads nothing
         "python3 -c \"s = set(); s.add('.'); print(os.listdir())\"",  # a set's add is no archive
+        "du -sh *; file *; stat *; chmod 644 *; rm -f *.tmp; expr 3 * 4",
+        "git add *",
     ],
 )
 def test_what_reads_no_folder_whole(text):

@@ -23,6 +23,15 @@ from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component,
 READERS = frozenset(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk"])
 READERS |= {"sed", "xxd", "od", "hexdump", "strings", "base64", "md5sum", "sha1sum", "sha256sum", "wc", "sort"}
 READERS |= {"uniq", "diff", "cmp", "jq", "nl", "tac", "paste", "cut", "zcat", "bat", "type", "get-content", "gc"}
+#: Programs handed every name of a folder (``prog *``) that read no content: any other program
+#: is taken to read what it is handed (fail closed). Writers, movers and removers have rules of
+#: their own.
+NOT_READING = frozenset(["ls", "echo", "printf", "print", "file", "stat", "du", "chmod", "chown", "chgrp", "touch"])
+NOT_READING |= {"rm", "rmdir", "mkdir", "mv", "ln", "for", "in", "test", "[", "[[", "basename", "dirname", "realpath"}
+NOT_READING |= {"readlink", "cd", "pushd", "export", "set", "unset", "local", "declare", "git", "tree", "find", "which"}
+NOT_READING |= {"case", "select", "read", "shopt", "kill", "true", "false", ":", "trash-put", "gio", "shred", "unlink"}
+NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a product
+_PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
 _GREPS = ("grep", "egrep", "fgrep", "zgrep")
 _RECURSING = ("rg", "ag", "ack")  # recursive by default
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
@@ -51,7 +60,7 @@ LISTING = re.compile(
 )
 #: Code that reads or copies a file it was handed (with a listing: every file listed).
 _CODE_READ = re.compile(
-    r"\bopen\s*\(|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\b(?:File|IO)\.(?:read|binread|readlines)\b"
+    r"\bopen\s*\(|\bopen\s+(?:my\s+)?\$?\w+\s*,|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\b(?:File|IO)\.(?:read|binread|readlines)\b"
     r"|\bcreateReadStream\s*\(|\bcopy(?:file|2|fileobj)?\s*\(|\bGet-Content\b|\bfopen\s*\(|\bfile_get_contents\s*\("
     r"|\bZipFile\b[^\n]{0,512}?\.write\s*\(|\.add\s*\((?=[^\n]{0,512}?\btarfile\b)|\btarfile\b[^\n]{0,512}?\.add\s*\("
 )
@@ -63,7 +72,10 @@ _CODE_TREE = re.compile(
     r"""|\.add\s*\(\s*(?P<aq>['"])(?P<added>[^'"\n]+)(?P=aq)"""  # a tarfile's (the caller checks)
 )
 #: glob.glob('test/*.json'), glob.iglob(...): the folder and the pattern of a code glob.
-_CODE_GLOB = re.compile(r"""\bglob\.i?glob\s*\(\s*(?P<q>['"])(?P<glob>[^'"\n]+)(?P=q)(?P<rest>[^)]*)\)""")
+_CODE_GLOB = re.compile(
+    r"""(?:\bglob\.i?glob|(?<![\w.])glob|\bDir\.glob)\s*\(\s*(?P<q>['"])(?P<glob>[^'"\n]+)(?P=q)(?P<rest>[^)]*)\)"""
+    r"""|\bDir\s*\[\s*(?P<rq>['"])(?P<ruby>[^'"\n]+)(?P=rq)(?P<rrest>)"""  # Ruby's Dir["*"]; Perl's and PHP's glob("*")
+)
 
 #: Options of the greps whose value is the next word.
 _VALUED = frozenset(["-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "--regexp", "--file"])
@@ -134,9 +146,10 @@ def _listed(segment: str) -> Iterator[Read]:
         pattern = last_component(match.group("pattern") or "*")
         yield (listed_folder(match), pattern, "walk" in match.group(0) or "rglob" in match.group(0) or "**" in pattern)
     for match in _CODE_GLOB.finditer(segment):
-        folder = posixpath.dirname(match.group("glob"))
-        recursive = "**" in match.group("glob") or "recursive" in match.group("rest") or is_glob(folder)
-        yield (folder if folder and not is_glob(folder) else ".", last_component(match.group("glob")), recursive)
+        pattern = match.group("glob") or match.group("ruby")
+        folder = posixpath.dirname(pattern)
+        recursive = "**" in pattern or "recursive" in (match.group("rest") or "") or is_glob(folder)
+        yield (folder if folder and not is_glob(folder) else ".", last_component(pattern), recursive)
 
 
 def _served(words: list[str], head: str) -> Iterator[Read]:
@@ -161,12 +174,13 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
     for word in words[1:]:
         if skip:
             skip = False
-        elif word.startswith("-"):
-            skip = word in _VALUED  # grep -e PATTERN, -m 5, -A 2, rg -g GLOB ...
+        elif word.startswith("-") and word != "-":  # a lone - is standard input or output: an operand
+            skip = word in _VALUED and head in (*_GREPS, *_RECURSING)  # grep -e PATTERN, -A 2, rg -g GLOB ...
         else:
             operands.append(word)
     flags = [w for w in words[1:] if w.startswith("-")]
-    if head in READERS:
+    command = head in READERS or (head not in NOT_READING and words[1:2] != ["="] and _PROGRAM.fullmatch(head))
+    if command:  # x = a * b is code, not a program handed every name
         for operand in operands:
             base = last_component(operand.rstrip("/"))
             if operand.endswith("/"):
