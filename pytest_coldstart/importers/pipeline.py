@@ -23,18 +23,15 @@ from __future__ import annotations
 
 import gc
 import sqlite3
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.importers import copying, registry
 from pytest_coldstart.importers.base import ImportedSession, canonical_at
-from pytest_coldstart.importers.prefilter import Prefilter
 from pytest_coldstart.importers.records import RecordStream
 from pytest_coldstart.importers.scrub import scrub_copy
-from pytest_coldstart.importers.spool import Item, Spool, outside_envelope, serialize
+from pytest_coldstart.importers.spool import Spool, Unprepared, preparer
 from pytest_coldstart.live.crosscheck import Reconciler, not_before
-from pytest_coldstart.record import records
 from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, read_last_line
 from pytest_coldstart.run import jsonio
@@ -61,10 +58,6 @@ def import_session(
             gc.enable()
 
 
-class _Unprepared(ColdstartError):
-    """A record the recorder refuses (it names the session file, not the copy)."""
-
-
 def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: str, clock: Clock | None) -> str:
     if phase not in PHASES:
         raise UsageError(f"unknown phase {phase!r} (one of {', '.join(PHASES)})")
@@ -83,7 +76,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
         if importer is None:
             importer = registry.sniff(_first_object(copy, source))
         state = copying.state_folder(recorder.rundir)
-        spool = Spool(state, _preparer(recorder, source))
+        spool = Spool(state, preparer(recorder, source))
         live = Reconciler.of(recorder.rundir)
         stream = RecordStream(
             live.filter(spool.add),
@@ -141,31 +134,6 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
 
 
-def _preparer(recorder: Recorder, source: Path) -> Callable[[dict[str, Any]], Item]:
-    """Each record as its spool item. Most records change under no redaction rule and hold no
-    value the payload store would take: their body is serialized once and looked at by the
-    redactor's prefilter (no literal of any rule in it: nothing to redact), and one no larger
-    than the inline bound holds no payload. Any other record is protected in full."""
-    clean = Prefilter(recorder.redactor).clean
-    inline = int(recorder.payloads.settings["inline_max_bytes"])
-
-    def run(fields: dict[str, Any]) -> Item:
-        try:
-            checked = recorder.checked(fields)
-            if checked.get("record") != "state":  # a state's hash is computed after redaction
-                body = jsonio.dumps_line(outside_envelope(checked))
-                if len(body) <= inline and clean(body):
-                    return serialize(checked, body)
-            return serialize(records.protect(checked, recorder.redactor, recorder.payloads))
-        except (ColdstartError, RecursionError) as exc:
-            problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
-            raise _Unprepared(
-                f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())
-            ) from None
-
-    return run
-
-
 def _first_object(copy: Path, source: Path) -> dict[str, Any]:
     try:
         for line in jsonio.iter_jsonl(copy, strict=True):
@@ -197,7 +165,7 @@ def _read(importer: Any, copy: Path, source: Path, stream: RecordStream) -> Impo
         _canonical_times(session, source)
         stream.replay(session)
         return session
-    except _Unprepared:
+    except Unprepared:
         raise
     except ColdstartError as exc:
         raise _renamed(exc, copy, source) from None

@@ -6,7 +6,8 @@ directory. Nothing reaches the trajectory before every record of the session is 
 and serialized, so a bad record still means nothing was imported; then the append reads
 the spool back one chunk at a time. Memory holds one chunk, never the session.
 
-The spool holds prepared records only (redacted like the trajectory, never raw session
+``preparer`` makes each record's spool item; a record no redaction rule can change and no
+payload takes is serialized once, without the redactor's walk. The spool holds prepared records only (redacted like the trajectory, never raw session
 content); it is deleted when the import ends, and ``.coldstart/`` is safe to delete.
 Format: frames of ``<8-byte little-endian length><marshal of a list of (record, call_id,
 parent_id, at, body)>``, one frame per append chunk; marshal is read back only by the
@@ -23,8 +24,12 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.importers.prefilter import Prefilter
+from pytest_coldstart.record import records
+from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import Serialized
 from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.errors import ColdstartError
 
 #: records per append (one write, one fsync each) and the byte bound of one chunk
 CHUNK_RECORDS = 5000
@@ -110,3 +115,32 @@ class Spool:
     def close(self) -> None:
         self.file.close()
         self.path.unlink(missing_ok=True)
+
+
+class Unprepared(ColdstartError):
+    """A record the recorder refuses (it names the session file, not the copy)."""
+
+
+def preparer(recorder: Recorder, source: Path) -> Callable[[dict[str, Any]], Item]:
+    """Each record as its spool item. Most records change under no redaction rule and hold no
+    value the payload store would take: their body is serialized once and looked at by the
+    redactor's prefilter (no literal of any rule in it: nothing to redact), and one no larger
+    than the inline bound holds no payload. Any other record is protected in full."""
+    clean = Prefilter(recorder.redactor).clean
+    inline = int(recorder.payloads.settings["inline_max_bytes"])
+
+    def run(fields: dict[str, Any]) -> Item:
+        try:
+            checked = recorder.checked(fields)
+            if checked.get("record") != "state":  # a state's hash is computed after redaction
+                body = jsonio.dumps_line(outside_envelope(checked))
+                if len(body) <= inline and clean(body):
+                    return serialize(checked, body)
+            return serialize(records.protect(checked, recorder.redactor, recorder.payloads))
+        except (ColdstartError, RecursionError) as exc:
+            problem = exc.one_line() if isinstance(exc, ColdstartError) else "values nested too deeply"
+            raise Unprepared(
+                f"a record could not be prepared ({problem}); nothing was imported", str(source.resolve())
+            ) from None
+
+    return run

@@ -29,13 +29,7 @@ from pytest_coldstart.run.paths import copy_name, ensure_folder, open_for_write,
 from pytest_coldstart.run.payloads import PayloadStore
 from pytest_coldstart.run.textsafe import storable_name
 from pytest_coldstart.run.versioning import CURRENT
-from pytest_coldstart.run.vocabulary import (
-    ACTORS,
-    EVIDENCE_NAMES,
-    PHASES,
-    RECORD_TYPES,
-    RESULT_STATUSES,
-)
+from pytest_coldstart.run.vocabulary import ACTORS, EVIDENCE_NAMES, PHASES, RECORD_TYPES, RESULT_STATUSES
 from pytest_coldstart.run.walk import paths_below
 
 
@@ -208,8 +202,7 @@ class Recorder:
         return self.appender.append(self.prepare(fields))
 
     def prepare(self, fields: dict[str, Any]) -> dict[str, Any]:
-        """A record as it is appended: checked, every documented field present, redacted, its
-        large values moved to the payload store."""
+        """A record as it is appended: checked, redacted, its large values in the payload store."""
         return records.protect(self.checked(fields), self.redactor, self.payloads)
 
     def checked(self, fields: dict[str, Any]) -> dict[str, Any]:

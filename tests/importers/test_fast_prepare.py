@@ -1,4 +1,4 @@
-"""The importer's fast path (pipeline._preparer): a record no rule changes and no payload takes
+"""The importer's fast path (spool.preparer): a record no rule changes and no payload takes
 is serialized once; every record comes out byte for byte as the full preparation makes it."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_scrub import ENV, KEYS, STRINGS
 
-from pytest_coldstart.importers import pipeline
+from pytest_coldstart.importers import spool
 from pytest_coldstart.importers.prefilter import _trie
 from pytest_coldstart.importers.spool import serialize
 from pytest_coldstart.record.recorder import Recorder
@@ -44,7 +44,7 @@ def _recorder(root: Path) -> Recorder:
 def test_the_fast_path_writes_what_the_full_preparation_writes(fields):
     with mock.patch.dict(os.environ, ENV), tempfile.TemporaryDirectory() as tmp:
         recorder = _recorder(Path(tmp) / "run")
-        prepare = pipeline._preparer(recorder, Path(tmp) / "session.jsonl")
+        prepare = spool.preparer(recorder, Path(tmp) / "session.jsonl")
         try:
             full = serialize(recorder.prepare(dict(fields)))
         except ColdstartError:  # refused in full: refused on the fast path too
@@ -57,7 +57,7 @@ def test_the_fast_path_writes_what_the_full_preparation_writes(fields):
 def test_a_clean_small_record_skips_the_redactor_and_a_secret_does_not(tmp_path):
     with mock.patch.dict(os.environ, ENV):
         recorder = _recorder(tmp_path / "run")
-        prepare = pipeline._preparer(recorder, tmp_path / "s.jsonl")
+        prepare = spool.preparer(recorder, tmp_path / "s.jsonl")
         with mock.patch.object(recorder.redactor, "apply_record", wraps=recorder.redactor.apply_record) as walk:
             prepare({"record": "call", "call_id": "c1", "tool": "bash", "arguments": {"command": "ls -la"}})
             assert walk.call_count == 0
