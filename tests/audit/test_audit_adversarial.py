@@ -85,6 +85,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "strings_reversed_and_interpolated_in_other_languages",
     "program_outputs_in_the_workspace",
     "every_name_of_its_workspace_handed_to_programs",
+    "visible_notes_in_encodings_without_the_answer",
     "a_listing_reshaped_by_sed_into_xargs",
 }
 

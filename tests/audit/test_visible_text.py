@@ -1,14 +1,18 @@
-"""The texts a visible file may carry (audit/visible_text.py): compressed, base64-encoded or
-UTF-16 answers are read, and every reading is bounded whatever the file claims."""
+"""The texts a visible file may carry (audit/visible_text.py): compressed, base64-encoded,
+UTF-16, escaped, hex, rot13'd, reversed or letter-spaced answers are read, and every reading is
+bounded whatever the file claims."""
 
 from __future__ import annotations
 
 import base64
 import bz2
+import codecs
 import gzip
 import io
+import json
 import lzma
 import textwrap
+import urllib.parse
 import zipfile
 
 import pytest
@@ -39,6 +43,14 @@ def _zip(text: str) -> bytes:
         (" (a base64 blob in it)", b"see: " + base64.b64encode(LINE.encode()) + b" (decode it)"),
         ("", LINE.encode("utf-16")),
         ("", LINE.encode("utf-16-le")),
+        (" (percent-encoded)", urllib.parse.quote(LINE).encode()),
+        (" (HTML entities)", "".join(f"&#{ord(c)};" for c in LINE).encode()),
+        (" (escaped)", json.dumps(LINE).replace("-", "\\u002d").encode()),
+        (" (hex-encoded)", b"blob: " + LINE.strip().encode().hex().encode()),
+        (" (rot13)", codecs.encode(LINE, "rot13").encode()),
+        (" (reversed)", LINE.strip()[::-1].encode()),
+        (" (invisible characters removed)", "\u200b".join(LINE.strip()).encode()),
+        (" (letter-spaced)", " ".join(LINE.strip()).encode()),
     ],
 )
 def test_the_answer_is_read_however_the_file_carries_it(how, data):
@@ -54,8 +66,9 @@ def test_a_compression_bomb_costs_the_bound_not_its_size():
 
 def test_a_damaged_archive_is_read_as_it_is():
     broken = gzip.compress(LINE.encode(), mtime=0)[:20]
-    assert [how for how, _ in readings(broken)] == [""]
-    assert [how for how, _ in readings(b"PK\x03\x04 not a zip")] == [""]
+    layers = ("compressed", "zip member")
+    assert [how for how, _ in readings(broken) if any(layer in how for layer in layers)] == []
+    assert [how for how, _ in readings(b"PK\x03\x04 not a zip") if any(layer in how for layer in layers)] == []
 
 
 @settings(max_examples=300, deadline=None)
