@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence.inventory import Item, ItemError, normalize_items, same_item
+from pytest_coldstart.audit.evidence.inventory import ItemError, normalize_items, recorded_inventories, same_items
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.clock import format_at, parse_at
@@ -60,9 +60,12 @@ def check_scope(
         for name in ("fixture", "restore"):
             document = evidence.documents.get(name)
             if isinstance(document, dict):
-                value = next((document.get(a) for a in SCOPE_ALIASES[key] if isinstance(document.get(a), str)), None)
-                if value is not None and value != expected:
-                    outside.append((value, f"the {name} report ({evidence.usable.get(name)})"))
+                # every spelling is checked: ``instance`` and ``instance_id`` naming two labs is no scope
+                for alias in SCOPE_ALIASES[key]:
+                    value = document.get(alias)
+                    if isinstance(value, str) and value != expected:
+                        spelled = "" if alias == key else f" as {alias}"
+                        outside.append((value, f"the {name} report ({evidence.usable.get(name)}){spelled}"))
         for value, where in outside[:LISTED]:
             findings.infra(f"{where} names {key} {value!r}, not the experiment's {expected!r}")
 
@@ -242,7 +245,7 @@ def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None
     omitted = sorted(ejected - set(known))
     if omitted:
         findings.infra(f"the verified oracle omits ejected cart(s): {', '.join(omitted[:LISTED])}")
-    recorded = _recorded_inventories(events)
+    recorded = recorded_inventories(events)
     disagreements = 0
     for uuid, cart in known.items():
         if uuid not in recorded:
@@ -252,26 +255,10 @@ def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None
             claimed = normalize_items(cart.get("items"))
         except ItemError:
             continue  # a malformed oracle cart is answer_correct's finding
-        if len(claimed) != len(inventory) or not all(same_item(a, b) for a, b in zip(claimed, inventory, strict=False)):
+        if not same_items(claimed, inventory):
             disagreements += 1
             if disagreements <= LISTED:
                 findings.infra(
                     f"the verified oracle's cart {uuid} disagrees with the test mod's inventory ({ref}): oracle "
                     f"[{', '.join(i.label(slot=True) for i in claimed)}], test mod [{', '.join(i.label(slot=True) for i in inventory)}]"
                 )
-
-
-def _recorded_inventories(events: list[Event]) -> dict[str, tuple[str, list[Item]]]:
-    """uuid -> (ref, items) of the test mod's last usable inventory of each cart, a removal's
-    before an ejection's (what the cart held when it was destroyed)."""
-    out: dict[str, tuple[str, list[Item]]] = {}
-    for name in ("cart_ejected", "cart_removed"):
-        for event in events:
-            uuid = event.get("uuid")
-            if event.name != name or not isinstance(uuid, str) or event.get("items") is None:
-                continue
-            try:
-                out[uuid.strip().lower()] = (event.ref, normalize_items(event.get("items")))
-            except ItemError:
-                continue  # the test mod's own shape problem is not the oracle's
-    return out

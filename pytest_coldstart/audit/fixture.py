@@ -17,12 +17,14 @@ restore    running, pending, unverified, no status, other                  PENDI
 (either)   not declared                                                     PENDING (run-level reason)
 =========  ===========================================================  ==============================
 
-``status`` may be spelled ``result`` (the reference's alias). A failure anywhere in a report
-wins over what its top level says (:func:`failures`): a nested status or verdict that failed, a
-check that is false (``ok``, ``valid``, ``passed``, ``*Match`` ...; ``verified: false`` and
-``ready: false`` say "not yet", which is pending) or a count of failures or
-mismatches above zero (``failed: 1``, ``entities_failed``, ``nbtMismatchCount``) makes the
-report invalid even beside ``status: ok``. The state of each is kept in ``evidence.states`` for
+``status`` may be spelled ``result`` (the reference's alias); when both are there, either one
+failing fails the report. A failure anywhere in a report wins over what its top level says
+(:func:`failures`): a nested status or verdict that failed, a check that is false (``ok``,
+``valid``, ``passed``, ``*Match`` ...; ``verified: false`` and ``ready: false`` say "not yet",
+which is pending, also beside ``status: ok``), a count of failures or mismatches above zero or
+not a count at all (``failed: 1``, ``entities_failed: "1"`` or ``-1``, ``nbtMismatchCount``), or a
+failure named by its key (``failed: true``, ``error: "…"``, ``errors: ["…"]``, ``error: {…}``)
+makes the report invalid even beside ``status: ok``. The state of each is kept in ``evidence.states`` for
 answer_correct, which never claims correctness while either is pending.
 """
 
@@ -38,6 +40,7 @@ from pytest_coldstart.record.redaction import key_words
 FIXTURE_OK = ("ready", "ok", "valid", "pass", "passed", "verified")
 RESTORE_OK = ("ok", "verified", "pass", "passed", "success")
 FAILED = ("invalid", "failed", "fail", "error", "mismatch", "corrupt", "corrupted", "broken", "unfaithful")
+FAILED_SET = frozenset(FAILED)
 VERIFIED, INVALID, PENDING = "verified", "invalid", "pending"
 #: keys whose string value is a verdict; booleans that state a check passed; counts of failures
 VERDICT_KEYS = frozenset({"status", "result", "verdict", "outcome", "state"})
@@ -67,17 +70,45 @@ VERDICT_GROUPS = ("check", "result", "test", "step")
 MAX_DEPTH, MAX_NODES = 16, 10_000
 
 
+#: a key ending in one of these names a failure itself: ``failed: true``, ``error: "…"``,
+#: ``errors: [...]`` state one (``failClosed``, ``errorCode`` do not end so)
+FAILURE_NOUNS = frozenset({"fail", "failed", "failure", "failures", "error", "errors", "mismatch", "mismatches"})
+#: a failure key with one of these words is a setting (``on_error: fail``, ``ignore_errors``)
+SETTING_WORDS = LIMIT_WORDS | {"on", "if", "when", "ignore", "ignored", "policy", "mode", "level", "action", "expected"}
+#: what a failure key holds when nothing failed
+NOTHING = frozenset({"", "0", "none", "null", "no", "false", "n/a", "ok"})
+
+
 def _failure(key: str, value: Any, grouped: bool) -> bool:
     words = key_words(key)
     if not words:
         return False
+    named = words[-1] in FAILURE_NOUNS and not SETTING_WORDS & set(words)
     if isinstance(value, str):
+        if named:
+            text = value.strip().lower()
+            return text not in NOTHING and not (text.isdigit() and int(text) == 0)
         return (grouped or key.lower() in VERDICT_KEYS) and value.strip().lower() in FAILED
     if value is False:
         return key.lower() in CHECK_KEYS or words[-1] == "match"
+    if value is True:
+        return named
     if type(value) in (int, float):
+        if named and value < 0:
+            return True  # not a count: refuse to read it as "none failed"
         return value > 0 and any(w.startswith(COUNT_WORDS) for w in words) and not LIMIT_WORDS & set(words)
+    if named and isinstance(value, (list, dict)):
+        return any(not _nothing(item) for item in (value if isinstance(value, list) else value.values()))
     return False
+
+
+def _nothing(value: Any) -> bool:
+    """An entry of a failure list or map that states no failure (``errors: [null]``, ``error: {code: 0}``)."""
+    if isinstance(value, str):
+        return value.strip().lower() in NOTHING
+    if isinstance(value, (list, dict)):
+        return not value
+    return value is None or value is False or (type(value) in (int, float) and value == 0)
 
 
 def failures(payload: dict[str, Any], *, top: frozenset[str] = frozenset()) -> list[str]:
@@ -105,27 +136,38 @@ def failures(payload: dict[str, Any], *, top: frozenset[str] = frozenset()) -> l
 _JUDGED = frozenset({"status", "result", "ready"})
 
 
+def _statuses(payload: dict[str, Any]) -> list[str]:
+    """``status`` and its alias ``result`` (both judged when both are there)."""
+    return [v.strip().lower() for v in (payload.get("status"), payload.get("result")) if isinstance(v, str)]
+
+
 def _status(payload: dict[str, Any]) -> str | None:
     value = payload.get("status", payload.get("result"))
     return value.strip().lower() if isinstance(value, str) else None
 
 
+def _not_yet(payload: dict[str, Any]) -> bool:
+    return payload.get("verified") is False
+
+
 def fixture_state(payload: dict[str, Any]) -> str:
-    status, ready = _status(payload), payload.get("ready")
-    if status in FAILED or failures(payload, top=_JUDGED):
+    statuses, ready = _statuses(payload), payload.get("ready")
+    if FAILED_SET.intersection(statuses) or failures(payload, top=_JUDGED):
         return INVALID
-    if ready is True and (status is None or status in FIXTURE_OK):
-        return VERIFIED
-    if ready is None and status in FIXTURE_OK:
+    if _not_yet(payload) or not all(status in FIXTURE_OK for status in statuses):
+        return PENDING
+    if ready is True or (ready is None and statuses):
         return VERIFIED
     return PENDING
 
 
 def restore_state(payload: dict[str, Any]) -> str:
-    status = _status(payload)
-    if status in FAILED or failures(payload, top=_JUDGED):
+    statuses = _statuses(payload)
+    if FAILED_SET.intersection(statuses) or failures(payload, top=_JUDGED):
         return INVALID
-    return VERIFIED if status in RESTORE_OK else PENDING
+    if _not_yet(payload) or not statuses:
+        return PENDING
+    return VERIFIED if all(status in RESTORE_OK for status in statuses) else PENDING
 
 
 def check_fixture(evidence: Evidence, findings: Findings) -> None:
@@ -150,7 +192,11 @@ def check_fixture(evidence: Evidence, findings: Findings) -> None:
         state = judge(payload)
         evidence.states[name] = state
         shown = f"ready={payload.get('ready')!r}, status={payload.get('status', payload.get('result'))!r}"
-        if state == INVALID and _status(payload) not in FAILED:
+        if "status" in payload and "result" in payload:
+            shown += f", result={payload.get('result')!r}"
+        if _not_yet(payload):
+            shown += ", verified=False"
+        if state == INVALID and not FAILED_SET.intersection(_statuses(payload)):
             shown += "; it states a failure at " + ", ".join(failures(payload, top=_JUDGED))
         if state == INVALID:
             verb = "is not valid" if name == "fixture" else "did not pass"

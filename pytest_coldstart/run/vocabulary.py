@@ -78,7 +78,7 @@ QUESTIONS: dict[ReviewId, str] = {
     ReviewId.LOGGER_ARMED_RUNNING: "confirm from game-side load/restart evidence that the armed logger was actually running, not only written",
     ReviewId.LOGGER_ARMED_ORDERING: "logger_armed (or the call that armed it) and the first input_processed event cannot be ordered mechanically (different streams share a time and tick, or one lacks both): confirm the logger was armed first",
     ReviewId.TRANSIENT_OUTPUTS_WINDOW: "confirm each capture happened while its cart existed (after ejection, before removal)",
-    ReviewId.TRANSIENT_OUTPUTS_INVENTORY: "a capture carries no items list: confirm the captured inventory",
+    ReviewId.TRANSIENT_OUTPUTS_INVENTORY: "a capture carries no usable items list, or one the test mod's inventory of that cart contradicts: confirm the captured inventory",
     ReviewId.AGENT_READ_LOG_LINKAGE: "confirm the agent read its own logger output",
     ReviewId.ANSWER_CORRECT_ORACLE_INDEPENDENCE: "confirm the oracle's evidence chain (fixture plus test mod) is independent of the agent answer",
 }

@@ -87,6 +87,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "every_name_of_its_workspace_handed_to_programs",
     "visible_notes_in_encodings_without_the_answer",
     "a_listing_reshaped_by_sed_into_xargs",
+    "restore_with_settings_that_name_errors",
+    "capture_with_the_cart_uuid_in_capitals",
 }
 
 
@@ -105,6 +107,7 @@ def test_adversarial_outcome(tmp_path, name):
         + report["infra_errors"]
         + report["fixture_errors"]
         + report["pending_reasons"]
+        + report["information"]
     )
     assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), texts
     assert statuses(report) == scenario.flags, texts

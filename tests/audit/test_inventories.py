@@ -8,7 +8,7 @@ from audit_helpers import audit, builder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.inventory import items_end, items_in_order, normalize_items, same_item
+from pytest_coldstart.audit.evidence.inventory import ItemError, items_end, items_in_order, normalize_items, same_item
 from pytest_coldstart.audit.visibility import carried_lists
 
 IRON = {"slot": 7, "id": "minecraft:iron_ingot", "count": 5}
@@ -29,9 +29,15 @@ def test_lists_compare_in_order_and_a_slot_given_on_both_sides_must_agree():
     assert same(bare, [IRON, SAND])  # a slot on one side only is not compared
 
 
-@pytest.mark.parametrize("slot", [True, -1, "7", 7.0, None])
-def test_a_slot_that_is_no_slot_number_is_ignored(slot):
-    assert normalize_items([dict(IRON, slot=slot)])[0].slot is None
+def test_a_null_slot_is_no_slot():
+    assert normalize_items([dict(IRON, slot=None)])[0].slot is None
+
+
+@pytest.mark.parametrize("slot", [True, -1, "7", 7.0, [7]])
+def test_a_slot_that_is_no_slot_number_makes_the_item_invalid(slot):
+    # ignoring it would let a wrong slot ("15" for an item in slot 7) match any slot
+    with pytest.raises(ItemError, match="slot"):
+        normalize_items([dict(IRON, slot=slot)])
 
 
 @settings(max_examples=200, deadline=None)

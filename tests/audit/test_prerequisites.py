@@ -30,6 +30,17 @@ from pytest_coldstart.demo.scenarios import story
         ({"status": "ok", "steps": [{"name": "paste", "status": "error"}]}, "steps[0].status='error'"),
         ({"status": "ok", "checks": {"entities": "failed"}}, "checks.entities='failed'"),
         ({"status": "ok", "passed": False}, "passed=False"),
+        # a failure named by its key, or a failure count that is no count
+        ({"status": "ok", "failed": True}, "failed=True"),
+        ({"status": "ok", "entities_failed": "1"}, "entities_failed='1'"),
+        ({"status": "ok", "entities_failed": -1}, "entities_failed=-1"),
+        ({"status": "ok", "errors": ["entity 3 was not placed"]}, "errors=['entity 3 was not placed']"),
+        (
+            {"status": "ok", "error": "cannot be restored: 1 blocking issue"},
+            "error='cannot be restored: 1 blocking issue'",
+        ),
+        ({"status": "ok", "error": {"message": "boom"}}, "error={'message': 'boom'}"),
+        ({"status": "ok", "verify": {"mismatches": ["uuid order"]}}, "verify.mismatches=['uuid order']"),
     ],
 )
 def test_a_failure_anywhere_in_a_restore_report_wins_over_its_status(report, where):
@@ -52,6 +63,10 @@ def test_a_failure_anywhere_in_a_restore_report_wins_over_its_status(report, whe
             "retries": {"failed_retry_limit": 4},
         },
         {"status": "ok", "verify": {"ok": True, "log_level": "error"}},
+        {"status": "ok", "error": None, "errors": [None, ""], "failures": {}, "failed": False, "mismatches": "none"},
+        {"status": "ok", "error": {"code": 0, "message": ""}, "entities_failed": "0", "failClosed": True},
+        {"status": "ok", "ignore_errors": True, "on_failure": "abort", "expected_errors": ["timeout"]},
+        {"status": "ok", "result": "passed"},
     ],
 )
 def test_a_report_that_states_no_failure_keeps_its_status(report):
@@ -209,3 +224,29 @@ def test_a_preflight_that_contradicts_itself_or_ran_late_is_named():
     assert len(late) == 1 and "after the agent's first call" in late[0]
     stopped = preflight_problems(lambda r: r["checks"][2]["versions"].update(started=False))
     assert stopped and "no server was started" in stopped[0]
+
+
+@pytest.mark.parametrize(
+    "report, state",
+    [
+        ({"status": "ok", "result": "failed"}, INVALID),  # both spellings are judged
+        ({"status": "ok", "result": "pending"}, PENDING),
+        ({"status": "ok", "verified": False}, PENDING),  # "not yet" beside ok
+        ({"result": "ok"}, VERIFIED),
+    ],
+)
+def test_a_restore_report_is_judged_by_every_status_it_gives(report, state):
+    assert restore_state(report) == state
+
+
+@pytest.mark.parametrize(
+    "report, state",
+    [
+        ({"ready": True, "status": "ready", "verified": False}, PENDING),
+        ({"ready": True, "status": "ready", "result": "invalid"}, INVALID),
+        ({"ready": True, "result": "pending"}, PENDING),
+        ({"ready": True}, VERIFIED),
+    ],
+)
+def test_a_fixture_report_is_judged_by_every_status_it_gives(report, state):
+    assert fixture_state(report) == state

@@ -68,15 +68,39 @@ def check_version(record: dict[str, Any], kind: str) -> str | None:
     return None
 
 
+#: fields whose spellings are synonyms that name the record's identity: two spellings with
+#: different values leave it ambiguous which lab, dimension, run, cart or inventory is meant
+#: (the event name, time and tick spellings may carry other meanings and are not compared)
+UNAMBIGUOUS = ("instance", "dimension", "run_id", "uuid", "items")
+
+
 def project(record: dict[str, Any]) -> dict[str, Any]:
-    """Canonical fields of one record; raises ProjectionError on a wrong type."""
+    """Canonical fields of one record; raises ProjectionError on a wrong type or on two
+    spellings of an identity field that disagree."""
     out: dict[str, Any] = {}
     for canonical in ALIASES:
         key, value = first_present(record, canonical)
         if key is None:
             continue
         out[canonical] = _checked(canonical, key, value)
+        if canonical in UNAMBIGUOUS:
+            _agree(record, canonical, key, value)
     return out
+
+
+def _agree(record: dict[str, Any], canonical: str, key: str, value: Any) -> None:
+    for other in ALIASES[canonical]:
+        if other == key or record.get(other) is None:
+            continue
+        second = record[other]
+        if canonical == "uuid":
+            if isinstance(second, str) and second.strip().lower() != value.strip().lower():
+                raise ProjectionError(f"{key} {value[:40]!r} and {other} {second[:40]!r} name different carts")
+        elif canonical == "instance" and not isinstance(second, bool) and isinstance(second, (str, int)):
+            if str(second) != str(value):
+                raise ProjectionError(f"{key} {str(value)[:40]!r} and {other} {str(second)[:40]!r} disagree")
+        elif second != value:
+            raise ProjectionError(f"{key} and {other} disagree ({str(value)[:40]!r} vs {str(second)[:40]!r})")
 
 
 def _checked(canonical: str, key: str, value: Any) -> Any:

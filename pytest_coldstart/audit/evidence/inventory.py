@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.run import jsonio
+
+if TYPE_CHECKING:
+    from pytest_coldstart.audit.model import Event
 
 #: Item keys that distinguish otherwise equal items (two different enchanted books).
 COMPONENT_KEYS = ("nbt", "tag", "components", "enchantments", "stored_enchantments", "custom_name", "damage")
@@ -63,7 +66,9 @@ def normalize_item(value: Any) -> Item:
     extra = {k: value[k] for k in COMPONENT_KEYS if value.get(k) is not None}
     components = jsonio.canonical_bytes(extra).decode("utf-8") if extra else None
     slot = value.get("slot")
-    return Item(item_name(name), count, components, slot if type(slot) is int and slot >= 0 else None)
+    if slot is not None and (type(slot) is not int or slot < 0):
+        raise ItemError(f"item {name!r} has a slot that is not a non-negative integer")
+    return Item(item_name(name), count, components, slot)
 
 
 def normalize_items(value: Any) -> list[Item]:
@@ -94,8 +99,29 @@ def same_item(a: Item, b: Item) -> bool:
     return True
 
 
+def same_items(a: list[Item], b: list[Item]) -> bool:
+    """The same items in the same order (``same_item`` pairwise)."""
+    return len(a) == len(b) and all(same_item(x, y) for x, y in zip(a, b, strict=False))
+
+
 def components_unchecked(a: list[Item], b: list[Item]) -> bool:
     return any((x.components is None) != (y.components is None) for x, y in zip(a, b, strict=False))
+
+
+def recorded_inventories(events: list[Event]) -> dict[str, tuple[str, list[Item]]]:
+    """uuid -> (ref, items) of the test mod's last usable inventory of each cart, a removal's
+    before an ejection's (what the cart held when it was destroyed)."""
+    out: dict[str, tuple[str, list[Item]]] = {}
+    for name in ("cart_ejected", "cart_removed"):
+        for event in events:
+            uuid = event.get("uuid")
+            if event.name != name or not isinstance(uuid, str) or event.get("items") is None:
+                continue
+            try:
+                out[uuid.strip().lower()] = (event.ref, normalize_items(event.get("items")))
+            except ItemError:
+                continue  # the test mod's own shape problem is not the oracle's
+    return out
 
 
 # -- matching captured content inside free text -------------------------------------------

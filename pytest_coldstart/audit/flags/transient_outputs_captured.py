@@ -3,6 +3,7 @@ before its removal (same instance/dimension), each carrying an items list."""
 
 from __future__ import annotations
 
+from pytest_coldstart.audit.evidence.inventory import Item, ItemError, normalize_items, recorded_inventories, same_items
 from pytest_coldstart.audit.evidence.provenance import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
@@ -48,6 +49,7 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail("the agent logger has no cart_observed record", ["logger:cart_observed"])
     removals = by_uuid(ctx.events(TESTMOD, "cart_removed"))
     ejections = by_uuid(ejected)
+    recorded = recorded_inventories(ctx.evidence.stream(TESTMOD))
     missing = [
         f"testmod:{e.ref.split(':', 1)[1]}:uuid"
         for e in ejected
@@ -86,8 +88,10 @@ def evaluate(ctx: Context) -> FlagResult:
             elif order == UNKNOWN:
                 window.append(uuid)
                 ctx.cannot_order(capture, bound)
-        if capture.get("items") is None:
+        problem = _inventory_problem(capture, recorded.get(uuid))
+        if problem is not None:
             inventory.append(uuid)
+            ctx.findings.info(f"transient_outputs_captured: the capture {capture.ref} of cart {uuid} {problem}")
     if missing:
         return flag.fail(
             f"{len(missing)} ejected cart(s) have no capture by the agent logger",
@@ -122,6 +126,25 @@ def evaluate(ctx: Context) -> FlagResult:
     if inventory:
         require(flag, ReviewId.TRANSIENT_OUTPUTS_INVENTORY, ", ".join(inventory))
     return flag
+
+
+def _inventory_problem(capture: Event, recorded: tuple[str, list[Item]] | None) -> str | None:
+    """Why the capture's items are no usable record of the cart: none, not an item list, or a
+    list the test mod's own inventory of the cart (what it held when removed) contradicts."""
+    raw = capture.get("items")
+    if raw is None:
+        return "carries no items list"
+    try:
+        items = normalize_items(raw)
+    except ItemError as exc:
+        return f"carries no usable items list ({exc})"
+    if recorded is not None and not same_items(items, recorded[1]):
+        ref, expected = recorded
+        return (
+            f"lists [{', '.join(i.label(slot=True) for i in items)}] but the test mod recorded "
+            f"[{', '.join(i.label(slot=True) for i in expected)}] ({ref})"
+        )
+    return None
 
 
 FLAG = FlagDefinition(NAME, evaluate)

@@ -36,6 +36,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _task_with_answer,
     _visible,
 )
+from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
@@ -329,6 +330,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + VISIBLE
     + PREREQUISITES
     + INVENTORIES
+    + EVIDENCE
     + LAB_RECORD
     + _REST
 }
