@@ -89,6 +89,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "a_listing_reshaped_by_sed_into_xargs",
     "restore_with_settings_that_name_errors",
     "capture_with_the_cart_uuid_in_capitals",
+    "logger_built_in_its_folder_by_gradle",
+    "logger_deployed_by_a_tool_of_its_own",
 }
 
 

@@ -21,34 +21,6 @@ from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_in_
 from pytest_coldstart.audit.model import Event
 
 _TOKENS = re.compile(r"[a-z0-9]+")
-ACTION_TOKENS = frozenset(
-    [
-        "javac",
-        "gradle",
-        "gradlew",
-        "mvn",
-        "maven",
-        "build",
-        "jar",
-        "make",
-        "cmake",
-        "cargo",
-        "compile",
-        "deploy",
-        "install",
-        "provision",
-        "start",
-        "restart",
-        "launch",
-        "run",
-        "write",
-        "cp",
-        "copy",
-        "mv",
-        "tee",
-    ]
-)
-WRITER_TOOLS = frozenset(["write", "edit", "create", "patch", "apply", "str", "replace", "multiedit"])
 UUID_WINDOW = 4000
 
 
@@ -67,15 +39,6 @@ def names(text: str, basenames: Iterable[str]) -> bool:
         if base and base in text and re.search(rf"(?<![a-z0-9_.-]){re.escape(base)}(?![a-z0-9_])", text):
             return True
     return False
-
-
-def arms(tool: str, text: str, logger_names: Iterable[str]) -> bool:
-    tokens = set(_TOKENS.findall(text))
-    identity = any("logger" in token for token in tokens) or names(text, logger_names)
-    if not identity:
-        return False
-    tool_tokens = set(_TOKENS.findall(tool.lower()))
-    return bool(tokens & ACTION_TOKENS) or bool(tool_tokens & WRITER_TOOLS)
 
 
 @dataclass

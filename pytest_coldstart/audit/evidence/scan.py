@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import content, read_plausibility
+from pytest_coldstart.audit.evidence import arming, content, read_plausibility
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
 from pytest_coldstart.audit.model import Call, Event, Findings
@@ -266,15 +266,16 @@ class Scanner:
                     echoes_content=self.matcher.judge(content.text_of(arguments))[0] == "items",
                 )
             if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
-                text = content.text_of(read_plausibility.without_echoes(self._value(record, "arguments")))
-                call.arm = content.arms(tool, text, self.logger_names if call.names_logger else ())
+                shown = read_plausibility.without_echoes(self._value(record, "arguments"))
+                call.arm = arming.arms(tool, shown, self.logger_names if call.names_logger else ())
                 if call.arm and provenance.armed_by is None:
                     provenance.armed_by = call_id
         elif self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
-            text = content.text_of(self._value(record, "arguments"))
+            arguments = self._value(record, "arguments")
+            text = content.text_of(arguments)
             call.names_logger = content.names(text, self.logger_names)
             call.names_testmod = content.names(text, self.testmod_names - self.logger_names)
-            call.arm = content.arms(tool, text, self.logger_names)
+            call.arm = arming.arms(tool, read_plausibility.without_echoes(arguments), self.logger_names)
         out.calls.append(call)
         self._keep(call, record)
         return call

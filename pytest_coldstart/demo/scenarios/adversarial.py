@@ -10,6 +10,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 
 from __future__ import annotations
 
+from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CART,
@@ -331,6 +332,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + PREREQUISITES
     + INVENTORIES
     + EVIDENCE
+    + ARMING
     + LAB_RECORD
     + _REST
 }

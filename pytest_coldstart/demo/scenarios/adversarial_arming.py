@@ -1,0 +1,110 @@
+"""Adversarial scenarios: a logger "written, built or started" by calls that run nothing.
+
+logger_armed_before_activation needs an agent call showing the logger being written, built or
+started (seed §6). Words in a comment, a listing, a search, a help request, a read of the jar,
+a thought or a web search name the logger and an action without doing it; every logger call
+of the passing run is replaced by such a call, so no call is left that arms the logger.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_coldstart.demo.scenarios.adversarial_edits import F, P, S
+from pytest_coldstart.demo.scenarios.builder import RunBuilder
+from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
+
+ARMED = (
+    "logger_armed_before_activation PASS requires ... an agent call showing the logger being "
+    "written/built/started (seed §6)"
+)
+LOGGER_CALLS = ("c-write-logger", "c-build-logger", "c-start-logger")
+NOT_ARMED = "no successful agent call shows the logger being written, built or started"
+
+
+def _logger_calls(tool: str, arguments: dict[str, Any]) -> Any:
+    """The passing run with its three logger calls replaced by ``tool(arguments)``."""
+
+    def configure(b: RunBuilder) -> RunBuilder:
+        def change(records: list[dict[str, Any]]) -> None:
+            for record in records:
+                if record.get("record") == "call" and record.get("call_id") in LOGGER_CALLS:
+                    record.update(tool=tool, arguments=arguments)
+
+        return b.passing().mutate_trajectory(change)
+
+    return configure
+
+
+def _refused(name: str, description: str, tool: str, arguments: dict[str, Any]) -> Scenario:
+    return S(
+        name, description, _logger_calls(tool, arguments), F, "AGENT_FAIL", _flags(la=F, to=F, ar=F), NOT_ARMED, ARMED
+    )
+
+
+ARMING: list[Scenario] = [
+    _refused(
+        "logger_armed_by_comments",
+        "the logger calls are shell comments: # javac RomLogger.java && lab start --mod romlogger.jar",
+        "bash",
+        {"command": "true # javac RomLogger.java && lab start --mod romlogger.jar"},
+    ),
+    _refused(
+        "logger_armed_by_listing_the_jar",
+        "the logger calls only list the jar and the source",
+        "bash",
+        {"command": "ls -la romlogger.jar workspace/logger/RomLogger.java"},
+    ),
+    _refused(
+        "logger_armed_by_searching_its_source",
+        "the logger calls grep the source for the word start",
+        "bash",
+        {"command": "grep -n start workspace/logger/RomLogger.java"},
+    ),
+    _refused(
+        "logger_armed_by_asking_for_help",
+        "the logger calls ask the lab tool for help about starting the logger",
+        "bash",
+        {"command": "lab start --mod romlogger.jar --help"},
+    ),
+    _refused(
+        "logger_armed_by_reading_the_jar",
+        "the logger calls read romlogger.jar (the word jar is in its name)",
+        "read",
+        {"path": "romlogger.jar"},
+    ),
+    _refused(
+        "logger_armed_by_a_thought",
+        "the logger calls are thoughts: build romlogger.jar, then start the logger",
+        "think",
+        {"thought": "build romlogger.jar, then start the logger with lab start --mod romlogger.jar"},
+    ),
+    _refused(
+        "logger_armed_by_a_web_search",
+        "the logger calls search the web for how to build and start a logger mod",
+        "web_search",
+        {"query": "how to build and start a minecraft logger mod jar"},
+    ),
+    S(
+        "logger_built_in_its_folder_by_gradle",
+        "allowed: the logger is built by ./gradlew build in its own folder, named only by the cd",
+        _logger_calls(
+            "bash", {"command": "cd workspace/logger && ./gradlew build && lab start --mod build/libs/x.jar"}
+        ),
+        P,
+        None,
+        _flags(),
+        "writes/builds/starts the logger",
+        ARMED,
+    ),
+    S(
+        "logger_deployed_by_a_tool_of_its_own",
+        "allowed: the logger is started by a harness tool named lab_start",
+        _logger_calls("lab_start", {"mod": "romlogger.jar", "log": "agent/romlog.jsonl"}),
+        P,
+        None,
+        _flags(),
+        "writes/builds/starts the logger",
+        ARMED,
+    ),
+]
