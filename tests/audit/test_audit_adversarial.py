@@ -91,6 +91,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "capture_with_the_cart_uuid_in_capitals",
     "logger_built_in_its_folder_by_gradle",
     "logger_deployed_by_a_tool_of_its_own",
+    "logger_read_by_grep_without_file_names",
 }
 
 

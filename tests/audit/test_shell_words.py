@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens, strings
+from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens, strings, without_comments
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,24 @@ def test_a_path_given_in_parts_is_also_read_whole(value, path):
 def test_words_with_spaces_make_no_path_and_lists_are_bounded():
     assert "a b/c" not in set(strings({"argv": ["a b", "c"]}))
     assert len(list(strings({"x": [str(i) for i in range(100)]}))) == 101  # the items and one command line
+
+
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("cat a # b", "cat a "),
+        ("# javac X.java\nlab start", "\nlab start"),
+        ("true # x && cp a b", "true "),
+        ("echo '# not a comment' x#y", "echo '# not a comment' x#y"),
+        ('echo "a # b";# c', 'echo "a # b";'),
+        ("ls#x", "ls#x"),
+    ],
+)
+def test_comments_are_cut_where_the_shell_cuts_them(text, kept):
+    assert without_comments(text) == kept
+
+
+@given(st.text(alphabet="ab #'\"\n;", max_size=40))
+def test_cutting_comments_only_removes_characters(text):
+    kept = without_comments(text)
+    assert len(kept) <= len(text) and kept.count("\n") == text.count("\n")

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pytest_coldstart.audit.evidence.shell_words import program_name, quoted_segments, strings
+from pytest_coldstart.audit.evidence.shell_words import program_name, quoted_segments, strings, without_comments
 
 #: programs and verbs that build, copy into place or start something
 ACTIONS = frozenset(
@@ -44,7 +44,7 @@ IDLE_HEADS = frozenset(
     + ["cmp", "jq", "xxd", "od", "hexdump", "strings", "unzip", "zipinfo", "true", "false", ":", "man", "type"]
     + ["command", "get-content", "get-item", "get-childitem", "test-path", "select-string", "write-output"]
 )
-HELP = frozenset(["--help", "-h", "-help", "/?", "--version", "--dry-run", "--dryrun", "help"])
+HELP = frozenset(["--help", "-help", "/?", "--version", "--dry-run", "--dryrun", "help"])
 #: words before the program a segment runs
 PREFIXES = frozenset(["sudo", "env", "nohup", "time", "exec", "nice", "stdbuf", "then", "do", "else", "!", "{", "("])
 #: interpreters whose code (``-c "…"``) is read token by token
@@ -82,34 +82,10 @@ def _names(text: str, logger_names: Iterable[str]) -> bool:
 
 def _run_segments(text: str) -> Iterator[str]:
     """The shell segments of ``text`` with comments cut off (what the shell runs)."""
-    for segment in quoted_segments(_uncommented(text)):
+    for segment in quoted_segments(without_comments(text)):
         kept = segment.strip()
         if kept:
             yield kept
-
-
-def _uncommented(text: str) -> str:
-    """``text`` without its comments: an unquoted ``#`` that starts a word, to the line's end."""
-    if "#" not in text:
-        return text
-    out: list[str] = []
-    quote, skipping = None, False
-    for index, char in enumerate(text):
-        if skipping:
-            if char == "\n":
-                skipping = False
-                out.append(char)
-            continue
-        if quote is not None:
-            if char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "#" and (index == 0 or text[index - 1].isspace() or text[index - 1] in ";&|("):
-            skipping = True
-            continue
-        out.append(char)
-    return "".join(out)
 
 
 def _acts(segment: str, logger_names: Iterable[str]) -> bool:

@@ -21,14 +21,35 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off
-from pytest_coldstart.audit.evidence.shell_words import last_component, quoted_segments, strings
+from pytest_coldstart.audit.evidence.shell_words import last_component, quoted_segments, strings, without_comments
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
 _ECHO_HINT = re.compile(r"(?i)echo|print|write-(?:output|host)")
 #: Commands whose output never holds a file's content, only its name or metadata.
+GREPS = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "findstr"))
+HELP = frozenset(("--help", "-help", "/?", "--version"))
+#: tools that think, plan or talk: what they return was not read from a file
+NO_READ_TOOLS = frozenset(("think", "thought", "thinking", "plan", "todo", "todos", "note", "notes", "memory"))
+_WORDS = re.compile(r"[a-z0-9]+")
 NON_READERS = frozenset(
-    ("echo", "printf", "print", "ls", "dir", "stat", "file", "touch", "mkdir", "rm", "rmdir", "test", "[")
+    (
+        "--help",
+        "grep -c",
+        "echo",
+        "printf",
+        "print",
+        "ls",
+        "dir",
+        "stat",
+        "file",
+        "touch",
+        "mkdir",
+        "rm",
+        "rmdir",
+        "test",
+        "[",
+    )
     + ("which", "whereis", "wc", "du", "md5sum", "sha1sum", "sha256sum", "sha512sum", "chmod", "chown")
     + ("basename", "dirname", "realpath", "readlink", "export", "set", "cp", "mv", "ln", "install")
     + ("write-output", "write-host", "test-path", "get-item", "new-item", "remove-item", "copy-item", "move-item")
@@ -36,17 +57,37 @@ NON_READERS = frozenset(
 
 
 def doubt(
-    ws: Workspace, logger_keys: Collection[str], arguments: Any, *, writes_logger: bool, echoes_content: bool
+    ws: Workspace,
+    logger_keys: Collection[str],
+    arguments: Any,
+    *,
+    writes_logger: bool,
+    echoes_content: bool,
+    tool: str = "",
 ) -> str | None:
     """Why the call is not a plausible read of the logger, or None when it is one."""
     if writes_logger:
         return "it writes the logger file, so what it returns is what it wrote, not a read"
     if echoes_content:
         return "its own arguments already hold the captured content, so the result may echo what the agent wrote"
-    heads = naming_heads(ws, logger_keys, arguments)
+    if set(_WORDS.findall(tool.lower())) & NO_READ_TOOLS:
+        return f"`{tool}` reads no file: what it returns is not the logger's"
+    heads = naming_heads(ws, logger_keys, _uncommented(arguments))
+    if not heads and naming_heads(ws, logger_keys, arguments):
+        return "it names the logger file only in a comment, which runs nothing (a filename echoed)"
     if heads and all(head in NON_READERS for head in heads):
         return f"it names the logger file only in `{sorted(heads)[0]}`, which does not read it (a filename echoed)"
     return None
+
+
+def _uncommented(value: Any) -> Any:
+    if isinstance(value, str):
+        return without_comments(value)
+    if isinstance(value, dict):
+        return {key: _uncommented(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_uncommented(item) for item in value]
+    return value
 
 
 def only_echoed(ws: Workspace, keys: Collection[str], arguments: Any) -> bool:
@@ -74,11 +115,26 @@ def naming_heads(ws: Workspace, keys: Collection[str], arguments: Any) -> set[st
 
 def _head(segment: str) -> str:
     """The program a segment runs (``/bin/echo`` -> echo); "" when it may run anything else
-    (a command substitution). A bare path (a structured tool's argument) is its own name."""
+    (a command substitution). A bare path (a structured tool's argument) is its own name. A
+    reader asked for help, or a grep asked only for counts or names, prints no content: its
+    head is its non-reading form (``--help``, ``grep -c``)."""
     if "$(" in segment or "`" in segment:
         return ""
     words = segment.split()
-    return last_component(words[0].strip("\"'")) if words else ""
+    if not words:
+        return ""
+    head = last_component(words[0].strip("\"'"))
+    if HELP.intersection(words[1:]):
+        return "--help"
+    if head in GREPS and any(_names_only(word) for word in words[1:]):
+        return "grep -c"
+    return head
+
+
+def _names_only(flag: str) -> bool:
+    if flag.startswith("--"):
+        return flag in ("--count", "--files-with-matches", "--files-without-match", "--quiet", "--silent")
+    return flag.startswith("-") and flag[1:].isalpha() and bool(set(flag[1:]) & set("clLq"))
 
 
 def without_echoes(value: Any) -> Any:

@@ -264,6 +264,7 @@ class Scanner:
                     arguments,
                     writes_logger="agent_logger" in written,
                     echoes_content=self.matcher.judge(content.text_of(arguments))[0] == "items",
+                    tool=tool,
                 )
             if self._may_name(lowered) or isinstance(get("arguments_payload"), dict):
                 shown = read_plausibility.without_echoes(self._value(record, "arguments"))

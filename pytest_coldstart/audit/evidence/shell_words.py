@@ -96,6 +96,30 @@ def quoted_segments(text: str) -> list[str]:
     return segments
 
 
+def without_comments(text: str) -> str:
+    """``text`` without its comments: an unquoted ``#`` that starts a word, to the line's end."""
+    if "#" not in text:
+        return text
+    out: list[str] = []
+    quote, skipping = None, False
+    for index, char in enumerate(text):
+        if skipping:
+            if char == "\n":
+                skipping = False
+                out.append(char)
+            continue
+        if quote is not None:
+            if char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "#" and (index == 0 or text[index - 1].isspace() or text[index - 1] in ";&|("):
+            skipping = True
+            continue
+        out.append(char)
+    return "".join(out)
+
+
 def strings(value: Any) -> Iterator[str]:
     """Every string in ``value``; a list of two or more strings also as the command line its
     words make (``{"argv": ["cp", "a", "b"]}`` runs ``cp a b``) and as the path its parts make

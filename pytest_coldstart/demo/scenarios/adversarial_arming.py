@@ -1,16 +1,19 @@
-"""Adversarial scenarios: a logger "written, built or started" by calls that run nothing.
+"""Adversarial scenarios: a logger "written, built or started", or read, by calls that run nothing.
 
 logger_armed_before_activation needs an agent call showing the logger being written, built or
 started (seed §6). Words in a comment, a listing, a search, a help request, a read of the jar,
 a thought or a web search name the logger and an action without doing it; every logger call
 of the passing run is replaced by such a call, so no call is left that arms the logger.
+Likewise agent_read_log needs a plausible read/exec call (seed §6): a call that names the logger
+only in a comment, in a grep that prints counts or names, in a help request, or in a thought
+links nothing it returns to the logger (the ``agent_read_log.linkage`` review).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.demo.scenarios.adversarial_edits import F, P, S
+from pytest_coldstart.demo.scenarios.adversarial_edits import R2, F, P, S, W
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
@@ -20,6 +23,10 @@ ARMED = (
 )
 LOGGER_CALLS = ("c-write-logger", "c-build-logger", "c-start-logger")
 NOT_ARMED = "no successful agent call shows the logger being written, built or started"
+LINKAGE = (
+    "agent_read_log.linkage when the linkage is ambiguous (filename echoed, uuid alone, content without "
+    "a logger reference, or unorderable); a plausible read/exec call (seed §6)"
+)
 
 
 def _logger_calls(tool: str, arguments: dict[str, Any]) -> Any:
@@ -106,5 +113,65 @@ ARMING: list[Scenario] = [
         _flags(),
         "writes/builds/starts the logger",
         ARMED,
+    ),
+]
+
+
+def _read_call(tool: str, arguments: dict[str, Any]) -> Any:
+    """The passing run with its logger read replaced by ``tool(arguments)`` (same result)."""
+
+    def configure(b: RunBuilder) -> RunBuilder:
+        def change(records: list[dict[str, Any]]) -> None:
+            for record in records:
+                if record.get("record") == "call" and record.get("call_id") == "c-read-log":
+                    record.update(tool=tool, arguments=arguments)
+
+        return b.passing().mutate_trajectory(change)
+
+    return configure
+
+
+def _unlinked(name: str, description: str, tool: str, arguments: dict[str, Any], because: str) -> Scenario:
+    return S(name, description, _read_call(tool, arguments), W, None, _flags(ar=W), because, LINKAGE)
+
+
+LINKED: list[Scenario] = [
+    _unlinked(
+        "logger_read_named_only_in_a_comment",
+        "the read prints another file and names the logger only in a comment",
+        "bash",
+        {"command": "cat /tmp/notes.txt  # agent/romlog.jsonl"},
+        "only in a comment",
+    ),
+    _unlinked(
+        "logger_read_counted_by_grep",
+        "grep -c counts the logger's lines; the content comes from another file",
+        "bash",
+        {"command": "grep -c cart agent/romlog.jsonl; cat /tmp/notes.txt"},
+        "only in `grep -c`",
+    ),
+    _unlinked(
+        "logger_read_asked_for_help",
+        "cat is asked for its help beside the logger's name",
+        "bash",
+        {"command": "cat --help agent/romlog.jsonl"},
+        "only in `--help`",
+    ),
+    _unlinked(
+        "logger_read_in_a_thought",
+        "a think tool mentions the logger file and returns the captured lines",
+        "think",
+        {"thought": "read agent/romlog.jsonl"},
+        "reads no file",
+    ),
+    S(
+        "logger_read_by_grep_without_file_names",
+        "allowed: grep -h prints the logger's matching lines (-h drops file names; it is no help flag)",
+        _read_call("bash", {"command": "grep -h cart agent/romlog.jsonl  # the captures"}),
+        P,
+        None,
+        _flags(),
+        "names the logger file and returns captured content",
+        R2,
     ),
 ]
