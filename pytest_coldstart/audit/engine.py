@@ -27,7 +27,7 @@ from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings, FlagResult
 from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
-from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls
+from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls, record_times
 from pytest_coldstart.run import schemas
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
@@ -190,7 +190,8 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     )
     ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
     flags = compute_flags(ctx)
-    apply_reviews(flags, reviews, index, findings)
+    times = record_times([*evidence.events.values(), trajectory.calls])
+    apply_reviews(flags, reviews, index, findings, times)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(

@@ -10,6 +10,7 @@ mechanical FAIL into PASS. ``rejected`` fails the flag.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex
-from pytest_coldstart.run.clock import parse_at
+from pytest_coldstart.run.clock import format_at, parse_at
 from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewStatus, Status
 
 
@@ -125,8 +126,35 @@ def resolution_of(entry: dict[str, Any], *, refs_resolved: bool) -> ReviewResolu
     )
 
 
+def too_early(entry: dict[str, Any], index: RefIndex, times: dict[tuple[str, int], datetime]) -> str | None:
+    """A resolved entry dated before a record it cites was made cannot rest on that record
+    (the reviewer confirmed what did not yet exist: written ahead, or by the running agent)."""
+    at = parse_at(entry.get("at"))
+    if at is None:
+        return None
+    for ref in entry.get("evidence") or []:
+        where = index.locate(ref) if isinstance(ref, str) else None
+        made = times.get(where[:2]) if where is not None else None
+        if made is not None and _aware(at) < _aware(made):
+            return f"it is dated {entry.get('at')}, before {ref} was recorded ({format_at(made)}): a review cannot precede what it cites"
+    return None
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def record_times(streams: list[list[Any]]) -> dict[tuple[str, int], datetime]:
+    """(stream, line) -> time of every timed record (test mod, logger, agent calls)."""
+    return {(r.stream, r.line): r.at for records in streams for r in records if r.at is not None}
+
+
 def apply_reviews(
-    flags: list[FlagResult], latest: dict[str, dict[str, Any]], index: RefIndex, findings: Findings
+    flags: list[FlagResult],
+    latest: dict[str, dict[str, Any]],
+    index: RefIndex,
+    findings: Findings,
+    times: dict[tuple[str, int], datetime] | None = None,
 ) -> None:
     required = {item["id"] for flag in flags for item in flag.required_review}
     for review_id, entry in sorted(latest.items()):
@@ -144,6 +172,9 @@ def apply_reviews(
             entry = found
             refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
             problems = [r.problem for r in refs if r.problem]
+            early = too_early(entry, index, times or {}) if entry["status"] == ReviewStatus.RESOLVED else None
+            if early is not None:
+                problems.append(early)
             flag.review_resolutions.append(resolution_of(entry, refs_resolved=not problems))
             if entry["status"] == ReviewStatus.REJECTED:
                 rejected.append(item["id"])

@@ -92,6 +92,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "logger_built_in_its_folder_by_gradle",
     "logger_deployed_by_a_tool_of_its_own",
     "logger_read_by_grep_without_file_names",
+    "review_cites_in_another_time_zone",
 }
 
 
@@ -111,6 +112,7 @@ def test_adversarial_outcome(tmp_path, name):
         + report["fixture_errors"]
         + report["pending_reasons"]
         + report["information"]
+        + report["review_problems"]
     )
     assert (report["overall"], report["failure_class"]) == (scenario.overall, scenario.failure_class), texts
     assert statuses(report) == scenario.flags, texts

@@ -270,4 +270,15 @@ def test_15_an_old_review_time_never_breaks_the_trajectory(tmp_path):
     for entry in b.reviews:
         entry["at"] = "2020-01-01T00:00:00Z"
     report = audit(b)
-    assert report["overall"] == "PASS", report["infra_errors"]
+    # reviews live outside the trajectory: their time is no trajectory error ...
+    assert report["infra_errors"] == [] and report["failure_class"] is None
+    # ... but a review dated before the records it cites cannot rest on them
+    assert report["overall"] == "PENDING"
+    assert all("a review cannot precede what it cites" in problem for problem in report["review_problems"])
+
+
+def test_15_a_review_dated_after_what_it_cites_resolves(tmp_path):
+    b = builder(tmp_path).passing()
+    for entry in b.reviews:
+        entry["at"] = "2027-01-01T00:00:00Z"
+    assert audit(b)["overall"] == "PASS"

@@ -6,7 +6,9 @@ the cart contradicts, is no record of the transient output (the logger is the ag
 test mod is not); a slot of the wrong type must not match any slot; and a restore or fixture
 report that names a failure by its key (``failed: true``, ``errors: [...]``), counts failures
 in a form that is no count, or gives a second status (``result``) that failed or is not yet
-verified, was not shown faithful (seed §5-§7).
+verified, was not shown faithful (seed §5-§7). A review dated before a record it cites was made
+cannot rest on it: it was written ahead, or while the agent still worked (seed §5: every ref
+must resolve against the run).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ CAPTURED = (
     "no items list (seed §6); the test mod is the independent record (seed §5)"
 )
 PENDING_ORACLE = "When the fixture is new or unverified, the oracle stays pending (seed §6)"
+REVIEWED = (
+    "resolved must carry by, a parseable at and a non-empty evidence list; every ref must resolve against "
+    "the run ... a well-formed entry whose refs do not resolve keeps the flag PENDING (seed §5)"
+)
 
 
 def _event(stream: str, name: str, change: dict[str, Any], index: int = 0) -> Any:
@@ -43,6 +49,16 @@ def _fixture(change: dict[str, Any]) -> Any:
 def _answer_slot(b: RunBuilder) -> RunBuilder:
     # iron lies in slot 7: a string slot must not be read as "no slot" and so match anywhere
     return b.passing().mutate_answer(lambda a: a["carts"][0]["items"][0].update(slot="15"))
+
+
+def _causality_review(at: str, evidence: list[str]) -> Any:
+    def configure(b: RunBuilder) -> RunBuilder:
+        def change(reviews: list[dict[str, Any]]) -> None:
+            reviews[0].update(at=at, evidence=evidence)
+
+        return b.passing().mutate_reviews(change)
+
+    return configure
 
 
 IRON_ONLY = [{"slot": 7, "id": "minecraft:iron_ingot", "count": 5}]
@@ -248,5 +264,37 @@ EVIDENCE: list[Scenario] = [
         _flags(),
         "3 capture(s) cover 3 ejected cart(s)",
         CAPTURED,
+    ),
+    S(
+        "review_cites_a_record_made_after_it",
+        "the causality review is dated 12:00:10.2, before the input_processed (10.5) it cites",
+        _causality_review("2026-01-01T12:00:10.200Z", ["trajectory:c-actuate", "testmod:seq5"]),
+        W,
+        None,
+        _flags(mo=W),
+        "a review cannot precede what it cites",
+        REVIEWED,
+    ),
+    S(
+        "review_cites_records_of_a_later_year",
+        "every review is dated 2020, years before the run it resolves",
+        lambda b: b.passing().mutate_reviews(
+            lambda reviews: [r.update(at="2020-01-01T00:00:00Z") for r in reviews] and None
+        ),
+        W,
+        None,
+        _flags(mo=W, la=W, ac=W),
+        "a review cannot precede what it cites",
+        REVIEWED,
+    ),
+    S(
+        "review_cites_in_another_time_zone",
+        "allowed: the causality review is dated 13:00:10.6+01:00, just after the input it cites",
+        _causality_review("2026-01-01T13:00:10.600+01:00", ["trajectory:c-actuate", "test_mod:seq5"]),
+        P,
+        None,
+        _flags(),
+        "agent call c-actuate precedes the first one",
+        REVIEWED,
     ),
 ]
