@@ -31,6 +31,7 @@ class Event:
     tick: int | None = None
     seq: int | None = None
     fields: dict[str, Any] = field(default_factory=dict)
+    span: float = 0.0  # seconds the time's precision leaves open (clock.resolution)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
@@ -53,6 +54,7 @@ class Call:
     dimension: str | None
     agent: bool
     at_text: str | None = None
+    span: float = 0.0  # seconds the time's precision leaves open (clock.resolution)
     arm: bool = False  # arguments show the logger being written, built or started
     names_logger: bool = False
     names_testmod: bool = False

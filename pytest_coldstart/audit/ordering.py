@@ -1,7 +1,8 @@
 """Ruling R1: how two records are ordered, and when the audit must admit it cannot tell.
 
-Time decides first (both parseable and different), then the game tick (both integers and
-different). A ``seq`` tie-break is used only inside one stream: a trajectory seq is the
+Time decides first (both parseable and different by more than the precision they are written
+with: ``12:00:10Z`` is anywhere in that second, so it does not order against ``12:00:10.5Z``),
+then the game tick (both integers and different). A ``seq`` tie-break is used only inside one stream: a trajectory seq is the
 recorder's counter while test-mod and logger seqs are per file, so records of different
 streams that share a time and tick are "unknown" - which becomes a required review, never a
 PASS and never a FAIL.
@@ -35,6 +36,9 @@ class Ordered(Protocol):
     def line(self) -> int: ...
 
     @property
+    def span(self) -> float: ...
+
+    @property
     def ref(self) -> str: ...
 
 
@@ -44,7 +48,12 @@ T = TypeVar("T", bound=Ordered)
 def compare(a: Ordered, b: Ordered) -> str:
     """Order of ``a`` relative to ``b``: BEFORE, AFTER or UNKNOWN."""
     if a.at is not None and b.at is not None and a.at != b.at:
-        return BEFORE if a.at < b.at else AFTER
+        # each time names a span as long as its precision: only spans apart order the records
+        gap = (b.at - a.at).total_seconds()
+        if gap >= a.span and gap > 0:
+            return BEFORE
+        if -gap >= b.span and gap < 0:
+            return AFTER
     if a.tick is not None and b.tick is not None and a.tick != b.tick:
         return BEFORE if a.tick < b.tick else AFTER
     if a.stream == b.stream and a.seq is not None and b.seq is not None and a.seq != b.seq:

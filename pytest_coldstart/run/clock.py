@@ -6,6 +6,7 @@ A ``Clock`` is injectable so that ``coldstart demo`` and tests can record byte-i
 from __future__ import annotations
 
 import math
+import re
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -49,6 +50,41 @@ def parse_at(value: object) -> datetime | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC)
+
+
+_FRACTION = re.compile(r"[T t]\d{2}(:\d{2})?(:\d{2})?(?:[.,](\d+))?")
+
+
+def resolution(value: object) -> float:
+    """How finely a timestamp states its moment, in seconds: ``12:00:10.5Z`` is a tenth of a
+    second, ``12:00:10Z`` and epoch ``1767268810`` a whole second, ``12:00Z`` a minute and a
+    date alone a day. A moment written coarsely lies anywhere in that span after it, so two
+    times closer than their spans do not order two records (R1 never guesses)."""
+    if isinstance(value, bool) or value is None:
+        return 0.0
+    if isinstance(value, int):
+        return 1.0
+    if isinstance(value, float):
+        digits = repr(value).partition(".")[2]
+        return 10.0 ** -len(digits) if digits and "e" not in digits else 1.0
+    if not isinstance(value, str):
+        return 0.0
+    text = value.strip()
+    try:
+        return resolution(int(text))
+    except ValueError:
+        pass
+    try:
+        return resolution(float(text))
+    except ValueError:
+        pass
+    match = _FRACTION.search(text)
+    if match is None:
+        return 86400.0
+    minutes, seconds, fraction = match.groups()
+    if fraction:
+        return 10.0 ** -min(len(fraction), 6)
+    return 1.0 if seconds else 60.0 if minutes else 3600.0
 
 
 def is_timestamp(value: object) -> bool:

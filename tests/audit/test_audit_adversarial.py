@@ -93,6 +93,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "logger_deployed_by_a_tool_of_its_own",
     "logger_read_by_grep_without_file_names",
     "review_cites_in_another_time_zone",
+    "logger_written_to_the_second_with_ticks",
 }
 
 

@@ -17,8 +17,11 @@ T = datetime(2026, 1, 1, tzinfo=UTC)
 T2 = datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
 
 
-def ev(stream, at=None, tick=None, seq=None):
-    return Event(stream, "x", 1, 0, f"{stream}:seq{seq}", at, tick, seq)
+def ev(stream, at=None, tick=None, seq=None, span=0.0):
+    return Event(stream, "x", 1, 0, f"{stream}:seq{seq}", at, tick, seq, span=span)
+
+
+HALF = datetime(2026, 1, 1, 0, 0, 0, 500000, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -31,6 +34,13 @@ def ev(stream, at=None, tick=None, seq=None):
         (ev("testmod", T, 5, 1), ev("testmod", T, 5, 2), BEFORE),  # same stream: the seq breaks the tie
         (ev("testmod", None, None, 1), ev("logger", None, None, 2), UNKNOWN),
         (ev("testmod", None, None, None), ev("testmod", None, None, None), UNKNOWN),
+        # a time written to the second is anywhere in that second: it does not order against .5
+        (ev("logger", T, None, 1, span=1.0), ev("testmod", HALF, None, 1, span=0.001), UNKNOWN),
+        (ev("testmod", HALF, None, 1, span=0.001), ev("logger", T, None, 1, span=1.0), UNKNOWN),
+        (ev("logger", T, 5, 1, span=1.0), ev("testmod", HALF, 6, 1, span=0.001), BEFORE),  # the tick decides
+        (ev("logger", T, None, 1, span=0.1), ev("testmod", HALF, None, 1, span=0.001), BEFORE),
+        (ev("logger", T, None, 1, span=1.0), ev("testmod", T2, None, 1, span=0.001), BEFORE),  # spans apart
+        (ev("testmod", T2, None, 1, span=0.001), ev("logger", T, None, 1, span=1.0), AFTER),
     ],
 )
 def test_r1_ordering(a, b, expected):
@@ -229,3 +239,24 @@ def test_inventory_review_when_a_capture_has_no_items(tmp_path):
         "transient_outputs_captured.inventory", evidence=["logger:seq3", "testmod:seq9"]
     )
     assert statuses(audit(reviewed))["transient_outputs_captured"] == "PASS"
+
+
+@pytest.mark.parametrize(
+    "value, seconds",
+    [
+        ("2026-01-01T12:00:10.500Z", 0.001),
+        ("2026-01-01T12:00:10.5Z", 0.1),
+        ("2026-01-01T12:00:10,5+01:00", 0.1),
+        ("2026-01-01T12:00:10Z", 1.0),
+        ("2026-01-01 12:00:10.123456", 1e-06),
+        ("2026-01-01T12:00Z", 60.0),
+        ("2026-01-01", 86400.0),
+        (1767268810, 1.0),
+        ("1767268810", 1.0),
+        (1767268810.25, 0.01),
+    ],
+)
+def test_a_time_states_its_moment_as_finely_as_it_is_written(value, seconds):
+    from pytest_coldstart.run.clock import resolution
+
+    assert resolution(value) == pytest.approx(seconds)

@@ -181,6 +181,7 @@ class StreamReading:
                         fields.pop("tick", None),
                         seq,
                         fields,
+                        fields.pop("at_span", 0.0),
                     )
                 )
         except OSError as exc:

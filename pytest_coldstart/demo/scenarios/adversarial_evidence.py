@@ -8,7 +8,8 @@ report that names a failure by its key (``failed: true``, ``errors: [...]``), co
 in a form that is no count, or gives a second status (``result``) that failed or is not yet
 verified, was not shown faithful (seed §5-§7). A review dated before a record it cites was made
 cannot rest on it: it was written ahead, or while the agent still worked (seed §5: every ref
-must resolve against the run).
+must resolve against the run). A logger that writes its times to the second (or as epoch
+seconds) names a whole second: such a time orders nothing closer than that (R1 never guesses).
 """
 
 from __future__ import annotations
@@ -59,6 +60,14 @@ def _causality_review(at: str, evidence: list[str]) -> Any:
         return b.passing().mutate_reviews(change)
 
     return configure
+
+
+ORDERING = "Mechanical ordering never guesses. Times decide first, then ticks (seed §6)"
+
+
+def _coarse(name: str, at: Any, index: int = 0) -> Any:
+    """A logger event written to the second, without its tick."""
+    return _event("logger", name, {"at": at, "tick": None}, index)
 
 
 IRON_ONLY = [{"slot": 7, "id": "minecraft:iron_ingot", "count": 5}]
@@ -296,5 +305,50 @@ EVIDENCE: list[Scenario] = [
         _flags(),
         "agent call c-actuate precedes the first one",
         REVIEWED,
+    ),
+    S(
+        "logger_armed_written_to_the_second",
+        "logger_armed says 12:00:10Z (no tick): armed some time in the second the input was processed (10.5)",
+        _coarse("logger_armed", "2026-01-01T12:00:10Z"),
+        W,
+        None,
+        _flags(la=W),
+        "cannot be ordered",
+        ORDERING,
+    ),
+    S(
+        "logger_armed_in_epoch_seconds",
+        "logger_armed is epoch second 1767268810 (no tick), the second of the input processed at 10.5",
+        _coarse("logger_armed", 1767268810),
+        W,
+        None,
+        _flags(la=W),
+        "cannot be ordered",
+        ORDERING,
+    ),
+    S(
+        "capture_written_to_the_second",
+        "a capture says 12:00:11Z (no tick): the cart, ejected at 10.6, was removed at 11.8, inside that second",
+        lambda b: (
+            _coarse("cart_observed", "2026-01-01T12:00:11Z")(b)
+            .event("testmod", "cart_ejected")
+            .update(at="2026-01-01T12:00:10.600Z")
+            or b
+        ),
+        W,
+        None,
+        _flags(to=W),
+        "awaiting explicit review: transient_outputs_captured.window",
+        ORDERING,
+    ),
+    S(
+        "logger_written_to_the_second_with_ticks",
+        "allowed: logger_armed says 12:00:08Z with its tick: the second and the tick both order it",
+        _event("logger", "logger_armed", {"at": "2026-01-01T12:00:08Z"}),
+        P,
+        None,
+        _flags(),
+        "logger_armed is ordered",
+        ORDERING,
     ),
 ]
