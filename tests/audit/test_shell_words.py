@@ -78,6 +78,8 @@ def test_words_with_spaces_make_no_path_and_lists_are_bounded():
         ("echo '# not a comment' x#y", "echo '# not a comment' x#y"),
         ('echo "a # b";# c', 'echo "a # b";'),
         ("ls#x", "ls#x"),
+        ("ls#x # y\nz", "ls#x \nz"),
+        ("echo 'it''s' # c", "echo 'it''s' "),
     ],
 )
 def test_comments_are_cut_where_the_shell_cuts_them(text, kept):

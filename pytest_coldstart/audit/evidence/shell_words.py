@@ -96,28 +96,26 @@ def quoted_segments(text: str) -> list[str]:
     return segments
 
 
+_COMMENT_LEXEME = re.compile(r"\"[^\"]*\"?|'[^']*'?|#|[^\"'#]+")
+
+
 def without_comments(text: str) -> str:
     """``text`` without its comments: an unquoted ``#`` that starts a word, to the line's end."""
     if "#" not in text:
         return text
-    out: list[str] = []
-    quote, skipping = None, False
-    for index, char in enumerate(text):
-        if skipping:
-            if char == "\n":
-                skipping = False
-                out.append(char)
+    kept: list[str] = []
+    position = 0
+    while position < len(text):
+        match = _COMMENT_LEXEME.match(text, position)
+        assert match is not None  # every character starts a lexeme
+        lexeme = match.group(0)
+        if lexeme == "#" and (position == 0 or text[position - 1].isspace() or text[position - 1] in ";&|("):
+            newline = text.find("\n", position)
+            position = len(text) if newline < 0 else newline
             continue
-        if quote is not None:
-            if char == quote:
-                quote = None
-        elif char in "\"'":
-            quote = char
-        elif char == "#" and (index == 0 or text[index - 1].isspace() or text[index - 1] in ";&|("):
-            skipping = True
-            continue
-        out.append(char)
-    return "".join(out)
+        kept.append(lexeme)
+        position = match.end()
+    return "".join(kept)
 
 
 def strings(value: Any) -> Iterator[str]:
