@@ -94,6 +94,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "logger_read_by_grep_without_file_names",
     "review_cites_in_another_time_zone",
     "logger_written_to_the_second_with_ticks",
+    "own_logger_handed_to_a_script",
+    "testmod_printed_by_json_tool",
 }
 
 

@@ -39,6 +39,7 @@ from pytest_coldstart.audit.evidence.expansions import assignments
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
+from pytest_coldstart.audit.evidence.opaque import OPAQUE, opaque_runs
 from pytest_coldstart.audit.evidence.prescan import Prescan
 from pytest_coldstart.audit.evidence.provenance_rules import (
     TEST_SIDE,
@@ -55,6 +56,8 @@ from pytest_coldstart.audit.evidence.tree_writes import expand
 
 INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
+#: the lab's files no agent call may have written
+LAB_FILES = frozenset((*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
@@ -207,7 +210,16 @@ class Provenance:
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
             coded = lab_record.code_write(text) if "coldstart" in text else None  # the whole text: code spans ;
             out += self._lab_writes(coded, None) if coded is not None else []
+            out += self._opaque_writes(text) if not self._running else []
         return expand(out, self._by_key)
+
+    def _opaque_writes(self, text: str) -> list[ShellWrite]:
+        """The lab's files a program whose code the run does not hold is handed (``opaque``)."""
+        out: list[ShellWrite] = []
+        for head, line in opaque_runs(text):
+            for name in self.naming.names(line, "") & LAB_FILES:
+                out += [(key, f"{head} {OPAQUE}", None) for key in sorted(self.keys.get(name, ()))]
+        return out
 
     def _named_keys(self, text: str) -> list[str]:
         """What code writing a path that is no literal may write: the declared files the text

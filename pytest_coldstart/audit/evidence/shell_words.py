@@ -96,6 +96,25 @@ def quoted_segments(text: str) -> list[str]:
     return segments
 
 
+#: wrapper options that run the wrapped program in another folder
+_CHDIRS = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
+
+
+def wrapper_folders(words: list[str]) -> list[str]:
+    """The folders a wrapper runs its program in: ``env -C DIR``, ``env --chdir=DIR``, ``sudo -D DIR``."""
+    found: list[str] = []
+    wrapper = None
+    for index, word in enumerate(words[:-1]):
+        head = program_name(word)
+        if head in _CHDIRS:
+            wrapper = head
+        elif wrapper is not None:  # any later word: options may take values (sudo -u lab -D DIR)
+            name, equals, value = word.partition("=")
+            if name in _CHDIRS[wrapper]:
+                found.append(value if equals else words[index + 1])
+    return found[:8]
+
+
 _COMMENT_LEXEME = re.compile(r"\"[^\"]*\"?|'[^']*'?|#|[^\"'#]+")
 
 

@@ -34,6 +34,7 @@ from pytest_coldstart.audit.evidence.shell_words import (
     hinted_in,
     last_component,
     quoted_segments,
+    wrapper_folders,
 )
 from pytest_coldstart.audit.evidence.shell_words import program_name as _head
 from pytest_coldstart.audit.evidence.tree_writes import ARCHIVERS, tree_writes
@@ -192,13 +193,18 @@ def _writes_in(
             out += find_deletes(words, resolver, resolver.key)
         program = _program(words)
         inner = _shell_string(program)
-        if inner is not None:
-            if depth < _MAX_DEPTH:
-                out += shell_writes(inner, ws, also, unplaced, also_hint, cwd=cwd, uncertain=uncertain, depth=depth + 1)
-        elif program and hinted:
-            out += _segment(program, _head(program[0]), _Resolver(ws, cwd, unplaced, uncertain))
-        elif hinted:  # an exec-er's program nobody knows (xargs cat >> f, timeout 5 echo > f): the shell's redirect
-            out += _redirects(words, _Resolver(ws, cwd, unplaced, uncertain))
+        # env -C DIR, sudo -D DIR: the program runs in DIR (the shell's own redirects do not)
+        chdirs = [ws.key(folder, cwd) for folder in wrapper_folders(words)]
+        for here, unsure in [(cwd, uncertain), *((cwd, True) if m is None else (m, uncertain) for m in chdirs)]:
+            if inner is not None:
+                if depth < _MAX_DEPTH:
+                    out += shell_writes(
+                        inner, ws, also, unplaced, also_hint, cwd=here, uncertain=unsure, depth=depth + 1
+                    )
+            elif program and hinted:
+                out += _segment(program, _head(program[0]), _Resolver(ws, here, unplaced, unsure))
+            elif hinted:  # an exec-er's program nobody knows (xargs cat >> f, timeout 5 echo > f): the shell's redirect
+                out += _redirects(words, _Resolver(ws, here, unplaced, unsure))
     return out
 
 
@@ -264,7 +270,7 @@ def _command(words: list[str]) -> list[str]:
         else:
             break
     if wrapped:  # a wrapper option's value (sudo -u x, nice -n 5) is not the program
-        for ahead in range(index, min(index + 3, len(words))):
+        for ahead in range(index, min(index + 6, len(words))):
             if _head(words[ahead]) in WRITER_HEADS:
                 return words[ahead:]
     return words[index:]

@@ -40,6 +40,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
+from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
@@ -334,6 +335,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + EVIDENCE
     + ARMING
     + LINKED
+    + OPAQUE
     + LAB_RECORD
     + _REST
 }
