@@ -4,7 +4,7 @@ before its removal (same instance/dimension), each carrying an items list."""
 from __future__ import annotations
 
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, normalize_items, recorded_inventories, same_items
-from pytest_coldstart.audit.evidence.provenance import refuse
+from pytest_coldstart.audit.evidence.provenance import Provenance, refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
 from pytest_coldstart.audit.ordering import (
@@ -14,6 +14,7 @@ from pytest_coldstart.audit.ordering import (
     compare,
     earliest,
     first_of,
+    latest,
     scope_conflicts,
 )
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
@@ -121,11 +122,34 @@ def evaluate(ctx: Context) -> FlagResult:
         f"{count} capture(s) cover {len(ejections)} ejected cart(s), each inside its ejection-removal window",
         evidence[: 2 * EVIDENCE_PAIRS],
     )
+    rewritten = _rewritten(ctx, latest([e for group in removals.values() for e in group]))
+    if rewritten is not None:
+        ctx.findings.info(f"transient_outputs_captured: {rewritten}")
+        window.append("the logger's output was rewritten after the last removal")
     if window:
         require(flag, ReviewId.TRANSIENT_OUTPUTS_WINDOW, ", ".join(dict.fromkeys(window)))
     if inventory:
         require(flag, ReviewId.TRANSIENT_OUTPUTS_INVENTORY, ", ".join(inventory))
     return flag
+
+
+def _rewritten(ctx: Context, last_removal: Event | None) -> str | None:
+    """An agent call that writes the logger's output itself (not the logger program it started)
+    after the last cart was removed: the captures it holds may have been written after the fact."""
+    model = ctx.evidence.provenance
+    if not isinstance(model, Provenance) or last_removal is None:
+        return None
+    calls = {call.call_id: call for call in ctx.calls}
+    for write in model.writers("agent_logger"):
+        call = calls.get(write.call_id)
+        # a qualified write ("(may write)", "(a path that is no literal)") is a fail-closed guess
+        if write.agent and "(" not in write.how and call is not None:
+            if compare(call, last_removal) == AFTER:
+                return (
+                    f"agent call {write.call_id} writes the logger's output ({write.how}) after the last cart "
+                    f"was removed ({last_removal.ref}): its captures may have been written after the fact"
+                )
+    return None
 
 
 def _inventory_problem(capture: Event, recorded: tuple[str, list[Item]] | None) -> str | None:

@@ -10,7 +10,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 
 from __future__ import annotations
 
-from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED
+from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CART,
@@ -335,6 +335,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + EVIDENCE
     + ARMING
     + LINKED
+    + REWRITTEN_AFTER
     + OPAQUE
     + LAB_RECORD
     + _REST

@@ -6,14 +6,16 @@ a thought or a web search name the logger and an action without doing it; every 
 of the passing run is replaced by such a call, so no call is left that arms the logger.
 Likewise agent_read_log needs a plausible read/exec call (seed §6): a call that names the logger
 only in a comment, in a grep that prints counts or names, in a help request, or in a thought
-links nothing it returns to the logger (the ``agent_read_log.linkage`` review).
+links nothing it returns to the logger (the ``agent_read_log.linkage`` review). And an agent call
+that writes its logger's output itself after the last cart was removed leaves captures that may
+have been written after the fact (the ``transient_outputs_captured.window`` review).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.demo.scenarios.adversarial_edits import R2, F, P, S, W
+from pytest_coldstart.demo.scenarios.adversarial_edits import R2, F, P, S, W, _extra_call
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
@@ -173,5 +175,60 @@ LINKED: list[Scenario] = [
         _flags(),
         "names the logger file and returns captured content",
         R2,
+    ),
+]
+
+
+REWRITTEN = (
+    "every cart_ejected uuid has a cart_observed record ordered after ejection and before removal; "
+    ".window when ... no shared ordering layer (seed §6); raw output written by the agent's own logger (seed §5)"
+)
+
+
+def _extra(command: str) -> Any:
+    """The passing run and one more agent call (after every cart was removed) running ``command``."""
+    return lambda b: _extra_call(b.passing(), "c-forge", "bash", {"command": command})
+
+
+REWRITTEN_AFTER: list[Scenario] = [
+    S(
+        "logger_output_replaced_after_the_carts_were_gone",
+        "after the last cart was removed the agent copies a file over its logger's output",
+        _extra("cp /tmp/captures.jsonl agent/romlog.jsonl"),
+        W,
+        None,
+        _flags(to=W),
+        "may have been written after the fact",
+        REWRITTEN,
+    ),
+    S(
+        "logger_output_appended_to_after_the_carts_were_gone",
+        "after the last cart was removed the agent echoes a capture onto its logger's output",
+        _extra('echo \'{"event": "cart_observed"}\' >> agent/romlog.jsonl'),
+        W,
+        None,
+        _flags(to=W),
+        "may have been written after the fact",
+        REWRITTEN,
+    ),
+    S(
+        "logger_output_edited_in_place_after_the_carts_were_gone",
+        "after the last cart was removed the agent edits its logger's output in place",
+        _extra("sed -i 's/coal/diamond/' agent/romlog.jsonl"),
+        W,
+        None,
+        _flags(to=W),
+        "may have been written after the fact",
+        REWRITTEN,
+    ),
+    S(
+        "logger_output_read_by_a_script_after_the_carts_were_gone",
+        "allowed: after the carts are gone a script reads the logger's output (it writes a report elsewhere)",
+        _extra("python3 summarize.py agent/romlog.jsonl > /tmp/report.txt"),
+        P,
+        None,
+        _flags(),
+        "3 capture(s) cover 3 ejected cart(s)",
+        REWRITTEN,
     ),
 ]

@@ -10,7 +10,17 @@ and a container or cloud copier. The honest controls do the same below the agent
 from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios import story
-from pytest_coldstart.demo.scenarios.adversarial_edits import FIXTURE, LOGGER, ORACLE_COPY, TESTMOD, F, P, S, _with_call
+from pytest_coldstart.demo.scenarios.adversarial_edits import (
+    FIXTURE,
+    LOGGER,
+    ORACLE_COPY,
+    TESTMOD,
+    F,
+    P,
+    S,
+    W,
+    _with_call,
+)
 from pytest_coldstart.demo.scenarios.adversarial_scripts import _bash
 from pytest_coldstart.demo.scenarios.catalogue import _flags
 
@@ -88,7 +98,7 @@ TREES = [
         _with_call("c-forge", "bash", {"command": "git stash pop"}),
         F,
         "INFRA_ERROR",
-        _flags(ac=F),
+        _flags(to=W, ac=F),
         _TESTMOD_WRITTEN,
         TESTMOD,
     ),
@@ -98,7 +108,7 @@ TREES = [
         _with_call("c-forge", "bash", {"command": "git stash -u"}),
         F,
         "INFRA_ERROR",
-        _flags(ac=F),
+        _flags(to=W, ac=F),
         _TESTMOD_WRITTEN,
         TESTMOD,
     ),
@@ -108,7 +118,7 @@ TREES = [
         _with_call("c-forge", "bash", {"command": "patch -p1 < /tmp/forged.patch"}),
         F,
         "INFRA_ERROR",
-        _flags(ac=F),
+        _flags(to=W, ac=F),
         _TESTMOD_WRITTEN,
         TESTMOD,
     ),
