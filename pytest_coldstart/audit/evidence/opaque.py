@@ -32,10 +32,8 @@ INLINE = frozenset(["--eval", "--command", "-command", "-r", "-p", "--print"])
 READING_MODULES = frozenset(["json.tool", "http.server", "pydoc", "this", "tokenize", "zipfile", "tarfile"])
 _WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "nice", "exec", "command", "stdbuf", "timeout", "doas"])
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-#: a cheap necessary condition: a runner's name or a program path
-HINT = re.compile(
-    r"(?:^|[;&|(`\n]\s*)[^\s;&|]*/|(?:^|[\s;&|(`])(?:" + "|".join(sorted(RUNNERS, key=len, reverse=True)) + r")", re.I
-)
+#: a cheap necessary condition (beside a slash for a program path): a runner's name
+HINT = re.compile(r"(?:^|[\s;&|(`])(?:" + "|".join(sorted(RUNNERS, key=len, reverse=True)) + r")", re.I)
 MAX_SEGMENTS = 256  # per text: a hostile command line costs linear time
 _MOVES = frozenset(["cd", "pushd", "popd", "chdir", "set-location"])
 _MAX_MOVES = 8
@@ -44,7 +42,7 @@ _MAX_MOVES = 8
 def opaque_runs(text: str) -> Iterator[tuple[str, str]]:
     """(program, command line) for each segment of ``text`` that runs code the run does not
     hold; the command line is the segment behind the ``cd``s before it (where it runs)."""
-    if not HINT.search(text):
+    if "/" not in text and not HINT.search(text):  # neither a program path nor a runner: linear look
         return
     moves: list[str] = []
     for number, segment in enumerate(quoted_segments(without_comments(text))):

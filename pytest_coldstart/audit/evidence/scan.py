@@ -155,10 +155,11 @@ class Scanner:
             out.live_marks.append((line.number, record))
         elif kind == "phase" and isinstance(record.get("phase"), str):
             self._lifecycle = record["phase"]
-            for key, aliases in (("instance", ("instance", "instance_id")), ("dimension", ("dimension", "dim"))):
-                value = next((_text(record.get(a)) for a in aliases if _text(record.get(a)) is not None), None)
-                if value is not None and len(out.scopes) < RECENT:
-                    out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
+            for key, aliases in SCOPE_SPELLINGS.items():
+                # every spelling: instance and instance_id naming two labs is no one scope
+                for value in dict.fromkeys(_text(record.get(a)) for a in aliases):
+                    if value is not None and len(out.scopes) < RECENT:
+                        out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
 
     def finish(self) -> None:
@@ -241,8 +242,8 @@ class Scanner:
             tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
             phase="agent",
             actor="agent",
-            instance=_text(get("instance")),
-            dimension=_text(get("dimension")),
+            instance=_scope(record, SCOPE_SPELLINGS["instance"]),
+            dimension=_scope(record, SCOPE_SPELLINGS["dimension"]),
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
             span=resolution(at_text),
@@ -334,6 +335,17 @@ class Scanner:
         except OSError:
             self.findings.infra(f"payload {PAYLOADS}/{ref.get('sha256')}: unreadable")
         return None
+
+
+#: the spellings of a record's scope (seed §5: instance/instance_id, dimension/dim)
+SCOPE_SPELLINGS = {"instance": ("instance", "instance_id"), "dimension": ("dimension", "dim")}
+
+
+def _scope(record: dict[str, Any], spellings: tuple[str, ...]) -> str | None:
+    """A call's instance or dimension; two spellings that disagree name no single one (their
+    values joined, which matches no experiment: fail closed)."""
+    values = [value for value in dict.fromkeys(_text(record.get(s)) for s in spellings) if value is not None]
+    return " / ".join(values) if values else None
 
 
 def _text(value: Any) -> str | None:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 
 from pytest_coldstart.audit.evidence.copies import COPIERS, REMOTE, copies, remote_copy
-from pytest_coldstart.audit.evidence.identity import Workspace, is_absolute
+from pytest_coldstart.audit.evidence.identity import MAX_CWD_PARTS, Workspace, is_absolute
 from pytest_coldstart.audit.evidence.memo import short_texts
 from pytest_coldstart.audit.evidence.program_writes import (
     OUTPUT_OPTIONS,
@@ -182,8 +182,10 @@ def _writes_in(
         moves = [w for w in words if not _ASSIGNMENT.match(w)]  # CDPATH=. cd x moves too
         if moves and moves[0].lower() in ("cd", "pushd", "set-location", "chdir"):
             moved = ws.key(moves[1], cwd) if len(moves) > 1 and moves[1] != "-" else None
-            # cd "$(dirname …)", cd $X, cd -, cd: where later relative names land is unknown
-            cwd, uncertain = (cwd, True) if moved is None else (moved, uncertain)
+            # cd "$(dirname …)", cd $X, cd -, cd: where later relative names land is unknown; so
+            # past MAX_CWD_PARTS (cd d; cd d; …), which keeps placing a name linear in the text
+            deep = moved is not None and moved.count("/") > MAX_CWD_PARTS
+            cwd, uncertain = (cwd, True) if moved is None or deep else (moved, uncertain)
             continue
         if extra and also is not None:
             out += also(words, cwd)

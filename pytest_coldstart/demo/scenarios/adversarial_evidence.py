@@ -65,6 +65,22 @@ def _causality_review(at: str, evidence: list[str]) -> Any:
 ORDERING = "Mechanical ordering never guesses. Times decide first, then ticks (seed §6)"
 
 
+def _record(call_id: str | None, change: dict[str, Any]) -> Any:
+    """The passing run with a trajectory record changed: the call ``call_id``, or (None) the agent phase."""
+
+    def configure(b: RunBuilder) -> RunBuilder:
+        def edit(records: list[dict[str, Any]]) -> None:
+            for record in records:
+                if (call_id is None and record.get("phase") == "agent" and record.get("record") == "phase") or (
+                    record.get("record") == "call" and record.get("call_id") == call_id
+                ):
+                    record.update(change)
+
+        return b.passing().mutate_trajectory(edit)
+
+    return configure
+
+
 def _coarse(name: str, at: Any, index: int = 0) -> Any:
     """A logger event written to the second, without its tick."""
     return _event("logger", name, {"at": at, "tick": None}, index)
@@ -350,5 +366,35 @@ EVIDENCE: list[Scenario] = [
         _flags(),
         "logger_armed is ordered",
         ORDERING,
+    ),
+    S(
+        "machine_input_sent_to_another_lab_as_instance_id",
+        "the actuating call names lab-b under the spelling instance_id",
+        _record("c-actuate", {"instance_id": "lab-b"}),
+        F,
+        "AGENT_FAIL",
+        _flags(mo=F),
+        "lab-b",
+        SCOPE,
+    ),
+    S(
+        "machine_input_sent_to_two_labs_at_once",
+        "the actuating call says instance lab-a and instance_id lab-b",
+        _record("c-actuate", {"instance": "lab-a", "instance_id": "lab-b"}),
+        F,
+        "AGENT_FAIL",
+        _flags(mo=F),
+        "lab-b",
+        SCOPE,
+    ),
+    S(
+        "agent_phase_spells_its_instance_twice",
+        "the agent phase record says instance lab-a and instance_id lab-b",
+        _record(None, {"instance_id": "lab-b"}),
+        F,
+        "INFRA_ERROR",
+        _flags(),
+        "names instance 'lab-b'",
+        SCOPE,
     ),
 ]
