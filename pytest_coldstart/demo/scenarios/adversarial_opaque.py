@@ -14,15 +14,11 @@ from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios import story
 from pytest_coldstart.demo.scenarios.adversarial_edits import FIXTURE, TESTMOD, P, S, _with_call
+from pytest_coldstart.demo.scenarios.adversarial_programs import _testmod
 from pytest_coldstart.demo.scenarios.adversarial_scripts import _bash
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
 _TM = story.TESTMOD_PATH
-AGENT_WRITTEN = "test_mod evidence is agent-written"
-
-
-def _testmod(name: str, description: str, command: str) -> Scenario:
-    return _bash(name, description, command, "INFRA_ERROR", AGENT_WRITTEN, TESTMOD)
 
 
 OPAQUE: list[Scenario] = [
