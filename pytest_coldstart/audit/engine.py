@@ -190,7 +190,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     )
     ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
     flags = compute_flags(ctx)
-    times = record_times([*evidence.events.values(), trajectory.calls])
+    times = record_times([*evidence.events.values(), trajectory.calls]) if reviews else {}
     apply_reviews(flags, reviews, index, findings, times)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)

@@ -141,11 +141,6 @@ def _statuses(payload: dict[str, Any]) -> list[str]:
     return [v.strip().lower() for v in (payload.get("status"), payload.get("result")) if isinstance(v, str)]
 
 
-def _status(payload: dict[str, Any]) -> str | None:
-    value = payload.get("status", payload.get("result"))
-    return value.strip().lower() if isinstance(value, str) else None
-
-
 def _not_yet(payload: dict[str, Any]) -> bool:
     return payload.get("verified") is False
 

@@ -10,7 +10,7 @@ mechanical FAIL into PASS. ``rejected`` fails the flag.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -135,13 +135,9 @@ def too_early(entry: dict[str, Any], index: RefIndex, times: dict[tuple[str, int
     for ref in entry.get("evidence") or []:
         where = index.locate(ref) if isinstance(ref, str) else None
         made = times.get(where[:2]) if where is not None else None
-        if made is not None and _aware(at) < _aware(made):
+        if made is not None and at < made:  # parse_at and the streams give UTC-aware times
             return f"it is dated {entry.get('at')}, before {ref} was recorded ({format_at(made)}): a review cannot precede what it cites"
     return None
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def record_times(streams: list[list[Any]]) -> dict[tuple[str, int], datetime]:

@@ -16,7 +16,14 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pytest_coldstart.audit.evidence.shell_words import program_name, quoted_segments, strings, without_comments
+from pytest_coldstart.audit.evidence.shell_words import (
+    HELP,
+    command_words,
+    program_name,
+    quoted_segments,
+    strings,
+    without_comments,
+)
 
 #: programs and verbs that build, copy into place or start something
 ACTIONS = frozenset(
@@ -44,13 +51,11 @@ IDLE_HEADS = frozenset(
     + ["cmp", "jq", "xxd", "od", "hexdump", "strings", "unzip", "zipinfo", "true", "false", ":", "man", "type"]
     + ["command", "get-content", "get-item", "get-childitem", "test-path", "select-string", "write-output"]
 )
-HELP = frozenset(["--help", "-help", "/?", "--version", "--dry-run", "--dryrun", "help"])
-#: words before the program a segment runs
-PREFIXES = frozenset(["sudo", "env", "nohup", "time", "exec", "nice", "stdbuf", "then", "do", "else", "!", "{", "("])
+#: a request for help or a dry run does the work of neither
+NOT_RUN = HELP | {"--dry-run", "--dryrun", "help"}
 #: interpreters whose code (``-c "…"``) is read token by token
 INTERPRETERS = frozenset(["python", "python3", "python2", "py", "node", "perl", "ruby", "php", "deno", "bun"])
 _TOKENS = re.compile(r"[a-z0-9]+")
-_ASSIGNMENT = re.compile(r"^[a-z_][a-z0-9_]*=")
 _REDIRECT = re.compile(r">>?\s*([^\s;|&<>]+)")
 MAX_STRINGS = 256  # per call: a hostile argument tree costs linear time
 
@@ -89,14 +94,11 @@ def _run_segments(text: str) -> Iterator[str]:
 
 
 def _acts(segment: str, logger_names: Iterable[str]) -> bool:
-    words = [word.strip("\"'()") for word in segment.split()]
-    start = 0
-    while start < len(words) and (words[start] in PREFIXES or _ASSIGNMENT.match(words[start])):
-        start += 1
-    if start >= len(words):
+    words = command_words([word.strip("\"'()") for word in segment.split()])
+    if not words:
         return False
-    head, rest = program_name(words[start]), words[start + 1 :]
-    if HELP.intersection(rest):
+    head, rest = program_name(words[0]), words[1:]
+    if NOT_RUN.intersection(rest):
         return False
     for target in _REDIRECT.findall(segment):
         if _names(target, logger_names):

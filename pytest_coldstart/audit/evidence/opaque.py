@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from pytest_coldstart.audit.evidence.shell_words import program_name, quoted_segments, without_comments
+from pytest_coldstart.audit.evidence.shell_words import command_words, program_name, quoted_segments, without_comments
 
 #: how such a write is described (never proof that the agent wrote, e.g. its logger)
 OPAQUE = "(may write: a program whose code is not in the run)"
@@ -30,8 +30,6 @@ RUNNERS = frozenset(
 INLINE = frozenset(["--eval", "--command", "-command", "-r", "-p", "--print"])
 #: modules a runner may run that only print (``python -m json.tool IN`` writes only an OUT it is given)
 READING_MODULES = frozenset(["json.tool", "http.server", "pydoc", "this", "tokenize", "zipfile", "tarfile"])
-_WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "nice", "exec", "command", "stdbuf", "timeout", "doas"])
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 #: a cheap necessary condition (beside a slash for a program path): a runner's name
 HINT = re.compile(r"(?:^|[\s;&|(`])(?:" + "|".join(sorted(RUNNERS, key=len, reverse=True)) + r")", re.I)
 MAX_SEGMENTS = 256  # per text: a hostile command line costs linear time
@@ -52,14 +50,10 @@ def opaque_runs(text: str) -> Iterator[tuple[str, str]]:
         if words[:1] and words[0] in _MOVES:
             moves.append(segment.strip())
             continue
-        start = 0
-        while start < len(words) and (words[start] in _WRAPPERS or _ASSIGNMENT.match(words[start])):
-            start += 1
-            if words[start - 1] == "timeout" and start < len(words) and words[start][:1].isdigit():
-                start += 1  # timeout 60 python3 x.py
-        if start >= len(words):
+        command = command_words(words)
+        if not command:
             continue
-        first, rest = words[start], words[start + 1 :]
+        first, rest = command[0], command[1:]
         head = program_name(first).removesuffix(".exe")
         if head in RUNNERS or re.fullmatch(r"python\d[\d.]*", head):
             if _inline(rest[:3]):

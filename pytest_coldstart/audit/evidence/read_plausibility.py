@@ -21,14 +21,13 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off
-from pytest_coldstart.audit.evidence.shell_words import last_component, quoted_segments, strings, without_comments
+from pytest_coldstart.audit.evidence.shell_words import HELP, last_component, quoted_segments, strings, without_comments
 
 #: Commands that only print their words.
 ECHOES = frozenset(("echo", "printf", "print", "write-output", "write-host"))
 _ECHO_HINT = re.compile(r"(?i)echo|print|write-(?:output|host)")
 #: Commands whose output never holds a file's content, only its name or metadata.
 GREPS = frozenset(("grep", "egrep", "fgrep", "rg", "ag", "ack", "git-grep", "findstr"))
-HELP = frozenset(("--help", "-help", "/?", "--version"))
 #: tools that think, plan or talk: what they return was not read from a file
 NO_READ_TOOLS = frozenset(("think", "thought", "thinking", "plan", "todo", "todos", "note", "notes", "memory"))
 _WORDS = re.compile(r"[a-z0-9]+")

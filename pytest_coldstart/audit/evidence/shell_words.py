@@ -96,6 +96,25 @@ def quoted_segments(text: str) -> list[str]:
     return segments
 
 
+#: words before the program a segment runs: wrappers and shell keywords (``sudo``, ``then``)
+LEADERS = frozenset(["sudo", "env", "nohup", "time", "nice", "exec", "command", "stdbuf", "timeout", "doas"])
+LEADERS |= {"then", "do", "else", "!", "{", "("}
+#: options that ask a program for help rather than its work
+HELP = frozenset(["--help", "-help", "/?", "--version"])
+_LEADING_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def command_words(words: list[str]) -> list[str]:
+    """The words from the program a segment runs: leading wrappers, keywords and ``VAR=value``
+    assignments set aside (``timeout 60 python3 x.py`` runs ``python3 x.py``)."""
+    start = 0
+    while start < len(words) and (words[start] in LEADERS or _LEADING_ASSIGNMENT.match(words[start])):
+        start += 1
+        if words[start - 1] == "timeout" and start < len(words) and words[start][:1].isdigit():
+            start += 1
+    return words[start:]
+
+
 #: wrapper options that run the wrapped program in another folder
 _CHDIRS = {"env": ("-C", "--chdir"), "sudo": ("-D", "--chdir")}
 
