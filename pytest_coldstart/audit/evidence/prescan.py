@@ -1,9 +1,10 @@
-"""The cheap look at a call's raw trajectory line before it is judged in full.
+"""The cheap look at a call's arguments before they are judged in full.
 
 Most calls of a long run name and write nothing declared; judging each in full (readings,
 tokens, writes) would cost the audit most of its time. A call is worth the full look when its
-lowercased raw line holds a hint of some rule (``_HINTS``: a redirect or a writer, a decoder, a
-folded operation, a glob, a cd, a listing, a runtime name, a name given in parts), one of the
+arguments, lowercased and written again as compact JSON (so a ``\\u`` escape in the file is
+the letter it stands for), hold a hint of some rule (``_HINTS``: a redirect or a writer, a
+decoder, a folded operation, a glob, a cd, a listing, a runtime name, a name given in parts), one of the
 names worth resolving (declared files, links and scripts calls made), or a variable whose value
 names one. Also once the quotes, backslashes and list separators a shell or a tool joins are
 removed (``"ora""cle.json"``, ``["ora", "cle.json"]``). A tool whose name says it writes or
@@ -47,7 +48,7 @@ class Prescan:
     def forget(self) -> None:
         self._scan = None
 
-    def may_matter(self, raw: bytes, tool: str, model: Provenance) -> bool:
+    def may_matter(self, text: bytes, tool: str, model: Provenance) -> bool:
         writer = self._writer_tools.get(tool)
         if writer is None:  # a writer, or a search that reads a folder without naming it
             writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
@@ -56,8 +57,6 @@ class Prescan:
         if len(model.workspace.link_names) > MAX_LINK_NAMES:
             return True  # a run that makes many links: every call is worth the full look
         scan = self._names(model)
-        start = raw.find(b'"arguments"')  # the other fields (ids, hashes, times) hold no argument
-        text = raw[start:] if start >= 0 else raw
         if _HINTS.search(text) is not None or scan.search(text) is not None:
             return True
         # "ora""cle.json", o'racle'.json, o\\racle.json, ["ora", "cle.json"]: a name the shell or a

@@ -108,9 +108,10 @@ class Provenance:
 
     # -- feeding ---------------------------------------------------------------------------
 
-    def may_matter(self, raw: bytes, tool: str) -> bool:
-        """Cheap necessary condition on the lowercased raw line: may this call name or write a file?"""
-        return self.prescan.may_matter(raw, tool, self)
+    def may_matter(self, text: bytes, tool: str) -> bool:
+        """Cheap necessary condition on the lowercased arguments (compact JSON): may this call
+        name or write a file?"""
+        return self.prescan.may_matter(text, tool, self)
 
     def watched_variables(self) -> list[str]:
         """The variables whose value names a declared file or a link (``L=test/testmod.jsonl``)."""

@@ -146,7 +146,7 @@ class Scanner:
                 if waiting is not None and call.content:
                     self._pin(call.offset, waiting)
         elif kind == "call":
-            call = self._call(record, line.number, line.offset, out, line.raw, at)
+            call = self._call(record, line.number, line.offset, out, at)
             if call is not None:
                 self._pending[call.call_id] = call
                 if self._lifecycle in NON_AGENT_PHASES:
@@ -203,7 +203,7 @@ class Scanner:
             self._recent.append((call.offset, record))
 
     def _call(
-        self, record: dict[str, Any], number: int, offset: int, out: Trajectory, raw: bytes, at: datetime | None
+        self, record: dict[str, Any], number: int, offset: int, out: Trajectory, at: datetime | None
     ) -> Call | None:
         get = record.get
         call_id = get("call_id")
@@ -216,7 +216,9 @@ class Scanner:
         tool = named_tool if isinstance(named_tool, str) else ""
         provenance, named = self.provenance, None
         written: set[str] = set()
-        lowered = raw.lower()
+        # the arguments as written again, not the raw line: "\\u006fracle.json" in the file is
+        # oracle.json here, and the record's other fields (times, hashes) give no false hints
+        lowered = jsonio.dumps_line(get("arguments")).lower()
         if provenance is not None and (
             provenance.may_matter(lowered, tool) or isinstance(get("arguments_payload"), dict)
         ):
@@ -283,12 +285,12 @@ class Scanner:
         self._keep(call, record)
         return call
 
-    def _may_name(self, raw: bytes) -> bool:
-        """Cheap necessary condition on the raw line: without "logger" or a declared file name
-        in it, the arguments can neither name the logger nor show it being armed."""
-        if b"logger" in raw:
+    def _may_name(self, text: bytes) -> bool:
+        """Cheap necessary condition on the arguments' text: without "logger" or a declared file
+        name in it, they can neither name the logger nor show it being armed."""
+        if b"logger" in text:
             return True
-        return any(name in raw for name in self._name_bytes)
+        return any(name in text for name in self._name_bytes)
 
     def _result(self, record: dict[str, Any], call: Call) -> None:
         status = record.get("status")

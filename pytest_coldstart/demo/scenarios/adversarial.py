@@ -37,6 +37,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
     _task_with_answer,
     _visible,
 )
+from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
@@ -337,6 +338,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + LINKED
     + REWRITTEN_AFTER
     + OPAQUE
+    + ESCAPED
     + LAB_RECORD
     + _REST
 }
