@@ -143,7 +143,7 @@ def not_before(chunk: list[Serialized], floor: str | None) -> list[Serialized]:
         if isinstance(at, str) and at < floor:
             record["at"] = floor
             body = record.body
-            if b'"source_at":' not in body:
+            if "source_at" not in jsonio.loads(body):  # a top-level key: one nested in arguments is not it
                 record.body = b'{"source_at":' + jsonio.dumps_line(at) + (b"," if body != b"{}" else b"") + body[1:]
     return chunk
 

@@ -70,14 +70,15 @@ def resolution(value: object) -> float:
     if not isinstance(value, str):
         return 0.0
     text = value.strip()
-    try:
-        return resolution(int(text))
-    except ValueError:
-        pass
-    try:
-        return resolution(float(text))
-    except ValueError:
-        pass
+    if ":" not in text:  # neither int() nor float() takes a colon: a clock time skips both tries
+        try:
+            return resolution(int(text))
+        except ValueError:
+            pass
+        try:
+            return resolution(float(text))
+        except ValueError:
+            pass
     match = _FRACTION.search(text)
     if match is None:
         return 86400.0

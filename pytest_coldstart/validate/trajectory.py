@@ -154,7 +154,8 @@ class TrajectoryChecker:
         if record is not None:
             if self.version >= 2 and self._chain_known and record.get("prev") != self._prev_hash:
                 self._broken_chain(number, record.get("prev"))
-            moment = self._fields(number, record, value, b'_payload"' in raw)
+            # a key ending in _payload, unless a \u escape spells it (the only way JSON can)
+            moment = self._fields(number, record, value, b'_payload"' in raw or b"\\u" in raw)
         elif self.records == 1:
             self.add(number, "the first line must be the header record", "trajectory.header")
         if self.version >= 2:  # _advance_chain, inlined: once per line
@@ -225,7 +226,7 @@ class TrajectoryChecker:
             call_id = get("call_id")
             if isinstance(call_id, str):
                 self._call(number, call_id) if kind == "call" else self._result(number, call_id)
-        if refs:  # the raw line names a *_payload key
+        if refs:  # the raw line may name a *_payload key
             for key, ref in record.items():
                 if key.endswith("_payload") and isinstance(ref, dict) and ref.get("stored") is True:
                     self.payload_refs.setdefault((ref.get("sha256"), ref.get("compression", "none")), (number, ref))

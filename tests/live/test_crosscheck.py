@@ -8,6 +8,10 @@ from typing import Any
 
 from live_helpers import SESSION, audit, coldstart, new_run, of_kind, payloads, replay
 
+from pytest_coldstart.live.crosscheck import not_before
+from pytest_coldstart.record.trajectory import Serialized
+from pytest_coldstart.run import jsonio
+
 
 def _import(run: Path, session: Path = SESSION) -> str:
     done = coldstart("trace", "import", "--run-dir", str(run), "--format", "claude-code", "--session", str(session))
@@ -114,3 +118,17 @@ def test_a_human_turn_after_the_task_keeps_the_run_pending(tmp_path: Path) -> No
     report = audit(run)
     assert report["overall"] != "PASS"
     assert any("1 human prompt(s) reached the agent after the task prompt" in r for r in report["pending_reasons"])
+
+
+def test_a_raised_time_keeps_the_session_time_beside_a_nested_source_at() -> None:
+    """Only a top-level ``source_at`` is the record's own: one inside the arguments is data."""
+    nested = Serialized({"at": "2026-01-01T10:00:00.000Z"}, b'{"arguments":{"source_at":"x"}}')
+    kept = Serialized({"at": "2026-01-01T10:00:01.000Z"}, b'{"source_at":"2026-01-01T09:00:00.000Z"}')
+    empty = Serialized({"at": "2026-01-01T10:00:00.000Z"}, b"{}")
+    floor = "2026-01-01T12:00:00.000Z"
+    raised = not_before([nested, kept, empty], floor)
+    bodies = [jsonio.loads(record.body) for record in raised]
+    assert [record["at"] for record in raised] == [floor] * 3
+    assert bodies[0] == {"source_at": "2026-01-01T10:00:00.000Z", "arguments": {"source_at": "x"}}
+    assert bodies[1] == {"source_at": "2026-01-01T09:00:00.000Z"}  # the session's own time, not the raised one
+    assert bodies[2] == {"source_at": "2026-01-01T10:00:00.000Z"}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from core_helpers import codes, edit_json, edit_trajectory, lines, new_run, recorder, sha, write_lines
 
+from pytest_coldstart.demo.scenarios.adversarial_escaped import respelled
 from pytest_coldstart.record.seal import seal
 from pytest_coldstart.run import schemas
 from pytest_coldstart.validate.run import validate_run
@@ -580,6 +581,17 @@ def test_payload_missing_or_altered(run):
     assert {f.code for f in report.findings} == {"payload.integrity"}
     assert any(f.file == "trajectory.jsonl" and f.line == 7 for f in report.findings)
     stored.unlink()
+    found, _ = only(validate_run(run), "payload.missing")
+    assert digest[:12] in found[0].problem
+
+
+def test_a_payload_ref_whose_key_is_spelled_with_an_escape_is_still_checked(run):
+    """``"arguments_p\\u0061yload"`` parses to the same key: its payload is as required."""
+    digest = _big_call(run)
+    respelled("big", lambda line: line.replace(b'"arguments_payload"', b'"arguments_p\\u0061yload"'))(run)
+    assert b"_p\\u0061yload" in (run / "trajectory.jsonl").read_bytes()
+    assert validate_run(run).valid
+    next((run / "payloads").iterdir()).unlink()
     found, _ = only(validate_run(run), "payload.missing")
     assert digest[:12] in found[0].problem
 

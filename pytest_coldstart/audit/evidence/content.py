@@ -22,6 +22,7 @@ from pytest_coldstart.audit.model import Event
 
 _TOKENS = re.compile(r"[a-z0-9]+")
 UUID_WINDOW = 4000
+_ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps with an option builds one per call
 
 
 def text_of(value: Any) -> str:
@@ -29,7 +30,7 @@ def text_of(value: Any) -> str:
     if isinstance(value, str):
         return value.lower()
     try:
-        return json.dumps(value, ensure_ascii=False).lower()
+        return _ENCODER.encode(value).lower()
     except (TypeError, ValueError):
         return ""
 
