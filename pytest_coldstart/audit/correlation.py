@@ -1,10 +1,10 @@
-"""Correlation before any flag: run identity on every record, one experiment scope, the
-preflight contract, imports/artifacts re-hashed, and the oracle against the ejected carts."""
+"""Correlation before any flag: run identity on every record, one experiment scope,
+imports/artifacts re-hashed, and the oracle against the ejected carts (the preflight contract
+is ``preflight_contract``)."""
 
 from __future__ import annotations
 
 import functools
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,8 @@ from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence.inventory import ItemError, normalize_items, recorded_inventories, same_items
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
-from pytest_coldstart.run.clock import format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.hashing import is_sha256, short
-from pytest_coldstart.run.jsonfields import object_or_empty
 from pytest_coldstart.run.layout import RunDir
 from pytest_coldstart.run.paths import resolve_inside
 
@@ -139,91 +137,6 @@ def check_files(
                     f"{where}: {entry.get('path')} size changed (recorded {entry.get('size')!r}, actual {size})",
                     *about("size"),
                 )
-
-
-def check_preflight(
-    manifest: dict[str, Any],
-    preflight: dict[str, Any] | None,
-    findings: Findings,
-    agent_start: datetime | None = None,
-) -> None:
-    """A declared preflight must describe this run's environment, have exercised a live lab,
-    agree with itself (no check listed twice, none failed under an overall PASS) and have run
-    before the agent's first call (seed §1: the configuration is fixed before the agent starts)."""
-    if preflight is None:
-        return
-    overall = str(preflight.get("overall", "")).upper()
-    if overall != "PASS":
-        findings.infra(f"preflight: overall is {preflight.get('overall')!r}, not PASS")
-        return
-    _check_identity(manifest, preflight, findings)
-    checks = _checks(preflight, findings)
-    ports = checks.get("ports")
-    if ports is None or _status(ports) != "PASS":
-        findings.infra(
-            f"preflight: the ports check is {'absent' if ports is None else repr(ports.get('status'))}, not PASS"
-        )
-    lab = checks.get("lab_management")
-    versions = object_or_empty((lab or {}).get("versions"))
-    if lab is None or _status(lab) != "PASS":
-        findings.infra(
-            f"preflight: lab_management is {'absent' if lab is None else repr(lab.get('status'))}, not a live PASS (SKIP never counts)"
-        )
-    elif not (versions.get("serverPort") and versions.get("rconPort")) or versions.get("started", True) is not True:
-        findings.infra(
-            "preflight: lab_management passed without recording the live server's ports (no server was started)"
-        )
-    started = parse_at(preflight.get("started_at"))
-    if started is not None and agent_start is not None and started > agent_start:
-        findings.infra(
-            f"preflight: it started at {format_at(started)}, after the agent's first call ({format_at(agent_start)}): "
-            "it does not show the environment the run started in"
-        )
-
-
-def _status(check: dict[str, Any]) -> str:
-    return str(check.get("status", "")).upper()
-
-
-def _checks(preflight: dict[str, Any], findings: Findings) -> dict[str, dict[str, Any]]:
-    """Checks by id. A check listed twice keeps its worst status (and is named): the last entry
-    never overrides an earlier FAIL. A FAIL under an overall PASS makes the report inconsistent."""
-    out: dict[str, dict[str, Any]] = {}
-    listed = preflight.get("checks")
-    for check in listed if isinstance(listed, list) else []:
-        if not isinstance(check, dict):
-            continue
-        key = str(check.get("id"))
-        if _status(check) not in ("PASS", "SKIP"):
-            findings.infra(f"preflight: check {key[:60]!r} is {check.get('status')!r} under an overall PASS")
-        if key in out:
-            findings.infra(f"preflight: check {key[:60]!r} is listed twice (the report is ambiguous)")
-            if _status(out[key]) == "PASS":
-                out[key] = check  # the other entry's status stands: never the better of two
-            continue
-        out[key] = check
-    return out
-
-
-def _check_identity(manifest: dict[str, Any], preflight: dict[str, Any], findings: Findings) -> None:
-    harness = object_or_empty(manifest.get("harness"))
-    declared = object_or_empty(preflight.get("harness"))
-    for key in ("name", "model", "provider"):
-        if harness.get(key) and declared.get(key) != harness.get(key):
-            findings.infra(
-                f"preflight: harness {key} {declared.get(key)!r} does not match the run's {harness.get(key)!r}"
-            )
-    repo = object_or_empty(manifest.get("repo"))
-    environment = object_or_empty(preflight.get("environment"))
-    commit = environment.get("repo")
-    if isinstance(commit, dict):
-        commit = commit.get("commit")
-    if commit is None and isinstance(preflight.get("repo"), dict):
-        commit = preflight["repo"].get("commit")
-    if repo.get("commit") and commit != repo.get("commit"):
-        findings.infra(
-            f"preflight: repo commit {str(commit)[:12]!r} does not match the run's {str(repo.get('commit'))[:12]!r}"
-        )
 
 
 def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit import correlation, currency, fixture, integrity, visibility
+from pytest_coldstart.audit import correlation, currency, fixture, integrity, preflight_contract, visibility
 from pytest_coldstart.audit.audit_report import AuditReport
 from pytest_coldstart.audit.classify import classify
 from pytest_coldstart.audit.digest import audit_inputs_digest
@@ -176,7 +176,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     _independence(rundir, evidence, model, trajectory, findings, digests)
     correlation.check_scope(evidence, findings, trajectory.scopes)
     agent_start = min((c.at for c in trajectory.calls if c.agent and c.at is not None), default=None)
-    correlation.check_preflight(manifest, evidence.documents.get("preflight"), findings, agent_start)
+    preflight_contract.check_preflight(manifest, evidence.documents.get("preflight"), findings, agent_start)
     correlation.check_oracle_against_testmod(evidence, findings)
     fixture.check_fixture(evidence, findings)
     fixture.check_lifecycle(evidence, findings)

@@ -13,9 +13,9 @@ from audit_helpers import audit, builder, flag
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.correlation import check_preflight
 from pytest_coldstart.audit.fixture import INVALID, PENDING, VERIFIED, failures, fixture_state, restore_state
 from pytest_coldstart.audit.model import Findings
+from pytest_coldstart.audit.preflight_contract import check_preflight
 from pytest_coldstart.demo.scenarios import story
 
 
@@ -201,8 +201,46 @@ def preflight_problems(change=None, agent_start=AGENT_START):
 
 def test_a_matching_preflight_with_an_optional_skip_passes():
     assert preflight_problems() == []
-    assert preflight_problems(lambda r: r.pop("started_at")) == []  # no time: nothing to compare
-    assert preflight_problems(agent_start=None) == []
+    assert preflight_problems(agent_start=None) == []  # no timed agent call: nothing to compare
+    assert preflight_problems(lambda r: r.update(counts={"PASS": 2, "FAIL": 0, "SKIP": 1}, failed=[])) == []
+    assert preflight_problems(lambda r: r["checks"][2]["versions"].update(serverPort="27192")) == []
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda r: r.pop("started_at"), "started_at None is no time"),
+        (lambda r: r.update(started_at="yesterday"), "started_at 'yesterday' is no time"),
+        (lambda r: r.update(ended_at="2026-01-01T12:00:30Z"), "it ended at 2026-01-01T12:00:30.000Z, after"),
+        (lambda r: r.update(counts={"PASS": 2, "FAIL": 1}), "counts.FAIL is 1 under an overall PASS"),
+        (lambda r: r.update(counts={"fail": "1"}), "counts.fail is '1' under an overall PASS"),
+        (lambda r: r.update(failed=["ports"]), "failed is ['ports'] under an overall PASS"),
+        (lambda r: r.update(errors=2), "errors is 2 under an overall PASS"),
+        (lambda r: r["checks"][1].update(skipped=True), "the ports check is 'PASS' (skipped=True), not PASS"),
+        (lambda r: r["checks"][2].update(skip="no server"), "lab_management is 'PASS' (skip='no server')"),
+        (lambda r: r["checks"][2]["versions"].update(serverPort="0"), "no server was started"),
+        (lambda r: r["checks"][2]["versions"].update(rconPort=-1), "no server was started"),
+        (lambda r: r["checks"][2]["versions"].update(rconPort=70000), "no server was started"),
+        (lambda r: r["checks"][2]["versions"].update(serverPort=True), "no server was started"),
+    ],
+)
+def test_a_preflight_that_cannot_show_it_ran_first_or_contradicts_its_pass(change, words):
+    """Fail closed: no readable start, an end after the agent began, failures counted or named
+    beside the PASS, a check flagged skipped, a port no server listens on (seed §1, §5)."""
+    problems = preflight_problems(change)
+    assert any(words in p for p in problems), problems
+
+
+def test_a_commit_stated_twice_that_disagrees_is_no_commit():
+    manifest = dict(MANIFEST, repo={"commit": "a" * 40})
+    report = dict(copy.deepcopy(GOOD_PREFLIGHT), environment={"repo": "a" * 40}, repo={"commit": "b" * 40})
+    findings = Findings()
+    check_preflight(manifest, report, findings, AGENT_START)
+    assert any("stated twice and disagrees" in p for p in findings.texts("infra")), findings.texts("infra")
+    report["repo"] = {"commit": "a" * 40}  # the same commit twice is one fact
+    findings = Findings()
+    check_preflight(manifest, report, findings, AGENT_START)
+    assert findings.texts("infra") == []
 
 
 @pytest.mark.parametrize("first, second", [("FAIL", "PASS"), ("PASS", "FAIL"), ("SKIP", "PASS"), ("PASS", "SKIP")])
