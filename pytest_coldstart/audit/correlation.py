@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence.inventory import ItemError, normalize_items, recorded_inventories, same_items
+from pytest_coldstart.audit.evidence.inventory import (
+    ItemError,
+    carts_of,
+    normalize_items,
+    recorded_inventories,
+    same_items,
+)
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
 from pytest_coldstart.run.errors import ColdstartError
@@ -147,7 +153,10 @@ def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None
     oracle = evidence.documents.get("oracle")
     if not isinstance(oracle, dict) or str(oracle.get("status", "")).strip().lower() != "verified":
         return
-    carts = oracle.get("carts", oracle.get("ordered_items_by_cart"))
+    try:
+        carts = carts_of(oracle)
+    except ItemError:
+        return  # an ambiguous oracle is answer_correct's finding
     if not isinstance(carts, list):
         return
     known = {c["uuid"].strip().lower(): c for c in carts if isinstance(c, dict) and isinstance(c.get("uuid"), str)}

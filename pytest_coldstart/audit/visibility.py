@@ -20,8 +20,16 @@ without uuids are matched in one forward pass (each search starts where the last
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from pytest_coldstart.audit.evidence.inventory import Item, ItemError, items_end, items_in_order, normalize_items
+from pytest_coldstart.audit.evidence.inventory import (
+    Item,
+    ItemError,
+    carts_of,
+    items_end,
+    items_in_order,
+    normalize_items,
+)
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import Findings
 from pytest_coldstart.audit.visible_text import readings
@@ -36,11 +44,17 @@ MAX_BYTES = 8 * 1024 * 1024  # a copy is at most 5 MiB (larger files are listed 
 LISTED = 10
 
 
+def _document_carts(evidence: Evidence, name: str) -> Any:
+    try:
+        return carts_of(evidence.documents.get(name))
+    except ItemError:
+        return None  # an ambiguous document carries no one list (answer_correct reports it)
+
+
 def _carts(evidence: Evidence) -> dict[str, list[Item]]:
     out: dict[str, list[Item]] = {}
     for name in ("oracle", "answer"):
-        document = evidence.documents.get(name)
-        carts = document.get("carts", document.get("ordered_items_by_cart")) if isinstance(document, dict) else None
+        carts = _document_carts(evidence, name)
         for cart in carts if isinstance(carts, list) else ():
             uuid = cart.get("uuid") if isinstance(cart, dict) else None
             if not isinstance(uuid, str) or not uuid.strip():
@@ -58,8 +72,7 @@ def _carts(evidence: Evidence) -> dict[str, list[Item]]:
 def _lists(evidence: Evidence) -> list[list[Item]]:
     """Every cart's item list, in the oracle's order (the answer's when there is no oracle)."""
     for name in ("oracle", "answer"):
-        document = evidence.documents.get(name)
-        carts = document.get("carts", document.get("ordered_items_by_cart")) if isinstance(document, dict) else None
+        carts = _document_carts(evidence, name)
         if not isinstance(carts, list) or not carts:
             continue
         try:

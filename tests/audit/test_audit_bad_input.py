@@ -184,6 +184,7 @@ def test_29_the_preflight_contract(tmp_path):
     good = {
         "schema": "mc-agent-harness-preflight/1",
         "overall": "PASS",
+        "started_at": "2026-01-01T11:59:00.000Z",
         "harness": {"name": "pi", "model": "deepseek/deepseek-flash", "provider": "deepseek"},
         "environment": {"repo": "0" * 40},
         "checks": [
@@ -211,6 +212,7 @@ def test_29_the_preflight_contract(tmp_path):
     )
     assert infra_mentions(with_preflight("commit", lambda d: d["environment"].update(repo="f" * 40)), "commit")
     assert infra_mentions(with_preflight("fail", lambda d: d.update(overall="FAIL")), "overall")
+    assert infra_mentions(with_preflight("untimed", lambda d: d.pop("started_at")), "is no time")
 
 
 def test_30_aliases_are_used_consistently(tmp_path):

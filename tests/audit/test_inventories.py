@@ -8,7 +8,14 @@ from audit_helpers import audit, builder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.inventory import ItemError, items_end, items_in_order, normalize_items, same_item
+from pytest_coldstart.audit.evidence.inventory import (
+    ItemError,
+    carts_of,
+    items_end,
+    items_in_order,
+    normalize_items,
+    same_item,
+)
 from pytest_coldstart.audit.visibility import carried_lists
 
 IRON = {"slot": 7, "id": "minecraft:iron_ingot", "count": 5}
@@ -119,3 +126,33 @@ def test_the_forward_pass_agrees_with_matching_each_list_after_the_last(text):
     assert carried_lists(text, CARTS) is expected
     if expected:
         assert items_in_order([item for cart in CARTS for item in cart], text)
+
+
+@pytest.mark.parametrize(
+    "item, words",
+    [
+        ({"item": "minecraft:iron_ingot", "id": "minecraft:dirt", "count": 5}, "states its id twice"),
+        ({"item": "iron_ingot", "id": "minecraft:sand"}, "states its id twice"),
+        ({"id": "minecraft:iron_ingot", "count": 5, "Count": 6}, "states its count twice"),
+        ({"id": "minecraft:iron_ingot", "count": 1, "Count": True}, "states its count twice"),
+    ],
+)
+def test_an_item_that_states_its_id_or_count_twice_differently_is_no_item(item, words):
+    with pytest.raises(ItemError, match=words):
+        normalize_items([item])
+
+
+def test_the_same_fact_twice_is_one_fact_and_a_display_name_is_not_an_id():
+    assert same([{"item": "iron_ingot", "id": "minecraft:iron_ingot", "count": 5, "Count": 5}], [IRON])
+    assert same([dict(IRON, name="Iron Ingot")], [IRON])  # "name" may be what a player reads
+
+
+def test_carts_under_both_keys_must_be_one_list():
+    carts = [{"uuid": "u", "items": [IRON]}]
+    assert carts_of({"carts": carts}) == carts == carts_of({"ordered_items_by_cart": carts})
+    assert carts_of({"carts": carts, "ordered_items_by_cart": [dict(carts[0])]}) == carts
+    assert carts_of({}) is None and carts_of(["not a document"]) is None
+    with pytest.raises(ItemError, match="both given and differ"):
+        carts_of({"carts": carts, "ordered_items_by_cart": [{"uuid": "u", "items": [SAND]}]})
+    with pytest.raises(ItemError, match="both given and differ"):
+        carts_of({"carts": None, "ordered_items_by_cart": carts})

@@ -20,7 +20,10 @@ if TYPE_CHECKING:
 #: Item keys that distinguish otherwise equal items (two different enchanted books).
 COMPONENT_KEYS = ("nbt", "tag", "components", "enchantments", "stored_enchantments", "custom_name", "damage")
 _NAME_KEYS = ("item", "id", "name")
+_ID_KEYS = ("item", "id")  # both ids: two that differ name no one item ("name" may be a display name)
 _COUNT_KEYS = ("count", "Count")
+#: the two spellings of a document's cart list (answer, oracle)
+CART_KEYS = ("carts", "ordered_items_by_cart")
 _STRING_ITEM = re.compile(r"^\s*(?:(\d+)\s*x\s+)?([a-z0-9_.:/-]+)(?:\s+x\s*(\d+))?\s*$", re.IGNORECASE)
 
 
@@ -60,7 +63,11 @@ def normalize_item(value: Any) -> Item:
     name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str) and value[k].strip()), None)
     if name is None:
         raise ItemError("item object has no item/id/name string")
-    count = next((value[k] for k in _COUNT_KEYS if k in value), None)
+    ids = {item_name(value[k]) for k in _ID_KEYS if isinstance(value.get(k), str) and value[k].strip()}
+    counts = [value[k] for k in _COUNT_KEYS if k in value]
+    if len(ids) > 1 or any(jsonio.canonical_bytes(c) != jsonio.canonical_bytes(counts[0]) for c in counts):
+        raise ItemError(f"item {name[:60]!r} states its {'id' if len(ids) > 1 else 'count'} twice, differently")
+    count = counts[0] if counts else None
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
         raise ItemError(f"item {name!r} has a count that is not a non-negative integer")
     extra = {k: value[k] for k in COMPONENT_KEYS if value.get(k) is not None}
@@ -87,6 +94,17 @@ def normalize_items(value: Any) -> list[Item]:
     if not isinstance(value, list):
         raise ItemError(f"items must be a list or a slot map, got {jsonio.type_name(value)}")
     return [normalize_item(item) for item in value]
+
+
+def carts_of(document: Any) -> Any:
+    """A document's cart list under either spelling (``CART_KEYS``); None when it has none.
+    Both spellings with different values are no one list: ItemError (the document is ambiguous)."""
+    if not isinstance(document, dict):
+        return None
+    given = [document[key] for key in CART_KEYS if key in document]
+    if len(given) > 1 and jsonio.canonical_bytes(given[0]) != jsonio.canonical_bytes(given[1]):
+        raise ItemError(f"{' and '.join(CART_KEYS)} are both given and differ: the carts are ambiguous")
+    return given[0] if given else None
 
 
 def same_item(a: Item, b: Item) -> bool:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import aliases
+from pytest_coldstart.audit.evidence.aliases import ALIASES
 from pytest_coldstart.audit.evidence.reader import read_hashed
 from pytest_coldstart.audit.evidence.streams import StreamReading
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, Findings
@@ -291,8 +292,9 @@ class _Loader(StreamReading):
         except ColdstartError as exc:
             self.findings.infra(f"evidence {name}: {exc.one_line()}")
             return
-        if self.run_id_check is not None and isinstance(value.get("run_id", value.get("runId")), str):
-            self.run_id_check(f"evidence {name}", value.get("run_id", value.get("runId")))
+        for key in ALIASES["run_id"] if self.run_id_check is not None else ():
+            if isinstance(value.get(key), str):  # every spelling: run_id right beside runId wrong is no one run
+                self.run_id_check(f"evidence {name}", value[key])
         self.evidence.usable[name] = decl["path"]
         self.evidence.documents[name] = value
         self.evidence.hashes[name] = sha

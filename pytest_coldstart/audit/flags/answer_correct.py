@@ -10,6 +10,7 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence.inventory import (
     ItemError,
+    carts_of,
     components_unchecked,
     normalize_items,
     same_item,
@@ -21,10 +22,14 @@ from pytest_coldstart.run.jsonio import type_name
 from pytest_coldstart.run.vocabulary import FlagName, ReviewId
 
 SHOWN = 6
+#: keys beside ``status: verified`` that can say the oracle is not verified yet
+NOT_YET_KEYS = ("verified", "pending", "unverified")
 
 
-def carts_of(document: dict[str, Any]) -> Any:
-    return document.get("carts", document.get("ordered_items_by_cart"))
+def _says_not_yet(key: str, value: Any) -> bool:
+    if value is None:
+        return False
+    return value is not True if key == "verified" else value is not False
 
 
 NAME = FlagName.ANSWER_CORRECT
@@ -37,7 +42,10 @@ def evaluate(ctx: Context) -> FlagResult:
     answer = ctx.document("answer")
     if answer is None:
         return flag.fail("the declared answer is unusable (see infra_errors)", ["answer"])
-    carts = carts_of(answer)
+    try:
+        carts = carts_of(answer)
+    except ItemError as exc:
+        return flag.fail(f"the answer is ambiguous: {exc}", ["answer:carts"], ["answer"])
     if not isinstance(carts, list) or not carts:
         return flag.fail("the answer has no non-empty carts list", ["answer:carts"], ["answer"])
     if not ctx.evidence.declared("oracle"):
@@ -60,6 +68,12 @@ def evaluate(ctx: Context) -> FlagResult:
     if not isinstance(status, str) or status.strip().lower() != "verified":
         return flag.pending(
             f"the oracle is not verified (status {status!r}); correctness is not claimed early", ["oracle:verified"]
+        )
+    doubt = next((f"{key}: {oracle[key]!r}" for key in NOT_YET_KEYS if _says_not_yet(key, oracle.get(key))), None)
+    if doubt is not None:  # the oracle says "verified" and, in another key, "not yet"
+        return flag.pending(
+            f"the oracle's status says verified but its {doubt} says not yet; correctness is not claimed early",
+            ["oracle:verified"],
         )
     refs = oracle.get("evidence_refs")
     if not isinstance(refs, list) or not refs:
@@ -104,7 +118,11 @@ def evaluate(ctx: Context) -> FlagResult:
 
 
 def _oracle_carts(ctx: Context, oracle: dict[str, Any]) -> dict[str, list[Any]] | None:
-    carts = carts_of(oracle)
+    try:
+        carts = carts_of(oracle)
+    except ItemError as exc:
+        ctx.findings.infra(f"evidence oracle: {exc}")
+        return None
     if not isinstance(carts, list):
         ctx.findings.infra(f"evidence oracle: carts must be a list, got {type_name(carts)}")
         return None

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
+from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CART,
     CLEAN,
@@ -339,6 +340,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + REWRITTEN_AFTER
     + OPAQUE
     + ESCAPED
+    + DOCUMENTS
     + LAB_RECORD
     + _REST
 }
