@@ -30,6 +30,10 @@ def _answer(change: Callable[[dict[str, Any]], Any]) -> Callable[[RunBuilder], R
     return lambda b: b.passing().mutate_answer(change)
 
 
+def _set(key: str, value: Any) -> Callable[[dict[str, Any]], None]:
+    return lambda document: document.update({key: value})
+
+
 def _other_carts(document: dict[str, Any]) -> None:
     document["ordered_items_by_cart"] = [dict(cart, items=[dict(_DIRT)]) for cart in document["carts"]]
 
@@ -96,25 +100,18 @@ DOCUMENTS: list[Scenario] = [
         "states its count twice, differently",
         ITEMS,
     ),
-    S(
-        "oracle_verified_beside_verified_false",
-        "the oracle's status says verified, its verified key says false",
-        _oracle(lambda o: o.update(verified=False)),
-        W,
-        None,
-        _flags(ac=W),
-        "says not yet",
-        UNVERIFIED,
-    ),
-    S(
-        "oracle_verified_beside_pending",
-        "the oracle's status says verified, its pending key says true",
-        _oracle(lambda o: o.update(pending=True)),
-        W,
-        None,
-        _flags(ac=W),
-        "says not yet",
-        UNVERIFIED,
+    *(
+        S(
+            f"oracle_verified_beside_{key}_{str(value).lower()}",
+            f"the oracle's status says verified, its {key} key says {str(value).lower()}",
+            _oracle(_set(key, value)),
+            W,
+            None,
+            _flags(ac=W),
+            "says not yet",
+            UNVERIFIED,
+        )
+        for key, value in (("verified", False), ("pending", True))
     ),
     S(
         "oracle_names_a_second_run",
