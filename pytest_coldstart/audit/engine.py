@@ -188,7 +188,13 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
         documents=evidence.documents,
         declared=set(evidence.declarations),
     )
-    ctx = Context(evidence=evidence, calls=trajectory.calls, index=index, findings=findings)
+    ctx = Context(
+        evidence=evidence,
+        calls=trajectory.calls,
+        index=index,
+        findings=findings,
+        oracle_reads_elsewhere=trajectory.oracle_reads_elsewhere,
+    )
     flags = compute_flags(ctx)
     times = record_times([*evidence.events.values(), trajectory.calls]) if reviews else {}
     apply_reviews(flags, reviews, index, findings, times)

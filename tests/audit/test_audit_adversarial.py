@@ -97,6 +97,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "own_logger_handed_to_a_script",
     "unicode_escapes_in_an_honest_call",
     "answer_states_its_carts_twice_identically",
+    "short_calls_in_preview_mode",
     "testmod_printed_by_json_tool",
     "logger_output_read_by_a_script_after_the_carts_were_gone",
 }

@@ -29,6 +29,7 @@ from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import parse_at, resolution
 from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.run.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
 from pytest_coldstart.run.payloads import PayloadStore, stored_name
 from pytest_coldstart.run.versioning import READABLE
@@ -38,6 +39,7 @@ NON_AGENT_PHASES = ("prepare", "restore", "audit")
 RECENT = 256  # records kept of the latest calls before the first input_processed
 PINNED = 1024  # records kept of calls the report is likely to cite
 JUDGED_PAYLOADS = 4096  # stored results whose judgement is remembered (by digest) at a time
+SHOWN_CUT = 3  # agent calls named when their arguments were kept only in part
 
 
 CLAIMED = (
@@ -56,6 +58,10 @@ class Trajectory:
     records: dict[int, dict[str, Any]] = field(default_factory=dict)  # offset -> call record the report may cite
     live_marks: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # (line, mark) of live capture
     scopes: list[tuple[str, str, str]] = field(default_factory=list)  # (field, value, where): phase records' scope
+    #: (call id, why it is not counted) of agent calls outside the agent phase or on an
+    #: abandoned branch that read the oracle all the same
+    oracle_reads_elsewhere: list[tuple[str, str]] = field(default_factory=list)
+    cut_calls: list[str] = field(default_factory=list)  # agent calls whose arguments were kept only in part
 
 
 LIVE_MARKS = (HUMAN_PROMPT_MARK, LIVE_CROSSCHECK_MARK)
@@ -181,6 +187,13 @@ class Scanner:
                         call.doubt = CLAIMED
             if self.provenance.armed_by in claimed:
                 self.provenance.armed_by = next((c.call_id for c in out.calls if c.arm), None)
+        if out.cut_calls:
+            shown = ", ".join(out.cut_calls[:SHOWN_CUT]) + (" …" if len(out.cut_calls) > SHOWN_CUT else "")
+            self.findings.pending(
+                f"trajectory: {len(out.cut_calls)} agent call(s) were recorded with only a preview of their "
+                f"arguments ({shown}; logging payload_mode preview, or beyond max_payload_bytes): what they ran "
+                "cannot be judged, so the run is not judged; record with payload_mode full"
+            )
         for reason, count in sorted(out.excluded.items()):
             self.findings.info(
                 f"trajectory: {count} call(s) claiming actor 'agent' were not counted as agent work ({reason})"
@@ -227,11 +240,20 @@ class Scanner:
             named = provenance.names(arguments, tool)
         if get("actor") != "agent":
             return None
-        if get("phase") != "agent":
-            out.excluded["phase is not 'agent'"] = out.excluded.get("phase is not 'agent'", 0) + 1
-            return None
-        if get("branch") == "abandoned":
-            out.excluded["abandoned branch"] = out.excluded.get("abandoned branch", 0) + 1
+        if _cut(get("arguments_payload")):
+            out.cut_calls.append(call_id)
+        why = (
+            "phase is not 'agent'"
+            if get("phase") != "agent"
+            else "abandoned branch"
+            if get("branch") == "abandoned"
+            else None
+        )
+        if why is not None:
+            out.excluded[why] = out.excluded.get(why, 0) + 1
+            if named and "oracle" in named and provenance is not None and self._reads_oracle(tool, arguments):
+                # a rewound branch or another phase ran all the same: what it read, the agent saw
+                out.oracle_reads_elsewhere.append((call_id, why))
             return None
         tick, seq, at_text = get("tick"), get("seq"), get("at")
         call = Call(
@@ -254,13 +276,7 @@ class Scanner:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
                 call.names_logger = "agent_logger" in named
                 call.names_testmod = bool(named & set(TEST_SIDE))
-                call.names_oracle = (
-                    "oracle" in named
-                    and "oracle" in provenance.names_beside_content(tool, arguments)
-                    and not read_plausibility.only_echoed(
-                        provenance.workspace, provenance.keys.get("oracle", ()), arguments
-                    )
-                )
+                call.names_oracle = "oracle" in named and self._reads_oracle(tool, arguments)
             if call.names_logger:
                 call.doubt = read_plausibility.doubt(
                     provenance.workspace,
@@ -284,6 +300,15 @@ class Scanner:
         out.calls.append(call)
         self._keep(call, record)
         return call
+
+    def _reads_oracle(self, tool: str, arguments: Any) -> bool:
+        """A call whose resolved names include the oracle reads it, unless the name stands only
+        beside written content or in an echo (``provenance.names`` said "oracle")."""
+        provenance = self.provenance
+        assert provenance is not None
+        return "oracle" in provenance.names_beside_content(tool, arguments) and not read_plausibility.only_echoed(
+            provenance.workspace, provenance.keys.get("oracle", ()), arguments
+        )
 
     def _may_name(self, text: bytes) -> bool:
         """Cheap necessary condition on the arguments' text: without "logger" or a declared file
@@ -341,6 +366,14 @@ class Scanner:
 
 #: the spellings of a record's scope (seed §5: instance/instance_id, dimension/dim)
 SCOPE_SPELLINGS = {"instance": ("instance", "instance_id"), "dimension": ("dimension", "dim")}
+
+
+def _cut(ref: Any) -> bool:
+    """A payload ref whose value was not kept and whose preview is not the whole of it."""
+    if not isinstance(ref, dict) or ref.get("stored") is not False:
+        return False
+    preview = ref.get("preview")
+    return not (isinstance(preview, str) and sha256_bytes(preview.encode("utf-8")) == ref.get("sha256"))
 
 
 def _scope(record: dict[str, Any], spellings: tuple[str, ...]) -> str | None:

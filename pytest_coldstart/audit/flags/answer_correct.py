@@ -64,6 +64,14 @@ def evaluate(ctx: Context) -> FlagResult:
             ["oracle:out-of-reach"],
             [peek.ref, "oracle"],
         )
+    if ctx.oracle_reads_elsewhere:
+        call_id, why = ctx.oracle_reads_elsewhere[0]
+        return flag.fail(
+            f"agent call {call_id} names the oracle's file ({why}, but it ran): the standard answer was within "
+            "the agent's reach (seed §3)",
+            ["oracle:out-of-reach"],
+            [f"trajectory:{call_id}", "oracle"],
+        )
     status = oracle.get("status")
     if not isinstance(status, str) or status.strip().lower() != "verified":
         return flag.pending(

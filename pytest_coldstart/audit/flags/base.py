@@ -30,6 +30,9 @@ class Context:
     calls: list[Call]
     index: RefIndex
     findings: Findings
+    #: (call id, why it does not count) of agent calls outside the agent phase or on an
+    #: abandoned branch that read the oracle (``Trajectory.oracle_reads_elsewhere``)
+    oracle_reads_elsewhere: list[tuple[str, str]] = field(default_factory=list)
     unordered: list[list[str]] = field(default_factory=list)
     _unordered_seen: set[tuple[str, str]] = field(default_factory=set, repr=False)
 

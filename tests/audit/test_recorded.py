@@ -1,0 +1,31 @@
+"""A call the record keeps out of sight: its arguments kept only in part, or the call outside
+the agent's credited work (abandoned branch, another phase) though it ran."""
+
+from __future__ import annotations
+
+from audit_helpers import audit, builder, flag
+
+from pytest_coldstart.audit.evidence.scan import _cut
+from pytest_coldstart.demo.scenarios.adversarial_edits import _extra_call
+from pytest_coldstart.run.hashing import sha256_bytes
+
+
+def test_a_ref_is_cut_only_when_its_value_was_not_kept_and_its_preview_is_not_all_of_it():
+    whole = "cat notes.txt"
+    assert not _cut({"stored": False, "preview": whole, "sha256": sha256_bytes(whole.encode())})
+    assert _cut({"stored": False, "preview": "cat no… (9 chars) …txt", "sha256": sha256_bytes(whole.encode())})
+    assert _cut({"stored": False, "preview": None, "sha256": "0" * 64})
+    assert not _cut({"stored": True, "preview": "x", "sha256": "0" * 64})
+    assert not _cut(None) and not _cut("not a ref")
+
+
+def test_reads_outside_the_credited_work_fail_the_answer_and_writes_stay_writes(tmp_path):
+    for n, fields in enumerate(({"branch": "abandoned"}, {"phase": "audit"})):
+        b = _extra_call(builder(tmp_path, f"read{n}").passing(), "c-peek", "read", {"path": "oracle.json"})
+        b.call("c-peek").update(fields)
+        report = audit(b)
+        assert flag(report, "answer_correct")["status"] == "FAIL", report
+        assert "c-peek" in flag(report, "answer_correct")["summary"]
+    b = _extra_call(builder(tmp_path, "own").passing(), "c-own", "read", {"path": "workspace/notes.txt"})
+    b.call("c-own").update(branch="abandoned")
+    assert audit(b)["overall"] == "PASS"  # an abandoned call that reads nothing declared changes nothing
