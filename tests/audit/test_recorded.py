@@ -3,6 +3,8 @@ the agent's credited work (abandoned branch, another phase) though it ran."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from audit_helpers import audit, builder, flag
 
 from pytest_coldstart.audit.evidence.scan import _cut
@@ -29,3 +31,34 @@ def test_reads_outside_the_credited_work_fail_the_answer_and_writes_stay_writes(
     b = _extra_call(builder(tmp_path, "own").passing(), "c-own", "read", {"path": "workspace/notes.txt"})
     b.call("c-own").update(branch="abandoned")
     assert audit(b)["overall"] == "PASS"  # an abandoned call that reads nothing declared changes nothing
+
+
+def test_a_call_that_states_the_folder_it_ran_in_is_read_from_there(tmp_path):
+    """The agent's cwd is workspace/; one call says it ran in the run directory itself."""
+    agent = {"run_dir": "/home/lab/runs/r", "cwd": "/home/lab/runs/r/workspace"}
+    plain = _extra_call(
+        builder(tmp_path, "plain").manifest(agent=agent).passing(), "c-x", "bash", {"command": "cat oracle.json"}
+    )
+    assert flag(audit(plain), "answer_correct")["status"] == "PASS"  # workspace/oracle.json is the agent's own
+    for n, cwd in enumerate(("/home/lab/runs/r", "/home/lab/runs/r/", ".")):
+        b = builder(tmp_path, f"stated{n}").manifest(agent=agent).passing()
+        _extra_call(b, "c-x", "bash", {"command": "cat oracle.json"}).call("c-x").update(cwd=cwd)
+        assert flag(audit(b), "answer_correct")["status"] == "FAIL", cwd
+
+
+def test_every_folder_a_session_ran_in_is_a_start():
+    from pytest_coldstart.audit.evidence.identity import Workspace
+
+    manifest = {
+        "agent": {"run_dir": "/lab/r"},
+        "imports": [
+            {"path": "imports/a.jsonl", "cwd": "/lab/r/workspace"},
+            {"path": "imports/b.jsonl", "cwd": "/lab/r/tools"},
+        ],
+    }
+    workspace = Workspace(Path("/nonexistent-run"), manifest)
+    assert workspace.cwd == "/lab/r/workspace"
+    assert workspace.starts == [None, "/lab/r/tools", "/lab/r"]  # the other session, and native calls in the run dir
+    for n in range(6):
+        workspace.state_cwd(f"/lab/r/d{n}")
+    assert len(workspace.starts) == 1 + 4 and workspace.starts[-1] == "/lab/r/d5"  # the latest four stated

@@ -37,6 +37,7 @@ MAX_CWDS = 16  # distinct folders one text is read in, the last standing for all
 MAX_CWD_PARTS = 64  # components of a cwd a call's cds may reach before it is taken as unknown
 _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _MAX_STARTS = 4
+_MAX_STATED = 4  # folders the record states calls ran in, kept as starts beside the carried ones
 _MEMO_SIZE = 16_384  # Workspace.key results kept (cleared when full): tokens of at most
 _MEMO_CHARS = 512  # this many characters, so the memo holds at most a few MB
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
@@ -78,11 +79,13 @@ class Workspace:
         run_dir = _text(agent.get("run_dir"))
         cwd = _text(agent.get("cwd"))
         self.cwd_source = "run.json agent.cwd" if cwd else None
-        if cwd is None:
-            for entry in manifest.get("imports") or []:
-                if isinstance(entry, dict) and _text(entry.get("cwd")):
-                    cwd, self.cwd_source = entry["cwd"], f"the imported session {entry.get('path')!r}"
-                    break
+        imported = [
+            (entry["cwd"], entry.get("path"))
+            for entry in manifest.get("imports") or []
+            if isinstance(entry, dict) and _text(entry.get("cwd"))
+        ]
+        if cwd is None and imported:
+            cwd, self.cwd_source = imported[0][0], f"the imported session {imported[0][1]!r}"
         self.run_base = normalize(run_dir) if run_dir and is_absolute(normalize(run_dir)) else RUN
         self.cwd = normalize(cwd) if cwd and is_absolute(normalize(cwd)) else None
         if self.cwd is None:
@@ -101,6 +104,13 @@ class Workspace:
         #: where a call may start: the agent's cwd (None), and the folders earlier calls cd'd into
         #: and never left (a persistent shell session keeps them; fail closed: all of them)
         self.starts: list[str | None] = [None]
+        self._stated: list[str] = []  # folders the record says calls ran in
+        self._carried: list[str] = []  # folders earlier calls' shells were left in
+        # Every session imported may have run elsewhere, and calls recorded natively beside an
+        # import in the run directory: each is a start (fail closed: names resolve from all).
+        natively = [self.run_base] if imported and self.cwd_source != "run.json agent.cwd" else []
+        for where in [*(folder for folder, _ in imported), *natively]:
+            self.state_cwd(where)
 
     def describe(self) -> str:
         if self.cwd_source is None:
@@ -319,6 +329,22 @@ class Workspace:
                     return [*[c for c in found if c != UNKNOWN_CWD][: MAX_CWDS - 1], UNKNOWN_CWD]
         return list(found)
 
+    def state_cwd(self, folder: Any) -> None:
+        """A folder the record says a call ran in (a session's cwd, a call's ``cwd`` field):
+        from then on a start of every call (the latest ``_MAX_STATED`` of them)."""
+        text = _text(folder)
+        if text is None:
+            return
+        if text == self.run_base:
+            where = text
+        else:
+            where = normalize(text) if is_absolute(normalize(text)) else normalize(f"{self.run_base}/{text}")
+        if self.cwd is not None and self.fold(where) == self.fold(self.cwd):
+            return  # the agent's own cwd: the start None
+        if where not in self._stated:
+            self._stated = [*self._stated[-(_MAX_STATED - 1) :], where]
+            self.starts = [None, *dict.fromkeys([*self._stated, *self._carried])]
+
     def carry_cwd(self, text: str) -> None:
         """Keep the folder ``text`` leaves its shell in as a start of later calls (``cd test``
         in one call, ``cp x testmod.jsonl`` in the next); at most ``_MAX_STARTS`` of them."""
@@ -330,5 +356,6 @@ class Workspace:
                 cwd = self.moved(segment, cwd)
             if cwd is not None and self.cwd is not None and self.fold(cwd) == self.fold(self.cwd):
                 cwd = None  # back where the agent's shell starts
-            if cwd not in self.starts:
-                self.starts = [None, *[s for s in self.starts if s is not None][-(_MAX_STARTS - 2) :], cwd]
+            if cwd is not None and cwd not in self.starts:
+                self._carried = [*self._carried[-(_MAX_STARTS - 2) :], cwd]
+                self.starts = [None, *dict.fromkeys([*self._stated, *self._carried])]

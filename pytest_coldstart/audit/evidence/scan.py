@@ -229,6 +229,8 @@ class Scanner:
         tool = named_tool if isinstance(named_tool, str) else ""
         provenance, named = self.provenance, None
         written: set[str] = set()
+        if provenance is not None and "cwd" in record:  # the folder an importer says the call ran in
+            provenance.workspace.state_cwd(get("cwd"))
         # the arguments as written again, not the raw line: "\\u006fracle.json" in the file is
         # oracle.json here, and the record's other fields (times, hashes) give no false hints
         lowered = jsonio.dumps_line(get("arguments")).lower()
