@@ -233,7 +233,7 @@ def _independence(
 
     # Without a readable trajectory (already an infra error) nothing is known of the writers.
     armed = trajectory.lines == 0 or any(call.arm and call.status == "ok" for call in trajectory.calls)
-    for violation in model.judge(evidence.hashes, hash_file, armed):
+    for violation in model.judge(evidence.hashes, hash_file, armed, evidence.logger_hashes):
         if violation.klass == "INFRA_ERROR":
             findings.infra(violation.text)
         elif violation.klass == "FIXTURE_INVALID":

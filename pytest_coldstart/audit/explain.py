@@ -52,7 +52,7 @@ def explain_provenance(run_dir: str | Path) -> tuple[str, list[Explained]]:
         return agent_file_hash(rundir.root, relative, digests)
 
     armed = trajectory.lines == 0 or any(c.arm and c.status == "ok" for c in trajectory.calls)
-    model.judge(evidence.hashes, hash_file, armed)
+    model.judge(evidence.hashes, hash_file, armed, evidence.logger_hashes)
     out: list[Explained] = []
     for name in sorted(model.keys):
         entry = Explained(name)

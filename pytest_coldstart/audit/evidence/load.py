@@ -63,6 +63,9 @@ class Evidence:
     seq_index: dict[str, dict[int, tuple[int, int]]] = field(default_factory=dict)  # stream -> seq -> (line, offset)
     line_index: dict[str, dict[int, int]] = field(default_factory=dict)  # stream -> line -> offset
     hashes: dict[str, str] = field(default_factory=dict)  # name -> sha256 of the declared path's bytes
+    #: every sha256 standing for the agent logger's bytes: its file, a normalized view's, the raw
+    #: output a view-only declaration names (``raw_sha256``): none may be test-side bytes
+    logger_hashes: list[str] = field(default_factory=list)
     provenance: Any = None  # provenance.Provenance, once the trajectory was scanned
     states: dict[str, str] = field(default_factory=dict)  # fixture/restore -> verified|invalid|pending
 
@@ -259,6 +262,9 @@ class _Loader(StreamReading):
         self.evidence.usable[name] = decl["path"]
         self.evidence.events[stream] = events
         self.evidence.hashes[name] = sha
+        if name == "agent_logger":
+            raw_sha = decl.get("raw_sha256")  # checked by _source_rule
+            self.evidence.logger_hashes = [sha, *([raw_sha] if isinstance(raw_sha, str) else [])]
 
     # -- JSON documents ------------------------------------------------------------------
 

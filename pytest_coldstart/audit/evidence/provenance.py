@@ -28,7 +28,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -293,15 +293,19 @@ class Provenance:
         hashes: dict[str, str],
         hash_file: Callable[[str], str | None],
         logger_armed: bool,
+        logger_hashes: Sequence[str] = (),
     ) -> list[Violation]:
         """``hashes``: declaration -> sha256 of its bytes; ``hash_file(relative)``: sha256 of a
-        run file (None when absent). ``logger_armed``: an agent call builds/starts the logger."""
+        run file (None when absent). ``logger_armed``: an agent call builds/starts the logger.
+        ``logger_hashes``: every sha256 standing for the logger's bytes (raw, view, named raw)."""
         agent_written: dict[str, tuple[str, str]] = {}  # sha256 -> (what, ref)
         for sha, call_id in self.content.items():
             agent_written.setdefault(sha, (f"the content agent call {call_id} wrote", f"trajectory:{call_id}"))
         for name in AGENT_FILES:
             if name in hashes:
                 agent_written.setdefault(hashes[name], (f"the {name.replace('_', ' ')}", name))
+        for sha in logger_hashes:  # a normalized view is the agent's too
+            agent_written.setdefault(sha, ("the agent logger", "agent_logger"))
         for key, call_id in list(self.agent_paths.items())[:MAX_HASHED]:
             relative = self.workspace.inside(key)
             digest = hash_file(relative) if relative is not None and relative != "." else None
@@ -338,7 +342,7 @@ class Provenance:
                     )
                 )
         out += lab_side_violations(self, hashes, agent_written)
-        out += logger_violations(self, hashes, logger_armed)
+        out += logger_violations(self, hashes, logger_armed, logger_hashes)
         self.violations = out
         return out
 

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -75,12 +76,14 @@ def lab_side_violations(
     return out
 
 
-def logger_violations(model: Provenance, hashes: dict[str, str], logger_armed: bool) -> list[Violation]:
+def logger_violations(
+    model: Provenance, hashes: dict[str, str], logger_armed: bool, logger_hashes: Sequence[str] = ()
+) -> list[Violation]:
     if "agent_logger" not in model.keys:
         return []
-    sha = hashes.get("agent_logger")
+    shas = {*logger_hashes, *([hashes["agent_logger"]] if "agent_logger" in hashes else [])}
     for name in TEST_SIDE:
-        if sha is not None and hashes.get(name) == sha:
+        if hashes.get(name) in shas:
             return [
                 Violation(
                     "agent_logger",

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import aliases
+from pytest_coldstart.audit.evidence import aliases, view_check
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import LOGGER, Event
 from pytest_coldstart.run.hashing import is_sha256, short
@@ -60,9 +60,24 @@ class StreamReading:
         if not self._check_sources(sources, raw_sha, "the raw logger"):
             self._forget(LOGGER)
             return
+        unsupported = view_check.contradictions(events, raw)
+        if unsupported is None:
+            self.findings.info(
+                "agent_logger: the raw output is not JSON lines of logger events the audit reads, so the normalized "
+                "view could not be compared with it"
+            )
+        elif unsupported:
+            self.findings.infra(
+                f"evidence agent_logger: the normalized view states {len(unsupported)} record(s) the raw output does "
+                f"not hold as written (another time, tick, cart or items, or none): {', '.join(unsupported[: view_check.SHOWN])}; "
+                "a view is the raw records spelled anew, never new facts"
+            )
+            self._forget(LOGGER)
+            return
         self.evidence.usable["agent_logger"] = decl["normalized"]
         self.evidence.events[LOGGER] = events
         self.evidence.hashes["agent_logger"] = raw_sha
+        self.evidence.logger_hashes = [raw_sha, sha]
 
     def _source_rule(self, decl: dict[str, Any], events: list[Event], sources: list[str | None], path: Path) -> bool:
         """A plain logger declaration whose records name source bytes must say which bytes.

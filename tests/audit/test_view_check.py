@@ -1,0 +1,64 @@
+"""A normalized logger view is the raw output spelled anew, never new facts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pytest_coldstart.audit.evidence.view_check import contradictions
+from pytest_coldstart.audit.model import LOGGER, Event
+from pytest_coldstart.run.clock import parse_at
+
+CART = "0b7e7c1a-5d2e-4c3b-9a41-6f0d2c8e1a01"
+ITEMS = [{"slot": 7, "id": "minecraft:iron_ingot", "count": 5}]
+
+
+def view(*records: dict) -> list[Event]:
+    return [
+        Event(LOGGER, r["event"], n, 0, f"logger:seq{n}", parse_at(r.get("at")), r.get("tick"), None, r)
+        for n, r in enumerate(records, 1)
+    ]
+
+
+def raw(tmp_path: Path, *lines: object) -> Path:
+    path = tmp_path / "raw.jsonl"
+    path.write_text("".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines))
+    return path
+
+
+ARMED = {"event": "logger_armed", "at": "2026-01-01T12:00:05.000Z", "tick": 200}
+SEEN = {"event": "cart_observed", "uuid": CART, "items": ITEMS, "at": "2026-01-01T12:00:12.000Z", "tick": 340}
+
+
+def test_a_view_that_respells_the_raw_records_holds(tmp_path):
+    source = raw(
+        tmp_path,
+        {"type": "logger_armed", "timestamp": "2026-01-01T12:00:05Z", "server_tick": 200},
+        {
+            "kind": "cart_observed",
+            "cart_uuid": CART.upper(),
+            "inventory": {"7": ITEMS[0]},
+            "time": "2026-01-01T12:00:12Z",
+            "tick": 340,
+        },
+        {"event": "logger_flushed", "at": "2026-01-01T12:00:30Z"},
+    )
+    assert contradictions(view(ARMED, SEEN), source) == []
+    tick_only = raw(tmp_path, ARMED, {**SEEN, "at": None})
+    assert contradictions(view(ARMED, SEEN), tick_only) == []  # the raw states the tick alone
+
+
+def test_a_view_that_moves_invents_or_changes_a_record_contradicts_its_source(tmp_path):
+    source = raw(tmp_path, ARMED, {**SEEN, "at": "2026-01-01T12:00:40.000Z", "tick": 900})
+    assert contradictions(view(ARMED, SEEN), source) == ["logger:seq2 (cart_observed)"]  # moved into the window
+    assert contradictions(view(ARMED, SEEN), raw(tmp_path, ARMED)) == ["logger:seq2 (cart_observed)"]  # invented
+    other = {**SEEN, "items": [{"slot": 7, "id": "minecraft:iron_ingot", "count": 6}]}
+    assert contradictions(view(ARMED, other), raw(tmp_path, ARMED, SEEN)) == ["logger:seq2 (cart_observed)"]
+    untimed = raw(tmp_path, ARMED, {**SEEN, "at": None, "tick": None})
+    assert contradictions(view(ARMED, SEEN), untimed) == ["logger:seq2 (cart_observed)"]  # a time the raw never gave
+
+
+def test_raw_output_in_a_form_of_its_own_cannot_be_compared(tmp_path):
+    assert contradictions(view(ARMED), raw(tmp_path, "armed at 12:00:05", "cart 0b7e... seen")) is None
+    assert contradictions(view(ARMED), raw(tmp_path, {"note": "no logger event"})) is None
+    assert contradictions(view(ARMED), tmp_path / "absent.jsonl") is None
