@@ -47,6 +47,7 @@ from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
+from pytest_coldstart.demo.scenarios.adversarial_redaction import REDACTION
 from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
 from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
@@ -339,6 +340,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + LINKED
     + REWRITTEN_AFTER
     + OPAQUE
+    + REDACTION
     + ESCAPED
     + DOCUMENTS
     + LAB_RECORD
