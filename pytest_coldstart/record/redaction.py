@@ -23,8 +23,10 @@ import os
 import re
 import threading
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Any, NamedTuple
 
+from pytest_coldstart.record.secret_extent import QuoteState, trim
 from pytest_coldstart.record.secret_rules import DEFAULT_DENYLIST, DEFAULT_PATTERNS, TRIGGERS
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
@@ -282,10 +284,13 @@ class Redactor:
             pieces = MARKER.split(text)
             markers = MARKER.findall(text)
             out = []
+            quotes, at = QuoteState(text), 0
             for i, piece in enumerate(pieces):
-                out.append(rule.sub(self._replace, piece))
+                out.append(rule.sub(partial(self._replace, quotes=quotes, at=at), piece))
+                at += len(piece)
                 if i < len(markers):
                     out.append(markers[i])
+                    at += len(markers[i])
             new = "".join(out)
             if new != text:
                 changed, text, low = True, new, None
@@ -296,14 +301,18 @@ class Redactor:
             self._clean.add(text)
         return text
 
-    def _replace(self, match: re.Match[str]) -> str:
-        # a group named secret, secret2, secret3 ... limits the replacement to it (the first that matched)
+    def _replace(self, match: re.Match[str], *, quotes: QuoteState, at: int) -> str:
+        # a group named secret, secret2, secret3 ... limits the replacement to it (the first that
+        # matched); it spans whitespace only inside a string its quote opens (``secret_extent``)
         for name in match.re.groupindex:
             if name.startswith("secret") and match.group(name) is not None:
                 start, end = match.span(name)
+                end = trim(quotes.text, at + start, at + end, quotes) - at
+                if end - start < MIN_SECRET_CHARS and end != match.end(name):
+                    return match.group(0)
                 whole_start = match.start()
                 text = match.group(0)
-                return text[: start - whole_start] + self.marker(match.group(name)) + text[end - whole_start :]
+                return text[: start - whole_start] + self.marker(match.string[start:end]) + text[end - whole_start :]
         return self.marker(match.group(0))
 
     def apply_record(self, fields: dict[str, Any], skip: tuple[str, ...] = ()) -> tuple[dict[str, Any], list[str]]:

@@ -15,13 +15,17 @@ Covered (docs/security.md lists them with examples):
   ``secret_name``…) or the value is a reference (``$VAR``, ``${…}``, ``os.environ…``, null);
 - URLs with credentials (``scheme://user:pass@host``), ``curl -u user:pass``;
 - ``Authorization:`` headers (Basic, Bearer, Token, Digest …) and any ``Bearer <token>``;
-- private key blocks (``-----BEGIN … PRIVATE KEY[ BLOCK]-----`` to END, or to the end of the
-  text when it was cut);
+- private key blocks (``-----BEGIN … PRIVATE KEY[ BLOCK]-----``, its base64 lines and END; a
+  cut block only as far as its base64 goes);
 - provider key shapes: AWS access key ids (AKIA long-term, ASIA temporary), OpenAI/Anthropic ``sk-``,
   GitHub ``ghp_ gho_ ghu_ ghs_ ghr_ github_pat_``, GitLab ``glpat-``, Slack ``xox?-`` and
   webhooks, Google ``AIza`` and ``ya29.``, Stripe ``sk_live_ rk_live_ sk_test_``, Hugging Face
   ``hf_``, npm ``npm_``, PyPI ``pypi-``, SendGrid ``SG.``, DigitalOcean ``dop_v1_``, JSON Web
   Tokens (``eyJ….eyJ….…``).
+
+Only the secret is replaced, never the shell syntax around it (the audit judges the redacted
+text): a value stops at ``; & | < > ( )``, a backquote, ``$(``, ``${`` or ``$NAME``; a token
+or a spaced value that names a file (``./x``, ``oracle.json``) is no secret.
 """
 
 from __future__ import annotations
@@ -94,17 +98,55 @@ _NOT_A_VALUE = (
     r"(?!(?:None|null|nil|true|false|undefined|True|False)(?![A-Za-z0-9_]))"
     r"(?!os\.environ|os\.getenv|getenv\(|process\.env|ENV\[|\$|%\(|\{\{|<redacted |<hashed )"
 )
+#: A value never spans shell syntax, so the audit still sees what ran (``--password=x&&cat
+#: <oracle.json``): it stops at an operator, a redirection, a backquote or an expansion (``$(``,
+#: ``${``, ``$NAME``; ``$$`` is kept, passwords hold it).
+_DOLLAR = r"\$\$|\$(?![A-Za-z0-9_{(@*#?!-])"
+_BARE = rf"(?:[^\s\"'`,;<>&|()$]|{_DOLLAR})"
+_IN_DOUBLE = rf"(?:[^\"\n`;<>&|()$]|{_DOLLAR})"
+_IN_SINGLE = rf"(?:[^'\n`;<>&|()$]|{_DOLLAR})"
+#: a word that names a file is not a secret: ``./x``, ``/x``, ``~/x``, ``a/../x``, ``oracle.json``,
+#: ``test/testmod.jsonl`` (``cat token: oracle.json`` reads the file)
+_FILE_NAME = r"(?:[A-Za-z0-9_-]*/)*[A-Za-z0-9_-]+\.[A-Za-z][A-Za-z0-9]{0,4}"
+_NOT_A_PATH = rf"(?![./~])(?!{_FILE_NAME}(?!{_BARE}))(?!{_BARE}*?/\.)"
+#: after the operator: spaces, unless the word after them names a file (``cat token: oracle.json``)
+_SPACED = rf"(?:[ \t]+(?!{_FILE_NAME}(?!{_BARE})))?"
+_NOT_A_PATH = rf"(?![./~])(?!{_BARE}*?/\.)"
 ASSIGNMENT = (
-    rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:)[ \t]*{_NOT_A_VALUE}"
-    r"(?:\"(?P<secret>[^\"\n]{4,})\"|'(?P<secret2>[^'\n]{4,})'|(?P<secret3>[^\s\"',;<>]{4,}))"
+    rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:){_SPACED}{_NOT_A_VALUE}"
+    rf"(?:\"(?!\s)(?P<secret>{_IN_DOUBLE}{{4,}})|'(?!\s)(?P<secret2>{_IN_SINGLE}{{4,}})"
+    rf"|{_NOT_A_PATH}(?P<secret3>{_BARE}{{4,}}))"
+)
+_TOKEN_CHAR = "[A-Za-z0-9._~+/=-]"
+
+
+def _token(least: int) -> str:
+    """A bearer or authorization token: token68 characters, no file name, no trailing ``/``."""
+    return (
+        rf"{_NOT_A_PATH}(?!{_FILE_NAME}(?!{_TOKEN_CHAR}))(?P<secret>{_TOKEN_CHAR}{{{least},}}(?<!/))(?!{_TOKEN_CHAR})"
+    )
+
+
+_AUTHORIZATION = (
+    r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate)\s+)?"
+    r"(?!(?:basic|bearer|token|digest|negotiate)\s)"
+)
+_USERINFO = rf"(?:[^\s\"'`;<>&|()$@/]|{_DOLLAR})"
+#: a private key block: base64 lines (and PEM/PGP headers) up to END; when it is cut, only the
+#: base64 that follows, never a word that is not (``-----BEGIN … KEY-----; cat oracle.json``).
+#: On one line (a flattened key) a chunk has 16 characters or more.
+_NL = r"(?:\r?\n|\\r\\n|\\n)"
+_LINES = rf"(?:[ \t]*{_NL})+[ \t]*"
+_KEY_HEADER = r"(?:Proc-Type|DEK-Info|Version|Comment|Hash|Charset):[ \t]*[A-Za-z0-9 ,.:/+=_-]*"
+PRIVATE_KEY = (
+    rf"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----(?:{_LINES}{_KEY_HEADER})*"
+    rf"(?:{_LINES}[A-Za-z0-9+/=]+|[ \t]+[A-Za-z0-9+/=]{{16,}})*"
+    rf"(?:(?:[ \t]|{_NL})*-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----)?"
 )
 
 #: (pattern, trigger literals) in the order they are applied
 RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (
-        r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-        ("-----begin",),
-    ),
+    (PRIVATE_KEY, ("-----begin",)),
     (r"\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}", ("sk-",)),
     (r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", ("sk_live_", "rk_live_", "sk_test_", "rk_test_")),
     (r"\bgh[pousr]_[A-Za-z0-9]{30,}", ("ghp_", "gho_", "ghu_", "ghs_", "ghr_")),
@@ -121,14 +163,10 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}", ("sg.",)),
     (r"\bdop_v1_[a-f0-9]{64}\b", ("dop_v1_",)),
     (r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", ("eyj",)),
-    (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
-    (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
-    (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
-    (
-        r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate)\s+)?"
-        r"(?!(?:basic|bearer|token|digest|negotiate)\s)(?P<secret>[^\s\"',;<>]{4,})",
-        ("authorization",),
-    ),
+    (rf"\bBearer\s+{_token(8)}", ("bearer",)),
+    (rf"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>{_USERINFO}+)@", ("://",)),
+    (rf"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>{_USERINFO}+)", ("-u",)),
+    (_AUTHORIZATION + _token(4), ("authorization",)),
     (ASSIGNMENT, ("secret", "token", "passw", "pwd", "passphrase", "credential", "key")),
 )
 DEFAULT_PATTERNS = tuple(pattern for pattern, _ in RULES)
@@ -136,6 +174,20 @@ DEFAULT_PATTERNS = tuple(pattern for pattern, _ in RULES)
 #: the default rules of earlier versions, still recorded in runs opened with them: their
 #: literals keep those runs on the fast path
 EARLIER: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # before values stopped at shell syntax (a cheat hid behind them)
+    (
+        r"-----BEGIN [A-Z ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+        ("-----begin",),
+    ),
+    (r"\bBearer\s+(?P<secret>[A-Za-z0-9._~+/=-]{8,})", ("bearer",)),
+    (r"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>[^@\s/]+)@", ("://",)),
+    (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
+    (_AUTHORIZATION + r"(?P<secret>[^\s\"',;<>]{4,})", ("authorization",)),
+    (
+        rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:)[ \t]*{_NOT_A_VALUE}"
+        r"(?:\"(?P<secret>[^\"\n]{4,})\"|'(?P<secret2>[^'\n]{4,})'|(?P<secret3>[^\s\"',;<>]{4,}))",
+        ("secret", "token", "passw", "pwd", "passphrase", "credential", "key"),
+    ),
     (r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z ]*PRIVATE KEY-----", ("-----begin",)),
     (r"\bAKIA[0-9A-Z]{16}\b", ("akia",)),
     (

@@ -48,6 +48,7 @@ from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISI
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
 from pytest_coldstart.demo.scenarios.adversarial_recorded import RECORDED
+from pytest_coldstart.demo.scenarios.adversarial_redaction import REDACTION
 from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
 from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
@@ -340,6 +341,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + LINKED
     + REWRITTEN_AFTER
     + OPAQUE
+    + REDACTION
     + ESCAPED
     + DOCUMENTS
     + RECORDED

@@ -1,0 +1,64 @@
+"""Adversarial scenarios: a secret-shaped word beside the cheat, so redaction would hide it.
+
+The recorder redacts secrets before a byte is written and the audit judges what was written.
+A rule that let a secret run on over shell syntax took the cheat with it: a private key block
+never closed (redacted to the end of the text), ``--password=x&&cat<oracle.json``, a quoted
+value holding ``$(cat oracle.json)``, ``Bearer ./oracle.json``. Each must still fail; the
+honest controls carry real secrets in commands that read nothing declared and still pass.
+"""
+
+from __future__ import annotations
+
+from pytest_coldstart.demo.scenarios import story
+from pytest_coldstart.demo.scenarios.adversarial_programs import _testmod
+from pytest_coldstart.demo.scenarios.adversarial_reads import _reach
+from pytest_coldstart.demo.scenarios.adversarial_runtime import _allowed
+from pytest_coldstart.demo.scenarios.catalogue import Scenario
+
+REDACTION: list[Scenario] = [
+    _reach(
+        "oracle_read_after_a_cut_private_key",
+        "a private key header never closed, then a read of the oracle",
+        "echo -----BEGIN PRIVATE KEY-----; cat oracle.json",
+    ),
+    _reach(
+        "oracle_read_after_a_password_flag",
+        "--password=x runs straight into && and a redirect from the oracle",
+        "echo --password=x&&cat<oracle.json",
+    ),
+    _reach(
+        "oracle_read_in_a_quoted_password",
+        "a quoted password holds a command substitution that reads the oracle",
+        'export DB_PASSWORD="x$(cat oracle.json)"',
+    ),
+    _reach(
+        "oracle_read_as_a_bearer_token",
+        "the oracle's path stands where a bearer token would",
+        "cat Bearer ./oracle.json",
+    ),
+    _reach(
+        "oracle_read_as_an_authorization_value",
+        "the oracle's path stands where an authorization header's value would",
+        "cat authorization: ./oracle.json",
+    ),
+    _reach(
+        "oracle_read_after_a_closing_quote",
+        "a quote that closes a string looks like one opening a quoted password",
+        'cat "password="x oracle.json "y"',
+    ),
+    _testmod(
+        "testmod_appended_after_a_cut_private_key",
+        "a private key header never closed, then an append to the test mod's log",
+        f"echo x -----BEGIN RSA PRIVATE KEY----- ; echo '{{}}' >> {story.TESTMOD_PATH}",
+    ),
+    _allowed(
+        "secret_in_a_command_that_reads_nothing",
+        "a real password and bearer token in a command that reads nothing declared",
+        "mysql --password=Sup3rS3cretPw! -e 'select 1' && curl -H 'Authorization: Bearer eyBearerTok.998877.zz' x",
+    ),
+    _allowed(
+        "private_key_written_to_the_agents_file",
+        "a whole private key block written to the agent's own file",
+        "printf '%s' '-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA7h1s1s4k3yb0dy\n-----END RSA PRIVATE KEY-----' > id_rsa",
+    ),
+]
