@@ -116,6 +116,7 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "phase": phase,
             "complete": False,
             **({"cwd": session.metadata["cwd"]} if isinstance(session.metadata.get("cwd"), str) else {}),
+            **({"cwds": session.metadata["cwds"]} if _texts(session.metadata.get("cwds")) else {}),
         }
         del session
         copying.publish(staged)
@@ -132,6 +133,10 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     if crosscheck is not None:
         last_at = None  # the session's times were raised past the live records (source_at keeps them)
     return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
 
 
 def _first_object(copy: Path, source: Path) -> dict[str, Any]:
