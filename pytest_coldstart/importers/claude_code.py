@@ -54,6 +54,18 @@ class ClaudeCodeImporter:
     def parse(self, path: Path) -> base.ImportedSession:
         return collect(self.walk, path)
 
+    def companions(self, source: Path, session: base.ImportedSession) -> list[str]:
+        """Subagent transcripts beside the session (2.1.2+: ``<session id>/subagents/agent-*.jsonl``,
+        research §2.1): this importer reads one file, so they are named, never silently left out."""
+        sid = session.session_id
+        if not sid or "/" in sid or "\\" in sid or sid in (".", ".."):
+            return []
+        try:
+            found = [path for path in (source.parent / sid / "subagents").glob("agent-*.jsonl") if path.is_file()]
+        except OSError:
+            return []
+        return sorted(f"{sid}/subagents/{path.name}" for path in found)
+
     def walk(self, path: Path, sink: Sink) -> base.ImportedSession:
         return walk_with_hindsight(lambda facts: self._walk(path, sink, facts), sink)
 

@@ -1,5 +1,6 @@
 """Where each imported call ran (``cwd`` on the call, ``cwds`` in run.json) and Claude Code
-lines whose uuid repeats: read once when unchanged, refused when different."""
+lines whose uuid repeats: read once when unchanged, refused when different; subagent
+transcripts beside a Claude Code session are named in run.json and the summary."""
 
 from __future__ import annotations
 
@@ -127,3 +128,19 @@ def test_claude_code_repeated_uuid_with_other_content_is_refused(tmp_path: Path,
     assert "s.jsonl:4:" in message and "uuid 'a2' repeats line 2 with different content" in message
     assert "nothing was imported" in message
     assert (run / "trajectory.jsonl").read_bytes() == before and not manifest(run)["imports"]
+
+
+def test_claude_code_subagent_transcripts_beside_the_session_are_named(tmp_path: Path) -> None:
+    lines = [cc(1, "user", "u1", None, "go"), *call(2, "t1", "u1", "/w")]
+    session = write_lines(tmp_path / "s1.jsonl", lines)  # sessionId s1
+    subagents = tmp_path / "s1" / "subagents"
+    subagents.mkdir(parents=True)
+    write_lines(subagents / "agent-a1.jsonl", [cc(3, "user", "x1", None, "survey")])
+    run = new_run(tmp_path / "run")
+    summary = import_session(run, "claude-code", session)
+    assert manifest(run)["imports"][0]["unimported_subagents"] == ["s1/subagents/agent-a1.jsonl"]
+    assert "1 subagent transcript(s) beside the session were not imported (s1/subagents/agent-a1.jsonl)" in summary
+    other = new_run(tmp_path / "other")
+    (tmp_path / "elsewhere").mkdir()
+    import_session(other, "claude-code", write_lines(tmp_path / "elsewhere" / "s1.jsonl", lines))
+    assert "unimported_subagents" not in manifest(other)["imports"][0]
