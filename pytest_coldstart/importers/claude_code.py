@@ -5,18 +5,24 @@ Format facts: research/harness-formats.md §2. The active chain ends at the last
 compaction). ``progress`` lines are never calls; the last one of an unanswered call is kept as
 ``last_progress_at``. Sidechain (subagent) calls really ran: they are imported with
 ``sidechain: true`` and their ``agent_id``, not merged into the main chain. Lines repeated by a
-resumed session (same ``uuid``) are read once.
+resumed session (same ``uuid``) are read once; a repeated uuid whose line differs from the
+first is refused (it is no resume copy, and neither version may vanish). Every call keeps the
+``cwd`` of its line. Human input (typed prompts, bash mode, slash commands, hook context
+attachments) becomes ``human.prompt`` marks (see ``human``).
 """
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
 from pytest_coldstart.importers.events import scalars
+from pytest_coldstart.importers.human import human_prompt, is_reminder, shell_kind
 from pytest_coldstart.importers.walking import Branches, Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import VersionError
 
 KNOWN_MAJORS = (1, 2)
@@ -24,6 +30,14 @@ CONVERSATION = ("user", "assistant")
 TIMED = ("user", "assistant", "system", "progress", "attachment")
 INTERRUPTS = ("[Request interrupted by user for tool use]", "[Request interrupted by user]")
 COMPACTIONS = ("compact_boundary", "microcompact_boundary")
+#: attachment types the harness adds in normal operation (its own reminders, not outside input)
+HARNESS_ATTACHMENTS = frozenset(
+    ("todo_reminder", "task_reminder", "plan_mode", "plan_mode_exit", "plan_mode_reentry", "date_change")
+    + ("critical_system_reminder", "skill_listing", "deferred_tools_delta", "token_usage", "budget_usd")
+    + ("output_style",)
+)
+#: attachment keys that carry text into the agent's context
+ATTACHMENT_TEXT = ("content", "stdout", "stderr", "additionalContext", "prompt", "text")
 
 
 class ClaudeCodeImporter:
@@ -40,12 +54,25 @@ class ClaudeCodeImporter:
     def parse(self, path: Path) -> base.ImportedSession:
         return collect(self.walk, path)
 
+    def companions(self, source: Path, session: base.ImportedSession) -> list[str]:
+        """Subagent transcripts beside the session (2.1.2+: ``<session id>/subagents/agent-*.jsonl``,
+        research §2.1): this importer reads one file, so they are named, never silently left out."""
+        sid = session.session_id
+        if not sid or "/" in sid or "\\" in sid or sid in (".", ".."):
+            return []
+        try:
+            found = [path for path in (source.parent / sid / "subagents").glob("agent-*.jsonl") if path.is_file()]
+        except OSError:
+            return []
+        return sorted(f"{sid}/subagents/{path.name}" for path in found)
+
     def walk(self, path: Path, sink: Sink) -> base.ImportedSession:
         return walk_with_hindsight(lambda facts: self._walk(path, sink, facts), sink)
 
     def _walk(self, path: Path, sink: Sink, facts: Hindsight) -> tuple[base.ImportedSession, Hindsight | None]:
         where = Where(path)
-        parents: dict[str, str | None] = {}  # every uuid read (a repeated one is skipped)
+        parents: dict[str, str | None] = {}  # every uuid read
+        seen: dict[str, tuple[int, bytes]] = {}  # uuid -> its first line and that line's digest
         previous: str | None = None
         leaf: str | None = None
         duplicates = 0
@@ -61,16 +88,18 @@ class ClaudeCodeImporter:
             uuid = value.get("uuid")
             if uuid is not None:
                 uuid = where.text(uuid, "uuid", empty=False)
-                if uuid in parents:
+                if uuid in seen:
+                    _same_as_first(path, item, seen[uuid], where)
                     duplicates += 1  # a resumed session repeats earlier lines
                     continue
+                seen[uuid] = (item.number, _digest(item.raw))
             at = where.at(value.get("timestamp")) if kind in TIMED or "timestamp" in value else None
             if kind in CONVERSATION and uuid is None:
                 raise where.fail(f"{kind} line has no uuid")
             if cli_version is None and "version" in value:
                 cli_version = _check_version(where.text(value["version"], "version", empty=False), where)
             if session_id is None and isinstance(value.get("sessionId"), str):
-                session_id = value["sessionId"]
+                session_id = walk.session_id = value["sessionId"]
             if uuid is not None:
                 parent = where.opt_text(value.get("parentUuid"), "parentUuid")
                 if parent is None:
@@ -105,9 +134,34 @@ class ClaudeCodeImporter:
             ended_at=last_at,
             lines=last[0],
             counts={"duplicate_lines": duplicates, "renamed_ids": walk.book.renamed, **walk.counts},
-            metadata={"cli_version": cli_version, **scalars(last[1], ("cwd", "gitBranch"))},
+            metadata={"cli_version": cli_version, **scalars(last[1], ("gitBranch",)), **walk.folders()},
         )
         return info, learned
+
+
+def _digest(raw: bytes) -> bytes:
+    return hashlib.blake2b(raw.rstrip(b"\r"), digest_size=16).digest()
+
+
+def _same_as_first(path: Path, item: Any, first: tuple[int, bytes], where: Where) -> None:
+    """A repeated uuid is a resume copy only when its line says what the first said (the
+    research notes know of no field a resume changes): otherwise fail closed, naming both."""
+    line, digest = first
+    if _digest(item.raw) == digest:
+        return
+    earlier = next((old.value for old in base.read_lines(path) if old.number == line), None)
+    if jsonio.canonical_bytes(earlier) == jsonio.canonical_bytes(item.value):
+        return
+    raise where.fail(
+        f"uuid {item.value.get('uuid')!r} repeats line {line} with different content "
+        "(a resumed session repeats lines unchanged; refusing to drop either version)"
+    )
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return "\n".join(value)
+    return value if isinstance(value, str) else jsonio.dumps_line(value).decode("utf-8", "replace")
 
 
 def _check_version(version: str, where: Where) -> str:
@@ -124,8 +178,14 @@ def _check_version(version: str, where: Where) -> str:
 
 class _Walk(Walker):
     def __init__(self, where: Where, sink: Sink, facts: Hindsight):
-        super().__init__(where, sink, facts, "progress_lines", "sidechain_calls", "interrupts")
+        super().__init__(where, sink, facts, "progress_lines", "sidechain_calls", "interrupts", "human_prompts")
         self.progress: dict[str, str] = {}  # tool_use id -> time of its last progress line
+        self.session_id: str | None = None
+        self.cwds: dict[str, None] = {}  # every line's cwd, in order of first appearance
+
+    def folders(self) -> dict[str, Any]:
+        """run.json: the session's start folder (its first cwd) and every folder it used."""
+        return {"cwd": next(iter(self.cwds)), "cwds": list(self.cwds)} if self.cwds else {}
 
     def line(self, value: dict[str, Any], at: str | None, line: int, uuid: str | None) -> None:
         kind = value["type"]
@@ -137,10 +197,18 @@ class _Walk(Walker):
         sidechain = self.where.flag(value.get("isSidechain"), "isSidechain")
         # Sidechain (subagent) lines are off the main chain but not abandoned.
         branch = _Branch(self.branches, None if sidechain else uuid, sidechain)
+        cwd = value.get("cwd")
+        if isinstance(cwd, str) and cwd:
+            self.cwds.setdefault(cwd)
         if kind == "assistant":
             self.assistant(value, at or "", line, branch, sidechain)
         elif kind == "user":
             self.user(value, at or "", line, branch)
+            # a subagent's user lines are its parent agent's words, not a human's
+            if not sidechain and value.get("isMeta") is not True and value.get("isCompactSummary") is not True:
+                self.human(value, at or "", line, branch)
+        elif kind == "attachment":
+            self.attachment(value, at or "", line, branch)
         elif kind == "system" and value.get("subtype") in COMPACTIONS:
             data = scalars(value, ("subtype", "logicalParentUuid"))
             if isinstance(value.get("compactMetadata"), dict):
@@ -153,6 +221,8 @@ class _Walk(Walker):
         if not isinstance(content, list):
             return
         context = scalars(message, ("model",))
+        if isinstance(value.get("cwd"), str) and value["cwd"]:
+            context["cwd"] = value["cwd"]  # the folder this call ran in (Claude Code follows `cd`)
         if sidechain:
             context["sidechain"] = True
             context.update(scalars(value, ("agentId",)))
@@ -197,6 +267,45 @@ class _Walk(Walker):
             self.event(
                 base.ImportedEvent("claude.interrupt", at, line, "operator", {"text": text.strip()}, branch.get())
             )
+
+    def human(self, value: dict[str, Any], at: str, line: int, branch: _Branch) -> None:
+        """The human's own words on a user line: everything but tool results, interrupt
+        markers and the harness's reminders (an image the human pasted counts too)."""
+        content = value["message"].get("content")
+        parts: list[str] = []
+        for block in [content] if isinstance(content, str) else content if isinstance(content, list) else []:
+            if isinstance(block, str):
+                text = block
+            elif not isinstance(block, dict) or block.get("type") in ("tool_result", "thinking"):
+                continue
+            elif block.get("type") == "text":
+                said = block.get("text")
+                text = said if isinstance(said, str) else ""
+            else:
+                text = f"[{block.get('type')}]"
+            if text.strip() and text.strip() not in INTERRUPTS and not is_reminder(text):
+                parts.append(text)
+        if parts:
+            text = "\n".join(parts)
+            self._prompt(text, at, line, shell_kind(text), branch)
+
+    def attachment(self, value: dict[str, Any], at: str, line: int, branch: _Branch) -> None:
+        """Context the harness attached for the agent (2.1.97+): a hook's output, a file the
+        human mentioned, a message queued while the agent worked… Its own reminders, and a
+        hook that said nothing, are not outside input."""
+        attached = value.get("attachment")
+        kind = attached.get("type") if isinstance(attached, dict) else None
+        if not isinstance(attached, dict) or kind in HARNESS_ATTACHMENTS:
+            return
+        said = [attached[key] for key in ATTACHMENT_TEXT if attached.get(key) not in (None, "", [], {})]
+        if not said and isinstance(kind, str) and kind.startswith("hook"):
+            return
+        text = "\n".join(_as_text(v) for v in said or [attached])
+        self._prompt(text, at, line, f"attachment:{kind}", branch)
+
+    def _prompt(self, text: str, at: str, line: int, kind: str, branch: _Branch) -> None:
+        self.counts["human_prompts"] += 1
+        self.event(human_prompt(text, at, line, self.session_id, kind, branch.get()))
 
     def finish(self) -> None:
         for call in self.book.unanswered():

@@ -5,6 +5,12 @@ order plus its ``parentId`` chain (v1 files are linear). Calls on other branches
 (``/tree`` never reverts files), so they are imported too, marked abandoned. Calls of an
 assistant message whose ``stopReason`` is ``error``/``aborted`` were never executed: they keep
 status ``open`` with ``executed: false`` unless a result exists after all.
+
+Human input becomes ``human.prompt`` marks (see ``human``): user messages, the human's ``!cmd``
+(``bashExecution``: it ran in the agent's environment and its output reached the agent; it
+also keeps its ``pi.bash_execution`` mark) and context an extension injected (``custom_message``
+entries, ``custom``/``hookMessage`` messages). pi records one folder per session (the header's
+``cwd``): every call carries it as ``cwd``.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from pytest_coldstart.importers.base import (
     read_lines,
 )
 from pytest_coldstart.importers.events import preview_of, scalars
+from pytest_coldstart.importers.human import human_prompt
 from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
 from pytest_coldstart.run.errors import VersionError
 
@@ -38,7 +45,8 @@ MARKED = {
     "label": ("targetId", "label"),
     "session_info": ("name",),
 }
-QUIET = ("custom", "custom_message")
+QUIET = ("custom",)  # extension state, never sent to the model
+INJECTED_ROLES = ("custom", "hookMessage")
 
 
 class PiImporter:
@@ -71,6 +79,9 @@ class PiImporter:
             if header is None:
                 header = self._header(entry, where)
                 tree = header.get("version", 1) >= 2
+                walk.session_id = header["id"]
+                if isinstance(header.get("cwd"), str) and header["cwd"]:
+                    walk.cwd = header["cwd"]
                 continue
             at = self._time(entry, where)
             entries += 1
@@ -110,7 +121,10 @@ class PiImporter:
             ended_at=max(started, last),
             lines=last_line,
             counts={"entries": entries, "renamed_ids": walk.book.renamed, **walk.counts},
-            metadata=scalars(header, ("id", "cwd", "parentSession", "branchedFrom")),
+            metadata={
+                **scalars(header, ("id", "cwd", "parentSession", "branchedFrom")),
+                **({"cwds": [walk.cwd]} if walk.cwd is not None and walk.book.count else {}),
+            },
         )
         return info, learned
 
@@ -156,8 +170,10 @@ class _Walk(Walker):
     """Turns entries (in file order) into calls, results and events."""
 
     def __init__(self, where: Where, sink: Sink, facts: Hindsight):
-        super().__init__(where, sink, facts, "messages", "unknown_entries", "bash_executions")
+        super().__init__(where, sink, facts, "messages", "unknown_entries", "bash_executions", "human_prompts")
         self.revived: set[int] = set()
+        self.session_id: str | None = None
+        self.cwd: str | None = None
 
     def branch(self, entry_id: str | None) -> str | None:
         return None if entry_id is None else self.branches.of(entry_id)
@@ -172,8 +188,16 @@ class _Walk(Walker):
             if isinstance(entry.get("summary"), str):
                 data["summary_preview"] = preview_of(entry["summary"])
             self.event(ImportedEvent(f"pi.{kind}", at, line, "harness", data, self.branch(entry_id)))
+        elif kind == "custom_message":
+            self.human(entry.get("content"), at, line, entry_id, "injected")
         elif kind not in QUIET:
             self.counts["unknown_entries"] += 1
+
+    def human(self, content: Any, at: str, line: int, entry_id: str | None, kind: str) -> None:
+        text, others = join_text(content if isinstance(content, (str, list)) else None, self.where, "content")
+        text = "\n".join([text] * bool(text) + [f"[{block.get('type')}]" for block in others])
+        self.counts["human_prompts"] += 1
+        self.event(human_prompt(text, at, line, self.session_id, kind, self.branch(entry_id)))
 
     def message(self, message: dict[str, Any], at: str, line: int, entry_id: str | None) -> None:
         role = message.get("role")
@@ -188,6 +212,12 @@ class _Walk(Walker):
             if isinstance(message.get("output"), str):
                 data["output_preview"] = preview_of(message["output"])
             self.event(ImportedEvent("pi.bash_execution", at, line, "operator", data, self.branch(entry_id)))
+            command = message.get("command")
+            self.human(f"!{command}" if isinstance(command, str) else "!", at, line, entry_id, "bash")
+        elif role == "user":
+            self.human(message.get("content"), at, line, entry_id, "prompt")
+        elif role in INJECTED_ROLES:
+            self.human(message.get("content"), at, line, entry_id, "injected")
 
     def assistant(self, message: dict[str, Any], at: str, line: int, entry_id: str | None) -> None:
         content = message.get("content")
@@ -208,6 +238,8 @@ class _Walk(Walker):
             if branch is False:
                 branch = self.branch(entry_id)
             call = ImportedCall("", str(tool), block.get("arguments", {}), at, line, branch, dict(context))
+            if self.cwd is not None:
+                call.fields["cwd"] = self.cwd
             # A call of an aborted message never ran, unless a result shows up after all.
             if stop in NOT_EXECUTED_STOPS and self.book.count not in self.hindsight.revived:
                 call.fields["executed"] = False

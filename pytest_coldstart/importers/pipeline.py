@@ -116,7 +116,10 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
             "phase": phase,
             "complete": False,
             **({"cwd": session.metadata["cwd"]} if isinstance(session.metadata.get("cwd"), str) else {}),
+            **({"cwds": session.metadata["cwds"]} if _texts(session.metadata.get("cwds")) else {}),
         }
+        if callable(getattr(importer, "companions", None)) and (left := importer.companions(source, session)):
+            entry["unimported_subagents"] = left
         del session
         copying.publish(staged)
     except BaseException:
@@ -132,6 +135,10 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
     if crosscheck is not None:
         last_at = None  # the session's times were raised past the live records (source_at keeps them)
     return _summary(importer, source, entry, recorder.manifest, last_at) + _live_summary(crosscheck)
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(item, str) for item in value)
 
 
 def _first_object(copy: Path, source: Path) -> dict[str, Any]:
@@ -351,6 +358,11 @@ def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[
         text += (
             f"; {entry['redacted']} value(s) in {entry['redacted_lines']} line(s) of the stored copy were redacted "
             f"(source sha256 {short(entry['source_sha256'])})"
+        )
+    if entry.get("unimported_subagents"):
+        text += (
+            f"; warning: {len(entry['unimported_subagents'])} subagent transcript(s) beside the session were not "
+            f"imported ({', '.join(entry['unimported_subagents'][:3])}): their calls are not in the run"
         )
     created = parse_at(manifest.get("created_at"))
     started = parse_at(entry["session_started_at"])

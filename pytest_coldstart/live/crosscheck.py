@@ -7,6 +7,9 @@ arguments' digest (of the values before redaction, on both sides) and the result
 Session calls the hooks never saw, and live calls of the same session the file does not have,
 are differences too. The import ends with one ``live.crosscheck`` mark listing them all; the
 audit reports every difference (a session file edited after the run, a call the hook missed).
+The session's ``human.prompt`` marks are the hooks' again: as many of a session's as live
+capture recorded for it are not appended twice (the audit counts a session's prompts and
+takes the first as the task); the ones beyond that count, which the hooks missed, are.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.live.adapter import CROSSCHECK, digest
+from pytest_coldstart.live.adapter import CROSSCHECK, HUMAN_PROMPT, digest
 from pytest_coldstart.record.trajectory import Serialized
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.layout import RunDir
@@ -38,20 +41,25 @@ class Reconciler:
     """``keep(fields)`` for each session record before it is spooled; ``mark(...)`` at the end."""
 
     live: dict[str, LiveCall]
+    prompts: dict[str | None, int] = field(default_factory=dict)  # live human.prompt marks per session
     matched: set[str] = field(default_factory=set)
     missed: list[str] = field(default_factory=list)
     differences: list[dict[str, Any]] = field(default_factory=list)
     count: int = 0
     informational: int = 0
 
+    def __post_init__(self) -> None:
+        self.prompts_left = dict(self.prompts)
+
     @classmethod
     def of(cls, rundir: RunDir) -> Reconciler:
-        return cls(live_calls(rundir))
+        prompts: dict[str | None, int] = {}
+        return cls(live_calls(rundir, prompts), prompts)
 
     def filter(self, emit: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
         """``emit`` for the records to append; the rest are compared (``emit`` itself when
         nothing was captured live: no cost for ordinary imports)."""
-        if not self.live:
+        if not self.live and not self.prompts:
             return emit
 
         def kept(fields: dict[str, Any]) -> None:
@@ -70,6 +78,7 @@ class Reconciler:
             self.differences.clear()
             self.count = 0
             self.informational = 0
+            self.prompts_left = dict(self.prompts)
 
         return both
 
@@ -77,6 +86,13 @@ class Reconciler:
         """False for a record of a call already recorded live (it is compared instead)."""
         kind = fields.get("record")
         call_id = fields.get("call_id")
+        if kind == "mark" and fields.get("name") == HUMAN_PROMPT:
+            data = fields.get("data")
+            session = data.get("session_id") if isinstance(data, dict) else None
+            if self.prompts_left.get(session, 0) > 0:
+                self.prompts_left[session] -= 1
+                return False
+            return True
         if kind not in ("call", "result") or not isinstance(call_id, str):
             return True
         seen = self.live.get(call_id)
@@ -148,8 +164,9 @@ def not_before(chunk: list[Serialized], floor: str | None) -> list[Serialized]:
     return chunk
 
 
-def live_calls(rundir: RunDir) -> dict[str, LiveCall]:
-    """The calls live capture appended (one read of the trajectory), with their results' status."""
+def live_calls(rundir: RunDir, prompts: dict[str | None, int] | None = None) -> dict[str, LiveCall]:
+    """The calls live capture appended (one read of the trajectory), with their results' status;
+    ``prompts`` (when given) gets the number of live ``human.prompt`` marks of each session."""
     found: dict[str, LiveCall] = {}
     if not rundir.trajectory.is_file():
         return found
@@ -159,6 +176,13 @@ def live_calls(rundir: RunDir) -> dict[str, LiveCall]:
             continue
         source = record.get("source")
         call_id = record.get("call_id")
+        if prompts is not None and record.get("name") == HUMAN_PROMPT and record.get("record") == "mark":
+            stated = record.get("data")
+            data: dict[str, Any] = stated if isinstance(stated, dict) else {}
+            if str(data.get("source") or source).startswith("hook:"):
+                session = data.get("session_id") if isinstance(data.get("session_id"), str) else None
+                prompts[session] = prompts.get(session, 0) + 1
+            continue
         if not isinstance(source, str) or not source.startswith("hook:") or not isinstance(call_id, str):
             continue
         if record.get("record") == "call":

@@ -97,7 +97,7 @@ def test_claude_sidechain_rewind_compaction_duplicates(tmp_path: Path) -> None:
     assert got["c3"]["call"].get("branch") is None
     assert got["c4"]["result"]["status"] == "open" and got["c4"]["result"]["last_progress_at"] == T.format(12)
     names = [r["name"] for r in records(run) if r["record"] == "mark"]
-    assert names == ["claude.compaction", "claude.interrupt"]
+    assert names == ["human.prompt", "claude.compaction", "claude.interrupt"]  # the first prompt: the task
     counts = manifest(run)["imports"][0]["counts"]
     assert counts["duplicate_lines"] == 1 and counts["sidechain_calls"] == 1 and counts["abandoned"] == 1
     assert validate_run(run).valid

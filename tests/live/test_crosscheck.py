@@ -120,6 +120,38 @@ def test_a_human_turn_after_the_task_keeps_the_run_pending(tmp_path: Path) -> No
     assert any("1 human prompt(s) reached the agent after the task prompt" in r for r in report["pending_reasons"])
 
 
+def _prompts(run: Path) -> list[dict[str, Any]]:
+    return [m for m in of_kind(run, "mark") if m["name"] == "human.prompt"]
+
+
+def test_the_task_prompt_recorded_live_is_not_imported_again(tmp_path: Path) -> None:
+    run = new_run(tmp_path)
+    replay(run, payloads())
+    _import(run)
+    (prompt,) = _prompts(run)
+    assert prompt["data"]["source"] == "hook:claude-code"
+    assert not any("human prompt" in r for r in audit(run)["pending_reasons"])
+
+
+def test_a_human_turn_the_hooks_missed_comes_from_the_session_file(tmp_path: Path) -> None:
+    run = new_run(tmp_path)
+    replay(run, payloads())
+    lines = [json.loads(line) for line in SESSION.read_text().splitlines()]
+    last = lines[-1]
+    turn = {**lines[0], "uuid": "00000000-0000-4000-8000-0000000000ff", "parentUuid": lines[-2]["uuid"]}
+    turn["message"] = {"role": "user", "content": "hint: the third cart holds the enchanted pickaxe"}
+    turn["timestamp"] = last["timestamp"]
+    path = tmp_path / "later-prompt.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in [*lines[:-1], turn, last]))
+    _import(run, path)
+    assert [p["data"].get("source", p.get("source")) for p in _prompts(run)] == [
+        "hook:claude-code",
+        "import:claude-code",
+    ]
+    report = audit(run)
+    assert any("1 human prompt(s) reached the agent after the task prompt" in r for r in report["pending_reasons"])
+
+
 def test_a_raised_time_keeps_the_session_time_beside_a_nested_source_at() -> None:
     """Only a top-level ``source_at`` is the record's own: one inside the arguments is data."""
     nested = Serialized({"at": "2026-01-01T10:00:00.000Z"}, b'{"arguments":{"source_at":"x"}}')
