@@ -22,6 +22,7 @@ naming one.
 from __future__ import annotations
 
 import bisect
+import posixpath
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -136,6 +137,7 @@ class CodeWrites:
     trees: list[str] = field(default_factory=list)  # folders the code extracts or copies a tree into
     #: paths[i] is a copy's or a move's destination: (its literal source, whether it moved)
     sources: dict[int, tuple[str, bool]] = field(default_factory=dict)
+    links: dict[int, bool] = field(default_factory=dict)  # paths[i] is a link to its source: symbolic?
 
 
 def code_writes(text: str) -> CodeWrites:
@@ -149,11 +151,15 @@ def code_writes(text: str) -> CodeWrites:
     starts: list[int] = []  # the literal writes' spans, in text order (finditer: no overlap)
     ends: list[int] = []
     sources: dict[int, tuple[str, bool]] = {}
+    links: dict[int, bool] = {}
     for match in _LITERAL.finditer(text):
         groups = match.groupdict()
         source = next((value for name, value in groups.items() if value and name.startswith("src")), None)
         if source is not None:
             sources[len(paths)] = (source, _MOVES.match(match.group(0)) is not None)
+            link = _LINKS.match(match.group(0))
+            if link is not None:
+                links[len(paths)] = link.group(1) == "symlink"
         paths.append(next(value for name, value in groups.items() if value and name.startswith("path")))
         starts.append(match.start())
         ends.append(match.end())
@@ -171,7 +177,7 @@ def code_writes(text: str) -> CodeWrites:
         return index >= 0 and position < ends[index]
 
     unplaced = any(not covered(m.start()) for m in _ANY.finditer(text))
-    return CodeWrites(paths, unplaced, patched, trees, sources)
+    return CodeWrites(paths, unplaced, patched, trees, sources, links)
 
 
 def script_writes(
@@ -196,6 +202,15 @@ def script_writes(
         ]:
             keys, unplaceable = keys_of(path)
             out += [(key, how, None) for key in sorted(keys | set(unplaced(path) if unplaceable else ()))]
+        for index, symbolic in found.links.items():  # later writes through the link reach its source
+            source, link = found.sources[index][0], found.paths[index]
+            for cwd in cwds:
+                origin = (
+                    posixpath.join(posixpath.dirname(link), source) if symbolic and not is_absolute(source) else source
+                )
+                link_key, origin_key = ws.key(link, cwd), ws.key(origin, cwd)
+                if link_key is not None and origin_key is not None:
+                    ws.alias(link_key, origin_key)
         for path in found.trees:
             keys, unplaceable = keys_of(path)
             out += [(key, "script" + TREE, None) for key in sorted(keys)]
@@ -228,6 +243,7 @@ def _numbered(pattern: str, index: int) -> str:
     return pattern
 
 
+_LINKS = re.compile(r"os\.(link|symlink)\b")  # os.link(src, dst), os.symlink(src, dst): dst reaches src
 _MOVES = re.compile(
     r"shutil\.move|os\.(?:rename|replace)|renameSync|rename|FileUtils\.(?:mv|move)|\[(?:System\.)?IO\.File\]::Move"
 )

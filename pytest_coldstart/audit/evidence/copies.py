@@ -14,7 +14,12 @@ from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import last_component
 from pytest_coldstart.audit.evidence.tree_writes import folder
 
-COPIERS = ("cp", "mv", "install", "rsync", "ln", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy", "scp")
+COPIERS = (
+    "cp", "mv", "install", "rsync", "ln", "link", "copy", "move", "copy-item", "move-item", "xcopy", "robocopy", "scp",
+)  # fmt: skip
+#: how a word names the working directory itself: a link's text from there is not relative to
+#: the link's folder (``ln -s $PWD/test/x t``); ``~+`` is bash's $PWD
+CWD_FORMS = ("$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", "~+/")
 #: Names an exec-er supplies at run time: find -exec's {}, xargs -I %, parallel's {} forms.
 PLACEHOLDERS = frozenset(["{}", "%", "{.}", "{/}", "{//}", "{/.}", "{#}"])
 #: Remote and container copiers, with the subcommands that copy.
@@ -85,14 +90,21 @@ def copies(words: list[str], head: str, args: list[str], targets: Targets) -> li
     out: list[Write] = []
     if directory and (not sources or any(source in PLACEHOLDERS for source in sources)):
         out += folder(destination, head, targets, targets.key)  # names an exec-er supplies: unknown
-    symbolic = head == "ln" and any(w == "--symbolic" or (w[:1] == "-" and w[1:2] != "-" and "s" in w) for w in words)
-    hard = (head == "ln" and not symbolic) or (
-        head == "cp" and any(w == "--link" or (w[:1] == "-" and w[1:2] != "-" and "l" in w) for w in words)
+    symbolic = head in ("ln", "cp") and any(
+        w in ("--symbolic", "--symbolic-link") or (w[:1] == "-" and w[1:2] != "-" and "s" in w) for w in words
     )
+    hard = (
+        head == "link"
+        or (head == "ln" and not symbolic)
+        or (head == "cp" and any(w == "--link" or (w[:1] == "-" and w[1:2] != "-" and "l" in w) for w in words))
+    )
+    # ln -s stores its target as text, resolved from the link's own folder; ln -r makes that text
+    # from a name relative to the working directory, as $PWD/x or ~+/x name it from there
+    relative = head == "ln" and any(w == "--relative" or (w[:1] == "-" and w[1:2] != "-" and "r" in w) for w in words)
     for source in sources:
         name = f"{destination.rstrip('/')}/{last_component(source)}" if directory else destination
-        # ln -s stores its target as text, resolved from the link's own folder
-        origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not source.startswith("/") else source
+        from_cwd = source.startswith(("/", *CWD_FORMS)) or relative
+        origin = posixpath.join(posixpath.dirname(name), source) if symbolic and not from_cwd else source
         out += [(k, head, targets.key(origin)) for k in targets(name)]
         # a link - symbolic, or hard (ln, cp -l): later writes through it reach its origin
         link, linked = (targets.key(name), targets.key(origin)) if symbolic or hard else (None, None)

@@ -43,7 +43,7 @@ _MEMO_CHARS = 512  # this many characters, so the memo holds at most a few MB
 _MOVES = ("cd", "pushd", "Set-Location", "chdir")  # the commands that change the cwd
 _CODE_CHDIR = re.compile(r"""\b(?:chdir|setwd)\s*\(?\s*(['"])([^'"\n]{1,1024})\1""")  # os.chdir('x'), setwd("x")
 _MAX_CODE_CWDS = 4  # cwds one start may be in at once (code's chdirs add to the shell's)
-_CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+_CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`", "~+")  # ~+ is bash's $PWD
 _PROC_CWD = re.compile(r"^/proc/(?:self|thread-self|\d+)/cwd(?:/|$)")
 _PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")

@@ -158,6 +158,25 @@ SESSION: list[Scenario] = [
         f"ln {_TM} workspace/h",
         f"cat {_FORGED} > workspace/h",
     ),
+    *(
+        _testmod(
+            name,
+            f"one call links workspace/h to the test mod's file ({how}), a later one overwrites it",
+            link,
+            f"cat {_FORGED} > workspace/h",
+        )
+        for name, how, link in (
+            ("testmod_written_through_a_link_by_the_link_command", "link", f"link {_TM} workspace/h"),
+            (
+                "testmod_written_through_os_link",
+                "os.link",
+                f"python3 -c \"import os; os.link('{_TM}', 'workspace/h')\"",
+            ),
+            ("testmod_written_through_a_symlink_from_pwd", "ln -s $PWD/...", f"ln -s $PWD/{_TM} workspace/h"),
+            ("testmod_written_through_a_relative_symlink", "ln -sr", f"ln -sr {_TM} workspace/h"),
+            ("testmod_written_through_a_copy_that_links", "cp -s ~+/...", f"cp -s ~+/{_TM} workspace/h"),
+        )
+    ),
     S(
         "oracle_read_through_a_link_made_earlier",
         "one call links workspace/o to the oracle, a later one reads the link",
