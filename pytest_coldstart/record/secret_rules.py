@@ -108,9 +108,9 @@ _IN_SINGLE = rf"(?:[^'\n`;<>&|()$]|{_DOLLAR})"
 #: a word that names a file is not a secret: ``./x``, ``/x``, ``~/x``, ``a/../x``, ``oracle.json``,
 #: ``test/testmod.jsonl`` (``cat token: oracle.json`` reads the file)
 _FILE_NAME = r"(?:[A-Za-z0-9_-]*/)*[A-Za-z0-9_-]+\.[A-Za-z][A-Za-z0-9]{0,4}"
-_NOT_A_PATH = rf"(?![./~])(?!{_FILE_NAME}(?!{_BARE}))(?!{_BARE}*?/\.)"
 #: after the operator: spaces, unless the word after them names a file (``cat token: oracle.json``)
 _SPACED = rf"(?:[ \t]+(?!{_FILE_NAME}(?!{_BARE})))?"
+#: a value that starts a path (``./x``, ``/x``, ``~/x``) or climbs one (``a/../x``) is no secret
 _NOT_A_PATH = rf"(?![./~])(?!{_BARE}*?/\.)"
 ASSIGNMENT = (
     rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:){_SPACED}{_NOT_A_VALUE}"
