@@ -18,7 +18,7 @@ from typing import Any, TypeVar, cast
 
 import pytest
 
-from pytest_coldstart.pytest_plugin import markers
+from pytest_coldstart.pytest_plugin import conftests, markers
 from pytest_coldstart.pytest_plugin.items import ColdstartItem, ValidateItem, run_items
 from pytest_coldstart.pytest_plugin.links import LinkPolicy
 from pytest_coldstart.pytest_plugin.outcomes import one_line
@@ -50,8 +50,21 @@ def looks_like_run(run_json: Path) -> bool:
     return "schemaVersion" in document or (isinstance(schema, str) and schema.startswith(_V1_SCHEMA_PREFIX))
 
 
+def is_run(directory: Path) -> bool:
+    """A folder holding a coldstart manifest (``looks_like_run``)."""
+    return (directory / RUN_JSON).is_file() and looks_like_run(directory / RUN_JSON)
+
+
 def claim(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    """pytest_collect_directory: our node for run directories, None for everything else."""
+    """pytest_collect_directory: our node for run directories, None for everything else. The
+    folder of a node we return is shielded first: its conftest.py is data (``conftests``)."""
+    node = _claimed(path, parent)
+    if node is not None:
+        conftests.shield(parent.config.pluginmanager, path)
+    return node
+
+
+def _claimed(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     policy = parent.config.stash.get(LINKS, None)
     refused = policy.folder(path) if policy is not None else None
     if refused is not None:

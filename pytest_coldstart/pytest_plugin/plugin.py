@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from pytest_coldstart.audit.cache import AuditCache
-from pytest_coldstart.pytest_plugin import anchor, collect, markers
+from pytest_coldstart.pytest_plugin import anchor, collect, conftests, markers
 from pytest_coldstart.pytest_plugin import terminal as summary
 from pytest_coldstart.pytest_plugin.fixtures import audit, coldstart_run, coldstart_scenarios  # noqa: F401
 from pytest_coldstart.pytest_plugin.items import ColdstartItem
@@ -102,6 +102,13 @@ def _cache_dir(config: pytest.Config) -> Path | None:
 def pytest_configure(config: pytest.Config) -> None:
     """pytest_configure: register markers, build the session state, hook up pytest-html."""
     markers.register(config)
+    inside = conftests.run_holding(config.inipath, collect.is_run) if config.inipath is not None else None
+    if inside is not None:
+        raise pytest.UsageError(
+            f"coldstart: pytest read its configuration from {config.inipath}, inside the run {inside}: a run is "
+            "agent-writable, so its options are not the lab's. Give pytest the runs' parent folder or "
+            "--coldstart-runs=DIR (with '='), or pass the lab's own file with -c (docs/security.md)"
+        )
     given: list[Path] = []
     if config.args_source == pytest.Config.ArgsSource.ARGS:
         given = [config.invocation_params.dir / arg.split("::", 1)[0] for arg in config.args]
@@ -230,6 +237,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if isinstance(item, ColdstartItem) and report.when == "call":
         report.duration += item.audit_seconds
     return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+    """pytest_load_initial_conftests: before pytest imports the conftest.py of the paths it was
+    given (and their test* subfolders), those inside a run are made unimportable (``conftests``)."""
+    namespace = early_config.known_args_namespace
+    given = [str(arg).split("::", 1)[0] for arg in getattr(namespace, "file_or_dir", None) or []]
+    given += [str(path) for path in early_config.getini("testpaths") or []]
+    here = early_config.invocation_params.dir
+    conftests.shield_anchors(early_config.pluginmanager, [here, *(here / arg for arg in given)], collect.is_run)
 
 
 @pytest.hookimpl(tryfirst=True)
