@@ -95,7 +95,9 @@ def audit_one(run: str, cache_dir: str | None, target: str | None) -> Outcome:
     cache = AuditCache(Path(cache_dir) if cache_dir else None)
     try:
         key = cache.key(run_dir)
-        report = cache.get_or_compute("audit", key, lambda: audit_module.audit_run(run_dir, write=False))
+        report = cache.get_or_compute(
+            "audit", key, lambda: audit_module.audit_run(run_dir, write=False), recheck=lambda: cache.key(run_dir)
+        )
     except Exception as exc:  # the audit never raises on bad input; this is our bug or the disk
         return Outcome(run, None, None, time.perf_counter() - started, False, None, f"{type(exc).__name__}: {exc}")
     written = None

@@ -154,27 +154,32 @@ class AuditCache:
             return
         _write_atomically(entry_path, data)
 
-    def get_or_compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
-        """The cached value, or compute it once under the key's lock (other workers wait)."""
+    def get_or_compute(
+        self, kind: str, key: str, compute: Compute, recheck: Callable[[], str] | None = None
+    ) -> dict[str, Any]:
+        """The cached value, or compute it once under the key's lock (other workers wait).
+        ``recheck()``: the key again once computed; a value whose inputs changed meanwhile is
+        returned but never stored (a writer swapping bytes under the audit cannot file one
+        state's verdict under another's key)."""
         value = self._read(kind, key)
         if value is not None:
             self.hits += 1
             return value
         if self.directory is None:
-            return self._compute(kind, key, compute)
+            return self._compute(kind, key, compute, recheck)
         _, lock_path = self._paths(kind, key)
         try:
             lock_path.parent.mkdir(parents=True, exist_ok=True)
             lock = FileLock(os.fspath(lock_path))
             lock.acquire()
         except OSError:  # a full or read-only cache costs time, never the verdict
-            return self._compute(kind, key, compute)
+            return self._compute(kind, key, compute, recheck)
         try:
             value = self._read(kind, key)
             if value is not None:
                 self.hits += 1
                 return value
-            return self._compute(kind, key, compute)
+            return self._compute(kind, key, compute, recheck)
         finally:
             lock.release()
 
@@ -197,14 +202,24 @@ class AuditCache:
             with _held(lock_path) as entry_held:
                 if not entry_held or self._read(kind, key) is not None:
                     return None
-                self._compute(kind, key, compute)
+                self._compute(kind, key, compute, lambda: entry_key(run_dir, self.content_digest(run_dir)))
                 return key
 
-    def _compute(self, kind: str, key: str, compute: Compute) -> dict[str, Any]:
+    def _compute(
+        self, kind: str, key: str, compute: Compute, recheck: Callable[[], str] | None = None
+    ) -> dict[str, Any]:
         value = compute()
         self.computed += 1
-        if not is_internal_error(value):
-            self._store(kind, key, value)
+        if is_internal_error(value):
+            return value
+        if recheck is not None:
+            try:
+                same = recheck() == key
+            except (OSError, ValueError):
+                same = False
+            if not same:
+                return value  # the run changed while it was audited: the verdict of no one state
+        self._store(kind, key, value)
         return value
 
 

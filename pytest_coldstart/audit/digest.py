@@ -21,8 +21,10 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
+import stat as stat_module
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -128,15 +130,23 @@ _MEMO: dict[str, str] = {}
 
 
 def package_state() -> str:
-    """sha256 over the path, size and mtime of every file of the package (stat only, ~1 ms):
-    equal states have equal fingerprints, so the fingerprint can be remembered under it."""
+    """sha256 over the path, size, inode, mtime and ctime of every file of the package (stat
+    only, ~1 ms): equal states have equal fingerprints, so the fingerprint can be remembered
+    under it. ctime is in it because a same-size edit can set mtime back (``os.utime``), never
+    ctime."""
     digest = hashlib.sha256(f"{__version__}\n".encode())
     for current, dirs, files in os.walk(PACKAGE):
         dirs[:] = sorted(d for d in dirs if d != "__pycache__")
         for name in sorted(files):
             stat = os.stat(os.path.join(current, name))
-            digest.update(f"{current}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+            digest.update(_entry(f"{current}/{name}", stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns))
     return digest.hexdigest()
+
+
+def _entry(*fields: object) -> bytes:
+    """One digest entry, framed: JSON escapes a newline or a NUL inside a name or a link's text,
+    so no two listings can run together into the same bytes."""
+    return (json.dumps(list(fields)) + "\n").encode("utf-8", "surrogateescape")
 
 
 def code_fingerprint(memo_dir: Path | None = None) -> str:
@@ -188,31 +198,43 @@ def _data_files(folder: Path) -> Iterator[Path]:
 
 
 def _inputs(root: Path) -> Iterator[tuple[str, Path, os.stat_result]]:
-    """(relative path, path, lstat) of every file and symlink the audit may read, in order."""
+    """(relative path, path, lstat) of every file, symlink and folder the audit may read, in
+    order. The derived outputs (``audit/``, ``.coldstart/``, ``summary.json``) are no input,
+    but a symlink among them is (the audit resolves names through any link of the run), and so
+    is an empty folder (a copy into it, or a name under it, reads differently)."""
     for current, dirs, files in walk(root):
-        relative = Path(current).relative_to(root)
-        if relative == Path("."):
-            dirs[:] = [d for d in dirs if d not in _SKIP_TOP]
-            files = [f for f in files if f != SUMMARY_JSON]  # derived from the audit, never its input
+        here = Path(current)
+        relative = here.relative_to(root)
+        top = relative == Path(".")
+        derived = not top and relative.parts[0] in _SKIP_TOP
         dirs.sort()
-        for name in sorted(files) + [d for d in dirs if (Path(current) / d).is_symlink()]:
-            path = Path(current) / name
+        for name in sorted(files) + dirs:
+            path = here / name
             try:
                 stat = path.lstat()
             except OSError:
                 continue
+            ours = derived or (top and (name in _SKIP_TOP or name == SUMMARY_JSON))
+            if ours and not stat_module.S_ISLNK(stat.st_mode):
+                continue  # our own output; only a link planted there counts
             yield (relative / name).as_posix(), path, stat
 
 
+def _link(path: Path, root: Path) -> str:
+    """A symlink's text and where it leads now: a name in the run (relative, so equal wherever
+    the run lies), or a path outside it (which moves with the run: another verdict)."""
+    real, base = os.path.realpath(path), os.path.realpath(root)
+    inside = real == base or real.startswith(base + os.sep)
+    return f"{os.readlink(path)}\0{'in:' + os.path.relpath(real, base) if inside else 'out:' + real}"
+
+
 def audit_inputs_digest(run_dir: str | Path) -> str:
+    root = Path(run_dir)
     digest = hashlib.sha256(code_fingerprint().encode())
-    for relative, path, stat in _inputs(Path(run_dir)):
-        target = os.readlink(path) if path.is_symlink() else ""
-        digest.update(
-            f"{relative}\0{stat.st_size}\0{stat.st_ino}\0{stat.st_mtime_ns}\0{stat.st_ctime_ns}\0{target}\n".encode(
-                "utf-8", "surrogateescape"
-            )
-        )
+    for relative, path, stat in _inputs(root):
+        target = _link(path, root) if stat_module.S_ISLNK(stat.st_mode) else ""
+        fields = (relative, stat.st_mode, stat.st_size, stat.st_ino, stat.st_mtime_ns, stat.st_ctime_ns, target)
+        digest.update(_entry(*fields))
     return digest.hexdigest()
 
 
@@ -228,16 +250,19 @@ def file_sha256(path: Path) -> str:
 
 def audit_content_digest(run_dir: str | Path) -> str:
     """sha256 over (path, kind, content hash) of every input (no stat field, no location)."""
-    digest = hashlib.sha256(b"coldstart run content 1\n")
-    for relative, path, stat in _inputs(Path(run_dir)):
-        if path.is_symlink():
-            entry = f"link\0{os.readlink(path)}"
-        elif path.is_file():
+    root = Path(run_dir)
+    digest = hashlib.sha256(b"coldstart run content 2\n")
+    for relative, path, stat in _inputs(root):
+        if stat_module.S_ISLNK(stat.st_mode):
+            kind, value = "link", _link(path, root)
+        elif stat_module.S_ISDIR(stat.st_mode):
+            kind, value = "folder", ""
+        elif stat_module.S_ISREG(stat.st_mode):
             try:
-                entry = f"file\0{file_sha256(path)}"
+                kind, value = "file", file_sha256(path)
             except OSError as exc:
-                entry = f"unreadable\0{exc.errno}"
+                kind, value = "unreadable", str(exc.errno)
         else:
-            entry = f"other\0{stat.st_mode:o}"  # a FIFO, a socket: never opened
-        digest.update(f"{relative}\0{entry}\n".encode("utf-8", "surrogateescape"))
+            kind, value = "other", f"{stat.st_mode:o}"  # a FIFO, a socket: never opened
+        digest.update(_entry(relative, kind, value))
     return digest.hexdigest()

@@ -56,7 +56,7 @@ def audited(run_dir: Path, cache: AuditCache | None) -> tuple[dict[str, Any], So
         return fresh[0]
 
     try:
-        report = cache.get_or_compute("audit", key, compute)
+        report = cache.get_or_compute("audit", key, compute, recheck=lambda: cache.key(run_dir))
     except OSError:  # an unusable cache folder costs time, never the verdict
         return (fresh[0] if fresh else audit_run(run_dir, write=False)), "audited"
     return report, ("audited" if fresh else "cached")

@@ -137,7 +137,9 @@ class ColdstartSession:
             if key is None:
                 report = _audit(run_dir)
             else:
-                report = self.cache.get_or_compute("audit", key, lambda: _audit(run_dir))
+                report = self.cache.get_or_compute(
+                    "audit", key, lambda: _audit(run_dir), recheck=lambda: self.cache.key(run_dir)
+                )
             if self.post_audit is not None:
                 report = self.post_audit(run_dir, report)
             info = typed(run_dir, report, key)
