@@ -36,6 +36,7 @@ from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import TESTMOD, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare, earliest, first_of
 from pytest_coldstart.record.redaction import key_words
+from pytest_coldstart.run.numbers import digits
 
 FIXTURE_OK = ("ready", "ok", "valid", "pass", "passed", "verified")
 RESTORE_OK = ("ok", "verified", "pass", "passed", "success")
@@ -87,7 +88,7 @@ def _failure(key: str, value: Any, grouped: bool) -> bool:
     if isinstance(value, str):
         if named:
             text = value.strip().lower()
-            return text not in NOTHING and not (text.isdigit() and int(text) == 0)
+            return text not in NOTHING and digits(text) != 0
         return (grouped or key.lower() in VERDICT_KEYS) and value.strip().lower() in FAILED
     if value is False:
         return key.lower() in CHECK_KEYS or words[-1] == "match"

@@ -16,8 +16,10 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit.model import Findings
+from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at, parse_at
 from pytest_coldstart.run.jsonfields import object_or_empty
+from pytest_coldstart.run.numbers import digits
 
 #: count keys (any case) that number failed checks: non-zero beside an overall PASS is a contradiction
 FAILURE_COUNTS = ("fail", "failed", "failures", "error", "errors")
@@ -71,6 +73,8 @@ def _check_times(preflight: dict[str, Any], findings: Findings, agent_start: dat
         )
         return
     ended = parse_at(preflight.get("ended_at"))
+    if ended is None and preflight.get("ended_at") is not None:
+        findings.infra(f"preflight: ended_at {str(preflight.get('ended_at'))[:40]!r} is no time")
     for word, moment in (("started", started), ("ended", ended)):
         if moment is not None and moment > agent_start:
             findings.infra(
@@ -99,8 +103,8 @@ def _port(value: Any) -> bool:
     """A TCP port a server listened on: 1-65535, as a number or its digits."""
     if isinstance(value, bool):
         return False
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value)
+    if isinstance(value, str):
+        value = digits(value.strip())
     return isinstance(value, int) and 0 < value < 65536
 
 
@@ -152,7 +156,7 @@ def _check_identity(manifest: dict[str, Any], preflight: dict[str, Any], finding
             )
     expected = object_or_empty(manifest.get("repo")).get("commit")
     commits = _commits(preflight)
-    if len(set(commits.values())) > 1:
+    if len({jsonio.dumps_line(value) for value in commits.values()}) > 1:  # any JSON value, hashable or not
         findings.infra(
             "preflight: the repo commit is stated twice and disagrees ("
             + ", ".join(f"{where} {str(value)[:12]!r}" for where, value in commits.items())

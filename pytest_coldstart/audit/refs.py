@@ -8,6 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from pytest_coldstart.run.numbers import digits
+
 STREAM_PREFIXES = {
     "testmod": "testmod",
     "test_mod": "testmod",
@@ -18,7 +20,7 @@ STREAM_PREFIXES = {
 }
 DOCUMENT_PREFIXES = ("fixture", "restore", "preflight")
 AGENT_SIDE = ("trajectory", "logger", "answer")
-_SEQ = re.compile(r"^(seq|line)(\d+)$")
+_SEQ = re.compile(r"^(seq|line)([0-9]{1,18})$")  # ASCII digits int() takes
 
 
 @dataclass(frozen=True)
@@ -145,8 +147,8 @@ def _dotted(document: Any, path: str) -> bool:
     for part in path.split("."):
         if isinstance(current, dict) and part in current:
             current = current[part]
-        elif isinstance(current, list) and part.isdigit() and int(part) < len(current):
-            current = current[int(part)]
+        elif isinstance(current, list) and (index := digits(part)) is not None and index < len(current):
+            current = current[index]
         else:
             return False
     return True

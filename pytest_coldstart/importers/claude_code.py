@@ -24,6 +24,7 @@ from pytest_coldstart.importers.human import human_prompt, is_reminder, shell_ki
 from pytest_coldstart.importers.walking import Branches, Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import VersionError
+from pytest_coldstart.run.numbers import digits
 
 KNOWN_MAJORS = (1, 2)
 CONVERSATION = ("user", "assistant")
@@ -89,10 +90,10 @@ class ClaudeCodeImporter:
             if uuid is not None:
                 uuid = where.text(uuid, "uuid", empty=False)
                 if uuid in seen:
-                    _same_as_first(path, item, seen[uuid], where)
+                    _same_as_first(item, seen[uuid], where)
                     duplicates += 1  # a resumed session repeats earlier lines
                     continue
-                seen[uuid] = (item.number, _digest(item.raw))
+                seen[uuid] = (item.number, _digest(item.value))
             at = where.at(value.get("timestamp")) if kind in TIMED or "timestamp" in value else None
             if kind in CONVERSATION and uuid is None:
                 raise where.fail(f"{kind} line has no uuid")
@@ -139,18 +140,17 @@ class ClaudeCodeImporter:
         return info, learned
 
 
-def _digest(raw: bytes) -> bytes:
-    return hashlib.blake2b(raw.rstrip(b"\r"), digest_size=16).digest()
+def _digest(value: Any) -> bytes:
+    return hashlib.blake2b(jsonio.canonical_bytes(value), digest_size=16).digest()
 
 
-def _same_as_first(path: Path, item: Any, first: tuple[int, bytes], where: Where) -> None:
+def _same_as_first(item: Any, first: tuple[int, bytes], where: Where) -> None:
     """A repeated uuid is a resume copy only when its line says what the first said (the
-    research notes know of no field a resume changes): otherwise fail closed, naming both."""
+    research notes know of no field a resume changes): otherwise fail closed, naming both.
+    Compared by the digest of each line's canonical JSON (key order aside), kept from the
+    first: no line is read twice, however many repeat."""
     line, digest = first
-    if _digest(item.raw) == digest:
-        return
-    earlier = next((old.value for old in base.read_lines(path) if old.number == line), None)
-    if jsonio.canonical_bytes(earlier) == jsonio.canonical_bytes(item.value):
+    if _digest(item.value) == digest:
         return
     raise where.fail(
         f"uuid {item.value.get('uuid')!r} repeats line {line} with different content "
@@ -166,7 +166,7 @@ def _as_text(value: Any) -> str:
 
 def _check_version(version: str, where: Where) -> str:
     major = version.split(".", 1)[0]
-    if not major.isdigit() or int(major) not in KNOWN_MAJORS:
+    if digits(major) not in KNOWN_MAJORS:
         raise VersionError(
             f"Claude Code CLI version {version!r} is not a known transcript format "
             f"(this importer reads CLI {', '.join(f'{m}.x' for m in KNOWN_MAJORS)}); refusing to guess",
@@ -295,7 +295,7 @@ class _Walk(Walker):
         hook that said nothing, are not outside input."""
         attached = value.get("attachment")
         kind = attached.get("type") if isinstance(attached, dict) else None
-        if not isinstance(attached, dict) or kind in HARNESS_ATTACHMENTS:
+        if not isinstance(attached, dict) or (isinstance(kind, str) and kind in HARNESS_ATTACHMENTS):
             return
         said = [attached[key] for key in ATTACHMENT_TEXT if attached.get(key) not in (None, "", [], {})]
         if not said and isinstance(kind, str) and kind.startswith("hook"):

@@ -28,12 +28,13 @@ from pytest_coldstart.importers.human import human_prompt
 from pytest_coldstart.importers.walking import Hindsight, Sink, Walker, collect
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import VersionError
+from pytest_coldstart.run.numbers import digits
 
 KNOWN_MAJORS = (0,)
 CALLS = ("function_call", "custom_tool_call", "local_shell_call")
 OUTPUTS = ("function_call_output", "custom_tool_call_output")
 EVENTS = {"turn_aborted": ("reason",), "thread_rolled_back": ("num_turns",), "context_compacted": ()}
-_EXIT = re.compile(r"^(?:Process exited with code|Exit code:)\s*(-?\d+)\s*$")
+_EXIT = re.compile(r"^(?:Process exited with code|Exit code:)\s*(-?[0-9]{1,18})\s*$")
 _TIMEOUT = re.compile(r"^command timed out after \d+")
 #: user messages that are the harness's own context, not the human's words
 INJECTED = ("<environment_context>", "<user_instructions>", "# AGENTS.md instructions", "<permissions instructions>")
@@ -129,7 +130,7 @@ class CodexImporter:
 def _check_version(version: Any, where: Where) -> None:
     version = where.text(version, "session_meta cli_version", empty=False)
     major = version.split(".", 1)[0]
-    if not major.isdigit() or int(major) not in KNOWN_MAJORS:
+    if digits(major) not in KNOWN_MAJORS:
         raise VersionError(
             f"Codex CLI version {version!r} is not a known rollout format (this importer reads "
             f"{', '.join(f'{m}.x' for m in KNOWN_MAJORS)}); refusing to guess",

@@ -18,6 +18,7 @@ from pytest_coldstart.record.redaction import DEFAULT_DENYLIST, Redactor
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.run.numbers import digits
 from pytest_coldstart.run.versioning import CURRENT, version_of
 
 KIND = "harness-config"
@@ -230,9 +231,9 @@ def apply_override(values: dict[str, Any], text: str) -> dict[str, Any]:
 
 
 def _list_index(items: list[Any], part: str, walked: str, where: str, *, allow_append: bool) -> int:
-    if not part.isdigit():
+    index = digits(part)
+    if index is None or index < 0:
         raise UsageError(f"cannot set {walked}: {part!r} is not an index into a list", where)
-    index = int(part)
     limit = len(items) + (1 if allow_append else 0)
     if index >= limit:
         raise UsageError(f"cannot set {walked}: index {index} is past the end of a list of {len(items)}", where)

@@ -13,6 +13,7 @@ node and a collection warning naming the path and the reason, so nothing is drop
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -26,7 +27,7 @@ from pytest_coldstart.pytest_plugin.run_item import NAME as RUN_ITEM
 from pytest_coldstart.pytest_plugin.run_item import RunItem
 from pytest_coldstart.pytest_plugin.session import STASH, RunInfo
 from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.layout import RUN_JSON
+from pytest_coldstart.run.layout import EVIDENCE_JSON, RUN_JSON, STATE_DIR, TRAJECTORY
 from pytest_coldstart.run.textsafe import path_text
 
 LINKS = pytest.StashKey[LinkPolicy]()
@@ -50,6 +51,25 @@ def looks_like_run(run_json: Path) -> bool:
     return "schemaVersion" in document or (isinstance(schema, str) and schema.startswith(_V1_SCHEMA_PREFIX))
 
 
+def _markers(directory: Path) -> int:
+    """How many of a run's own files and folders ``directory`` holds besides run.json."""
+    return sum(os.path.lexists(directory / name) for name in (TRAJECTORY, EVIDENCE_JSON, STATE_DIR))
+
+
+def _run_like(directory: Path) -> bool:
+    """A run.json of any kind (a FIFO, a folder, a dangling link too), or a run's other files
+    without one: a run, however broken, is never walked as a folder of tests."""
+    return os.path.lexists(directory / RUN_JSON) or _markers(directory) >= 2
+
+
+def _broken_run(directory: Path) -> bool:
+    """A run whose manifest cannot be read as one (not a regular file, too big, not JSON, or
+    gone) beside its other files: claimed all the same, so its conftest.py and test_*.py stay
+    data; its items say what is wrong with it."""
+    manifest = directory / RUN_JSON
+    return _markers(directory) >= (1 if os.path.lexists(manifest) else 2)
+
+
 def is_run(directory: Path) -> bool:
     """A folder holding a coldstart manifest (``looks_like_run``)."""
     return (directory / RUN_JSON).is_file() and looks_like_run(directory / RUN_JSON)
@@ -69,10 +89,10 @@ def _claimed(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     refused = policy.folder(path) if policy is not None else None
     if refused is not None:
         return NotFollowed.refuse(parent, path, refused)
-    if not (path / RUN_JSON).is_file():
+    if not _run_like(path):
         return None
     session = parent.config.stash.get(STASH, None)
-    if (session is not None and session.wants(path)) or looks_like_run(path / RUN_JSON):
+    if (session is not None and session.wants(path)) or looks_like_run(path / RUN_JSON) or _broken_run(path):
         # Claimed even when not selected: a run's contents are evidence, never tests.
         refused = policy.run(path) if policy is not None else None
         if refused is not None:

@@ -112,10 +112,14 @@ _FILE_NAME = r"(?:[A-Za-z0-9_-]*/)*[A-Za-z0-9_-]+\.[A-Za-z][A-Za-z0-9]{0,4}"
 _SPACED = rf"(?:[ \t]+(?!{_FILE_NAME}(?!{_BARE})))?"
 #: a value that starts a path (``./x``, ``/x``, ``~/x``) or climbs one (``a/../x``) is no secret
 _NOT_A_PATH = rf"(?![./~])(?!{_BARE}*?/\.)"
+#: the same for an assignment's bare value, looking 256 characters ahead at most: a scan to the
+#: word's end at every ``password=`` of ``password=password=…`` was quadratic. ``Redactor``
+#: keeps a longer value that climbs a path (``/.`` in it) as it is: the same rule, linear.
+_NOT_A_PATH_NEAR = rf"(?![./~])(?!{_BARE}{{0,256}}?/\.)"
 ASSIGNMENT = (
     rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:){_SPACED}{_NOT_A_VALUE}"
     rf"(?:\"(?!\s)(?P<secret>{_IN_DOUBLE}{{4,}})|'(?!\s)(?P<secret2>{_IN_SINGLE}{{4,}})"
-    rf"|{_NOT_A_PATH}(?P<secret3>{_BARE}{{4,}}))"
+    rf"|{_NOT_A_PATH_NEAR}(?P<secret3>{_BARE}{{4,}}))"
 )
 _TOKEN_CHAR = "[A-Za-z0-9._~+/=-]"
 

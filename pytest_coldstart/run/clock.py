@@ -49,7 +49,10 @@ def parse_at(value: object) -> datetime | None:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+05:00, 9999-12-31T23:59-05:00: no UTC moment to name
+        return None
 
 
 _FRACTION = re.compile(r"[T t]\d{2}(:\d{2})?(:\d{2})?(?:[.,](\d+))?")

@@ -222,6 +222,10 @@ def test_a_matching_preflight_with_an_optional_skip_passes():
         (lambda r: r["checks"][2]["versions"].update(rconPort=-1), "no server was started"),
         (lambda r: r["checks"][2]["versions"].update(rconPort=70000), "no server was started"),
         (lambda r: r["checks"][2]["versions"].update(serverPort=True), "no server was started"),
+        (lambda r: r["checks"][2]["versions"].update(serverPort="²"), "no server was started"),
+        (lambda r: r["checks"][2]["versions"].update(rconPort="9" * 5000), "no server was started"),
+        (lambda r: r.update(ended_at="9999-12-31T23:59:59-05:00"), "ended_at '9999-12-31T23:59:59-05:00' is no time"),
+        (lambda r: r.update(environment={"repo": []}, repo={"commit": {}}), "stated twice and disagrees"),
     ],
 )
 def test_a_preflight_that_cannot_show_it_ran_first_or_contradicts_its_pass(change, words):

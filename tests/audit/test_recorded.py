@@ -62,3 +62,12 @@ def test_every_folder_a_session_ran_in_is_a_start():
     for n in range(6):
         workspace.state_cwd(f"/lab/r/d{n}")
     assert len(workspace.starts) == 1 + 4 and workspace.starts[-1] == "/lab/r/d5"  # the latest four stated
+
+
+def test_a_folder_no_file_system_holds_is_anywhere():
+    from pytest_coldstart.audit.evidence.identity import UNKNOWN_CWD, Workspace
+
+    workspace = Workspace(Path("/nonexistent-run"), {"agent": {"run_dir": "/lab/r"}})
+    workspace.state_cwd("/lab/" + "x" * 5000)
+    workspace.state_cwd("/" + "a/" * 100)
+    assert workspace.starts == [None, UNKNOWN_CWD]  # no key ever holds a copy of such a folder

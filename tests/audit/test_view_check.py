@@ -62,3 +62,12 @@ def test_raw_output_in_a_form_of_its_own_cannot_be_compared(tmp_path):
     assert contradictions(view(ARMED), raw(tmp_path, "armed at 12:00:05", "cart 0b7e... seen")) is None
     assert contradictions(view(ARMED), raw(tmp_path, {"note": "no logger event"})) is None
     assert contradictions(view(ARMED), tmp_path / "absent.jsonl") is None
+
+
+def test_a_raw_line_the_projection_cannot_read_supports_nothing_and_switches_nothing_off(tmp_path):
+    late = {**SEEN, "at": "2026-01-01T12:00:40.000Z", "tick": 900}
+    unreadable = {"event": "note", "tick": [1]}
+    source = raw(tmp_path, ARMED, late, unreadable, [1, 2])
+    assert contradictions(view(ARMED, SEEN), source) == ["logger:seq2 (cart_observed)"]
+    named_only = raw(tmp_path, {"event": "cart_observed", "uuid": CART, "tick": "late"})
+    assert contradictions(view(SEEN), named_only) == ["logger:seq1 (cart_observed)"]

@@ -224,3 +224,16 @@ def test_samples_human_input(samples: Path, tmp_path: Path, name: str) -> None:
     found = prompts(run)
     assert len(found) == 1 + LATER[name], json.dumps([p["data"] for p in found])[:400]
     assert len({p["data"]["session_id"] for p in found}) == 1
+
+
+def test_claude_code_attachment_types_of_any_shape_and_resumed_lines_in_any_key_order(tmp_path: Path) -> None:
+    result = [{"type": "tool_result", "tool_use_id": "t1", "content": "a"}]
+    first = cc(3, "user", "d1", "a1", result)
+    repeat = dict(reversed(list(first.items())))  # a resume's copy: the same line, keys reordered
+    lines = cc_session(
+        attachment(10, {"type": {"not": "a name"}, "content": ["from outside"]}),
+        attachment(11, {"type": ["a", "list"], "content": ["from outside too"]}),
+    )
+    lines[3:3] = [first, repeat]
+    run = imported(tmp_path, "claude-code", lines)  # no refusal: the repeat says what the first said
+    assert len(prompts(run)) == 3  # the task, then both attachments: no type name makes them the harness's own

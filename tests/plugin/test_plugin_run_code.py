@@ -3,6 +3,7 @@ ini file a run holds (its options are the agent's, not the lab's)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,3 +43,24 @@ def test_an_ini_file_inside_a_run_is_refused(pytester: pytest.Pytester, lab: Lab
     result.stderr.fnmatch_lines(["*pytest read its configuration from *pytest.ini, inside the run *late_logger*"])
     safe = pytester.runpytest("--coldstart-runs=runs/late_logger", "-rA")  # the lab's configuration
     assert safe.ret == pytest.ExitCode.TESTS_FAILED and "transient_outputs_captured" in safe.stdout.str()
+
+
+@pytest.mark.parametrize("manifest", ["fifo", "folder", "gone", "not-json"])
+def test_a_run_whose_manifest_is_broken_is_still_claimed(pytester: pytest.Pytester, lab: Lab, manifest: str) -> None:
+    """A run.json that is a FIFO, a folder, gone or not JSON: still a run (its other files say
+    so), so its conftest.py and test_*.py stay data and its items say what is wrong."""
+    runs = lab("passing")
+    run = runs / "passing"
+    (run / "run.json").unlink()
+    if manifest == "fifo":
+        os.mkfifo(run / "run.json")
+    elif manifest == "folder":
+        (run / "run.json").mkdir()
+    elif manifest == "not-json":
+        (run / "run.json").write_text("{oops")
+    marker = pytester.path / "imported.txt"
+    plant(run, marker)
+    (run / "test_evil.py").write_text(f"open({str(marker)!r}, 'a').write('test_evil\\n')\ndef test_x():\n    pass\n")
+    result = pytester.runpytest("--coldstart-runs=runs", "-rA")
+    assert not marker.exists(), marker.read_text()
+    assert result.ret == pytest.ExitCode.TESTS_FAILED and "runs/passing/run.json::run" in result.stdout.str()

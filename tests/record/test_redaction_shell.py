@@ -89,3 +89,13 @@ def test_quote_state_scans_forwards_and_back() -> None:
     quotes = QuoteState('a "b" "c" "d')
     assert [quotes.opens(i) for i in (2, 4, 6, 8, 10)] == [True, False, True, False, True]
     assert quotes.opens(2) is True  # an earlier position rescans
+
+
+def test_a_bare_value_that_climbs_a_path_is_kept_however_long() -> None:
+    """The not-a-path look is bounded (linear on ``password=password=…``); a longer value that
+    climbs a path is kept by the redactor's own check, as before."""
+    long_path = "password=" + "a" * 300 + "/../oracle.json"
+    assert Redactor().scrub(long_path) == long_path
+    assert "hunter22" not in Redactor().scrub("--password=hunter22&&ls")
+    many = "password=" * 2000 + "/."
+    assert Redactor().scrub(many) == many

@@ -34,6 +34,7 @@ _DRIVE = re.compile(r"^[a-zA-Z]:/")
 #: The cwd after a ``cd`` to a folder no one can place: relative names there are unplaceable.
 UNKNOWN_CWD = "$CDPATH?"
 MAX_CWDS = 16  # distinct folders one text is read in, the last standing for all the others
+MAX_CWD_CHARS = 4096  # the longest folder a record may state (PATH_MAX)
 MAX_CWD_PARTS = 64  # components of a cwd a call's cds may reach before it is taken as unknown
 _ASSIGNED = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
 _MAX_STARTS = 4
@@ -335,7 +336,9 @@ class Workspace:
         text = _text(folder)
         if text is None:
             return
-        if text == self.run_base:
+        if len(text) > MAX_CWD_CHARS or text.count("/") + text.count("\\") > MAX_CWD_PARTS:
+            text = UNKNOWN_CWD  # no real folder: anywhere (fail closed), and no key holds a copy of it
+        if text in (self.run_base, UNKNOWN_CWD):
             where = text
         else:
             where = normalize(text) if is_absolute(normalize(text)) else normalize(f"{self.run_base}/{text}")

@@ -2,7 +2,7 @@
 
 The flags read the view; the seed keeps the raw output beside it ("never replaced by the
 normalized view"). A view is a new spelling of the raw records, never new facts: when the raw
-output is itself JSON lines the projection reads, every ``logger_armed`` and ``cart_observed``
+output holds JSON lines the projection reads, every ``logger_armed`` and ``cart_observed``
 of the view must be a record of the raw output with the same cart, the same items, and the
 same time and tick wherever the raw record states them. A view that moves a late capture into
 the window, or captures what the raw output never held, contradicts its source. Raw output in
@@ -63,16 +63,21 @@ def _supported(key: Key, timing: Timing, stated: dict[Key, set[Timing]]) -> bool
 
 
 def _raw_facts(raw: Path) -> dict[Key, set[Timing]] | None:
+    """The logger facts of the raw output; None when no line of it even names a logger event
+    the view is checked on (raw output in a form of the agent's own). A line that names one
+    but the projection cannot read supports nothing: it cannot switch the comparison off."""
     stated: dict[Key, set[Timing]] = {}
+    named = False
     try:
         for line in jsonio.iter_jsonl(raw, strict=False):
             record = getattr(line, "value", None)
             if not isinstance(record, dict):
-                return None  # not JSON lines: a format of the agent's own
+                continue
+            named = named or aliases.first_present(record, "event")[1] in COMPARED
             try:
                 fields = aliases.project(record)
             except aliases.ProjectionError:
-                return None
+                continue
             name = fields.get("event")
             if name in COMPARED:
                 facts = _facts(name, fields, parse_at(fields.get("at")), fields.get("tick"))
@@ -80,7 +85,7 @@ def _raw_facts(raw: Path) -> dict[Key, set[Timing]] | None:
                     stated.setdefault(facts[0], set()).add(facts[1])
     except (OSError, ValueError, ColdstartError):
         return None
-    return stated or None  # no logger event at all: not a form the projection reads
+    return stated if stated or named else None
 
 
 def _facts(name: str, fields: dict[str, Any], at: datetime | None, tick: Any) -> tuple[Key, Timing] | None:
