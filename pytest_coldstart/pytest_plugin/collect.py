@@ -52,22 +52,32 @@ def looks_like_run(run_json: Path) -> bool:
 
 
 def _markers(directory: Path) -> int:
-    """How many of a run's own files and folders ``directory`` holds besides run.json."""
-    return sum(os.path.lexists(directory / name) for name in (TRAJECTORY, EVIDENCE_JSON, STATE_DIR))
+    """How many of a run's own files besides run.json ``directory`` holds (a folder of that name
+    that is itself a run, beside other runs, is no marker)."""
+    found = sum(
+        os.path.lexists(directory / name) and not (directory / name).is_dir() for name in (TRAJECTORY, EVIDENCE_JSON)
+    )
+    state = directory / STATE_DIR
+    return found + (state.is_dir() and not os.path.lexists(state / RUN_JSON))
+
+
+def _manifest(directory: Path) -> bool:
+    """A run.json of any kind (a FIFO, a dangling link, a folder that is no run of its own)."""
+    manifest = directory / RUN_JSON
+    return os.path.lexists(manifest) and not (manifest.is_dir() and os.path.lexists(manifest / RUN_JSON))
 
 
 def _run_like(directory: Path) -> bool:
-    """A run.json of any kind (a FIFO, a folder, a dangling link too), or a run's other files
-    without one: a run, however broken, is never walked as a folder of tests."""
-    return os.path.lexists(directory / RUN_JSON) or _markers(directory) >= 2
+    """A run, however broken, is never walked as a folder of tests: its run.json beside its
+    other files, or those files without it."""
+    return (directory / RUN_JSON).is_file() or _broken_run(directory)
 
 
 def _broken_run(directory: Path) -> bool:
     """A run whose manifest cannot be read as one (not a regular file, too big, not JSON, or
     gone) beside its other files: claimed all the same, so its conftest.py and test_*.py stay
     data; its items say what is wrong with it."""
-    manifest = directory / RUN_JSON
-    return _markers(directory) >= (1 if os.path.lexists(manifest) else 2)
+    return _markers(directory) >= (1 if _manifest(directory) else 2)
 
 
 def is_run(directory: Path) -> bool:
