@@ -65,7 +65,8 @@ def normalize_item(value: Any) -> Item:
         raise ItemError("item object has no item/id/name string")
     ids = {item_name(value[k]) for k in _ID_KEYS if isinstance(value.get(k), str) and value[k].strip()}
     counts = [value[k] for k in _COUNT_KEYS if k in value]
-    if len(ids) > 1 or any(jsonio.canonical_bytes(c) != jsonio.canonical_bytes(counts[0]) for c in counts):
+    twice = len(counts) > 1 and jsonio.canonical_bytes(counts[0]) != jsonio.canonical_bytes(counts[1])
+    if len(ids) > 1 or twice:  # two spellings of one fact that differ (the common item has one of each)
         raise ItemError(f"item {name[:60]!r} states its {'id' if len(ids) > 1 else 'count'} twice, differently")
     count = counts[0] if counts else None
     if count is not None and (isinstance(count, bool) or not isinstance(count, int) or count < 0):
