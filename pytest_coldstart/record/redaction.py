@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, NamedTuple
 
 from pytest_coldstart.record.secret_extent import QuoteState, trim
-from pytest_coldstart.record.secret_rules import DEFAULT_DENYLIST, DEFAULT_PATTERNS, TRIGGERS
+from pytest_coldstart.record.secret_rules import DEFAULT_DENYLIST, DEFAULT_PATTERNS, TRIGGERS, linear
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.jsonfields import object_or_empty
@@ -131,8 +131,9 @@ class Redactor:
         values = [v for v in values if len(v) >= MIN_SECRET_CHARS]
         rules = [_Rule(re.compile("|".join(re.escape(v) for v in values)), tuple(values), True)] if values else []
         for pattern in self.patterns:
+            bounded = linear(pattern)  # the stored text stays as written; what runs is linear
             try:
-                rules.append(_Rule(re.compile(pattern), TRIGGERS.get(pattern), False))
+                rules.append(_Rule(re.compile(bounded), TRIGGERS.get(pattern) or TRIGGERS.get(bounded), False))
             except re.error as exc:
                 raise UsageError(f"redaction pattern {pattern!r} is not a regular expression ({exc})") from None
         return rules

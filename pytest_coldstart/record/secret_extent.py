@@ -17,39 +17,22 @@ _TOKEN = re.compile(r"""\\[\s\S]|\$'(?:\\[\s\S]|[^'\\])*'?|'[^']*'?|"(?:\\[\s\S]
 _WORD = re.compile(r"\S+")
 
 
-def _closed(token: str) -> bool:
-    """Whether a string token ends with its closing quote (not one a backslash escapes)."""
-    if token[0] == "'":
-        return len(token) > 1 and token.endswith("'")
-    quote, body = ('"', token[1:]) if token[0] == '"' else ("'", token[2:])
-    if not body.endswith(quote):
-        return False
-    return (len(body) - 1 - len(body[:-1].rstrip("\\"))) % 2 == 0
-
-
 class QuoteState:
-    """Whether a quote in ``text`` opens a string, scanned forwards once (a rule's matches
-    come in order; a position before the last one rescans)."""
+    """Whether a quote in ``text`` opens a string. The text is lexed once, on the first
+    question: a quote opens a string exactly when a string token starts at it, and where tokens
+    start before a position never depends on the text after it (a string that runs on past
+    the position does not start there), so one pass answers every position."""
 
     def __init__(self, text: str):
         self.text = text
-        self.resume = 0  # where the scan goes on: the start of a string still open, or the last position
+        self._openers: set[int] | None = None
 
     def opens(self, at: int) -> bool:
         """True when the quote at ``at`` opens a string: no string is open before it and no
         backslash escapes it (it starts a token of its own)."""
-        if at < self.resume:
-            self.resume = 0
-        last = None
-        for token in _TOKEN.finditer(self.text, self.resume, at + 1):
-            last = token
-        if last is None:
-            self.resume = at + 1
-            return False
-        word = last.group()
-        unclosed = (word[0] in "'\"" or word[:2] == "$'") and not _closed(word)
-        self.resume = last.start() if unclosed else at + 1
-        return last.start() == at and word[0] in "'\""
+        if self._openers is None:
+            self._openers = {m.start() for m in _TOKEN.finditer(self.text) if m.group()[0] in "'\""}
+        return at in self._openers
 
 
 def trim(text: str, start: int, end: int, quotes: QuoteState) -> int:

@@ -92,7 +92,12 @@ _METADATA = (
     r"(?i:count|len|length|size|name|names|type|id|ids|path|file|url|uri|endpoint|expiry|expires|ttl|header"
     r"|prefix|field|env|var|min|max|hint|policy|format|dir|kind|limit|mode|enabled|required|rotation|usage)"
 )
-_NAME = rf"(?:{_SENSITIVE}|{_KEY})(?:[_.-](?!{_METADATA}(?![A-Za-z0-9]))[A-Za-z0-9]+)*"
+#: at most ``_PARTS`` components after the sensitive word: an unbounded chain made every
+#: ``token_`` of ``token_token_…`` scan to the end (quadratic); 8 is past any real name
+_PARTS = 8
+_NAME = rf"(?:{_SENSITIVE}|{_KEY})(?:[_.-](?!{_METADATA}(?![A-Za-z0-9]))[A-Za-z0-9]++){{0,{_PARTS}}}+"
+#: the same, unbounded, as earlier versions wrote it into run.json (``EARLIER``; see ``linear``)
+_NAME_UNBOUNDED = rf"(?:{_SENSITIVE}|{_KEY})(?:[_.-](?!{_METADATA}(?![A-Za-z0-9]))[A-Za-z0-9]+)*"
 #: values that are references or placeholders, not secrets
 _NOT_A_VALUE = (
     r"(?!(?:None|null|nil|true|false|undefined|True|False)(?![A-Za-z0-9_]))"
@@ -111,6 +116,7 @@ _FILE_NAME = r"(?:[A-Za-z0-9_-]*/)*[A-Za-z0-9_-]+\.[A-Za-z][A-Za-z0-9]{0,4}"
 #: after the operator: spaces, unless the word after them names a file (``cat token: oracle.json``)
 _SPACED = rf"(?:[ \t]+(?!{_FILE_NAME}(?!{_BARE})))?"
 #: a value that starts a path (``./x``, ``/x``, ``~/x``) or climbs one (``a/../x``) is no secret
+#: (unbounded: only in the token rules earlier versions stored)
 _NOT_A_PATH = rf"(?![./~])(?!{_BARE}*?/\.)"
 #: the same for an assignment's bare value, looking 256 characters ahead at most: a scan to the
 #: word's end at every ``password=`` of ``password=password=…`` was quadratic. ``Redactor``
@@ -125,7 +131,18 @@ _TOKEN_CHAR = "[A-Za-z0-9._~+/=-]"
 
 
 def _token(least: int) -> str:
-    """A bearer or authorization token: token68 characters, no file name, no trailing ``/``."""
+    """A bearer or authorization token: token68 characters, no file name, no trailing ``/``.
+    The not-a-path look stays inside the token and 256 characters ahead (over every
+    non-blank character, ``authorization:`` x N was quadratic); ``Redactor`` keeps a longer
+    token that climbs a path (``/.``) as it keeps an assignment's bare value (group ``secret3``)."""
+    return (
+        rf"(?![./~])(?!{_TOKEN_CHAR}{{0,256}}?/\.)(?!{_FILE_NAME}(?!{_TOKEN_CHAR}))"
+        rf"(?P<secret3>{_TOKEN_CHAR}{{{least},}}(?<!/))(?!{_TOKEN_CHAR})"
+    )
+
+
+def _token_unbounded(least: int) -> str:
+    """``_token`` as earlier versions wrote it into run.json (see ``linear``)."""
     return (
         rf"{_NOT_A_PATH}(?!{_FILE_NAME}(?!{_TOKEN_CHAR}))(?P<secret>{_TOKEN_CHAR}{{{least},}}(?<!/))(?!{_TOKEN_CHAR})"
     )
@@ -135,6 +152,9 @@ _AUTHORIZATION = (
     r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:(?:basic|bearer|token|digest|negotiate)\s+)?"
     r"(?!(?:basic|bearer|token|digest|negotiate)\s)"
 )
+#: a URL scheme of at most 64 characters: unbounded, every ``a`` of ``a-a-a-…://`` scanned to the end
+_SCHEME = r"\b[A-Za-z][A-Za-z0-9+.-]{0,63}://"
+_SCHEME_UNBOUNDED = r"\b[A-Za-z][A-Za-z0-9+.-]*://"
 _USERINFO = rf"(?:[^\s\"'`;<>&|()$@/]|{_DOLLAR})"
 #: a private key block: base64 lines (and PEM/PGP headers) up to END; when it is cut, only the
 #: base64 that follows, never a word that is not (``-----BEGIN … KEY-----; cat oracle.json``).
@@ -168,7 +188,7 @@ RULES: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"\bdop_v1_[a-f0-9]{64}\b", ("dop_v1_",)),
     (r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", ("eyj",)),
     (rf"\bBearer\s+{_token(8)}", ("bearer",)),
-    (rf"\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]+:(?P<secret>{_USERINFO}+)@", ("://",)),
+    (rf"{_SCHEME}[^/\s:@]+:(?P<secret>{_USERINFO}+)@", ("://",)),
     (rf"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>{_USERINFO}+)", ("-u",)),
     (_AUTHORIZATION + _token(4), ("authorization",)),
     (ASSIGNMENT, ("secret", "token", "passw", "pwd", "passphrase", "credential", "key")),
@@ -188,7 +208,7 @@ EARLIER: tuple[tuple[str, tuple[str, ...]], ...] = (
     (r"(?:^|\s)(?:-u|--user)\s+[\"']?[^\s:\"']+:(?P<secret>[^\s\"']+)", ("-u",)),
     (_AUTHORIZATION + r"(?P<secret>[^\s\"',;<>]{4,})", ("authorization",)),
     (
-        rf"{_NAME}[\"']?[ \t]*(?::=|=>|=|:)[ \t]*{_NOT_A_VALUE}"
+        rf"{_NAME_UNBOUNDED}[\"']?[ \t]*(?::=|=>|=|:)[ \t]*{_NOT_A_VALUE}"
         r"(?:\"(?P<secret>[^\"\n]{4,})\"|'(?P<secret2>[^'\n]{4,})'|(?P<secret3>[^\s\"',;<>]{4,}))",
         ("secret", "token", "passw", "pwd", "passphrase", "credential", "key"),
     ),
@@ -204,3 +224,12 @@ EARLIER: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
 )
 TRIGGERS = {**dict(EARLIER), **dict(RULES)}
+
+
+def linear(pattern: str) -> str:
+    """A stored pattern with the unbounded pieces earlier versions wrote (``_NAME_UNBOUNDED``,
+    ``_SCHEME_UNBOUNDED``, ``_token_unbounded``) bounded: the same secrets in real text, linear time on hostile text.
+    Runs keep the patterns they were opened with; the redactor compiles them through this."""
+    for least in (4, 8):  # the two token rules: Authorization (4), Bearer (8)
+        pattern = pattern.replace(_token_unbounded(least), _token(least))
+    return pattern.replace(_NAME_UNBOUNDED, _NAME).replace(_SCHEME_UNBOUNDED, _SCHEME)
