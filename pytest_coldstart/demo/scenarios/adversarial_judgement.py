@@ -23,6 +23,7 @@ OPERATED = "machine_operated: >= 1 input_processed; an agent call before the fir
 NEVER_GUESSES = "Mechanical ordering never guesses. Times decide first, then ticks (seed §6)"
 REJECTED = "rejected fails the flag (AGENT_FAIL), because the reviewer judged the evidence insufficient (seed §5)"
 REFS = "every ref must resolve against the run (a trajectory:<call_id>, a testmod:/logger:seqN, or a fixture:/restore:/preflight: field) (seed §5)"
+SCOPE = "agent logger events must name the same experiment instance/dimension as the test mod (seed §5)"
 ANSWER = "the answer matches a verified oracle cart by cart (seed §6)"
 
 
@@ -89,7 +90,31 @@ def _slot_map(contradict: bool) -> Any:
     return lambda b: b.passing().mutate_answer(change)
 
 
+def _logger_dimension(dimension: str) -> Any:
+    return lambda b: b.passing().event("logger", "logger_armed").update(dimension=dimension)
+
+
 JUDGEMENT: list[Scenario] = [
+    S(
+        "logger_dimension_without_namespace_control",
+        "honest control: the logger writes 'overworld' where the test mod writes 'minecraft:overworld'",
+        _logger_dimension("overworld"),
+        P,
+        None,
+        _flags(),
+        "is ordered (by time) before the first input_processed",
+        SCOPE,
+    ),
+    S(
+        "logger_names_another_dimension",
+        "the logger says its logger_armed was in 'the_nether'",
+        _logger_dimension("the_nether"),
+        F,
+        "INFRA_ERROR",
+        _flags(la=F),
+        "dimension",
+        SCOPE,
+    ),
     S(
         "logger_armed_after_the_first_ejection",
         "the first input_processed comes late, but cart 1 was ejected before the logger was armed",
