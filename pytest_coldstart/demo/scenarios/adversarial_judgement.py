@@ -91,7 +91,11 @@ def _slot_map(contradict: bool) -> Any:
 
 
 def _logger_dimension(dimension: str) -> Any:
-    return lambda b: b.passing().event("logger", "logger_armed").update(dimension=dimension)
+    def configure(b: RunBuilder) -> RunBuilder:
+        b.passing().event("logger", "logger_armed").update(dimension=dimension)
+        return b
+
+    return configure
 
 
 JUDGEMENT: list[Scenario] = [
