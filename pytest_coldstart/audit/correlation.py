@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_coldstart.audit import integrity
+from pytest_coldstart.audit.evidence.aliases import dimension_id
 from pytest_coldstart.audit.evidence.inventory import (
     ItemError,
     carts_of,
@@ -67,6 +68,8 @@ def check_scope(
                 # every spelling is checked: ``instance`` and ``instance_id`` naming two labs is no scope
                 for alias in SCOPE_ALIASES[key]:
                     value = document.get(alias)
+                    if isinstance(value, str) and key == "dimension":
+                        value = dimension_id(value)
                     if isinstance(value, str) and value != expected:
                         spelled = "" if alias == key else f" as {alias}"
                         outside.append((value, f"the {name} report ({evidence.usable.get(name)}){spelled}"))

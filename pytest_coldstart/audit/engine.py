@@ -29,6 +29,7 @@ from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls, record_times
 from pytest_coldstart.run import schemas
+from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
@@ -197,7 +198,8 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     )
     flags = compute_flags(ctx)
     times = record_times([*evidence.events.values(), trajectory.calls]) if reviews else {}
-    apply_reviews(flags, reviews, index, findings, times)
+    opened = max((t for t in (parse_at(manifest.get("created_at")), agent_start) if t is not None), default=None)
+    apply_reviews(flags, reviews, index, findings, times, opened)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(

@@ -76,22 +76,41 @@ def _key(record: Ordered) -> tuple[bool, float, bool, int, bool, int, int]:
 
 
 def earliest(records: Iterable[T]) -> T | None:
-    """The first record of one stream (by time, tick, seq, then file line)."""
-    return min(records, key=_key, default=None)
+    """The first record of one stream (by time, tick, seq, then file line), moved to any record
+    ``compare`` orders before it: a record without a time sorts last by key, but its tick may
+    still place it first (R1 never guesses, so the key alone must not hide it)."""
+    items = list(records)
+    best = min(items, key=_key, default=None)
+    for record in items:
+        if best is not None and record is not best and compare(record, best) == BEFORE:
+            best = record
+    return best
 
 
 def latest(records: Iterable[T]) -> T | None:
-    return max(records, key=_key, default=None)
+    """The last record, the mirror of ``earliest``."""
+    items = list(records)
+    best = max(items, key=_key, default=None)
+    for record in items:
+        if best is not None and record is not best and compare(record, best) == AFTER:
+            best = record
+    return best
 
 
 def first_of(records: Sequence[T]) -> T:
     """``earliest`` of records known to be there (ValueError when there are none)."""
-    return min(records, key=_key)
+    first = earliest(records)
+    if first is None:
+        raise ValueError("no records")
+    return first
 
 
 def last_of(records: Sequence[T]) -> T:
     """``latest`` of records known to be there (ValueError when there are none)."""
-    return max(records, key=_key)
+    last = latest(records)
+    if last is None:
+        raise ValueError("no records")
+    return last
 
 
 def scope_conflicts(a: object, b: object) -> list[str]:

@@ -5,7 +5,10 @@ and a parseable ``at``; ``resolved`` also a non-empty list of non-blank refs. A 
 line is an INFRA_ERROR and is ignored. The latest well-formed entry per id wins. A resolved
 entry counts only when every ref resolves against the run (else the flag stays PENDING and
 ``review_problems`` says why); it restores the flag's mechanical outcome and never turns a
-mechanical FAIL into PASS. ``rejected`` fails the flag.
+mechanical FAIL into PASS. ``rejected`` fails the flag, also when this audit did not
+require that id (a reviewer's judgement that the evidence is insufficient is never ignored).
+A review cites run records (``trajectory:``, ``testmod:``/``logger:seqN``, ``fixture:``/
+``restore:``/``preflight:``), not the answer or the oracle, and cannot be dated before the run.
 """
 
 from __future__ import annotations
@@ -126,9 +129,23 @@ def resolution_of(entry: dict[str, Any], *, refs_resolved: bool) -> ReviewResolu
     )
 
 
-def too_early(entry: dict[str, Any], index: RefIndex, times: dict[tuple[str, int], datetime]) -> str | None:
-    """A resolved entry dated before a record it cites was made cannot rest on that record
-    (the reviewer confirmed what did not yet exist: written ahead, or by the running agent)."""
+#: the sources a review's refs may name (seed §5): run records, not the answer or the oracle
+_REVIEW_SOURCES = frozenset(["trajectory", "testmod", "logger", "fixture", "restore", "preflight"])
+
+
+def _cites_run_record(ref: str, source: str | None, index: RefIndex) -> bool:
+    """A run record, directly or as one of the oracle's refs (``oracle:testmod:seq7``)."""
+    if source == "oracle" and ":" in ref:
+        return _cites_run_record(ref.split(":", 1)[1], index.resolve(ref.split(":", 1)[1]).source, index)
+    return source in _REVIEW_SOURCES
+
+
+def too_early(
+    entry: dict[str, Any], index: RefIndex, times: dict[tuple[str, int], datetime], opened: datetime | None = None
+) -> str | None:
+    """A resolved entry dated before the run began, or before a record it cites was made,
+    cannot rest on that record (the reviewer confirmed what did not yet exist: written ahead,
+    or by the running agent)."""
     at = parse_at(entry.get("at"))
     if at is None:
         return None
@@ -137,6 +154,8 @@ def too_early(entry: dict[str, Any], index: RefIndex, times: dict[tuple[str, int
         made = times.get(where[:2]) if where is not None else None
         if made is not None and at < made:  # parse_at and the streams give UTC-aware times
             return f"it is dated {entry.get('at')}, before {ref} was recorded ({format_at(made)}): a review cannot precede what it cites"
+    if opened is not None and at < opened:
+        return f"it is dated {entry.get('at')}, before the run began ({format_at(opened)}): a review cannot precede the run"
     return None
 
 
@@ -151,15 +170,23 @@ def apply_reviews(
     index: RefIndex,
     findings: Findings,
     times: dict[tuple[str, int], datetime] | None = None,
+    opened: datetime | None = None,
 ) -> None:
+    """``opened``: when the run began (no review can be dated before it)."""
     required = {item["id"] for flag in flags for item in flag.required_review}
     for review_id, entry in sorted(latest.items()):
         if review_id not in REVIEW_IDS:
             findings.review(f"review {review_id}: not a required-review id of this protocol revision (ignored)")
-        elif review_id not in required and entry["status"] != ReviewStatus.PENDING:
+        elif review_id not in required and entry["status"] == ReviewStatus.RESOLVED:
             findings.info(f"review {review_id}: {entry['status']}, but this audit does not require it")
     for flag in flags:
         rejected, unresolved = [], []
+        own = {item["id"] for item in flag.required_review}
+        for review_id, entry in sorted(latest.items()):  # a rejection the audit did not ask for still counts
+            if review_id in REVIEW_IDS and review_id not in own and review_id.split(".")[0] == flag.flag:
+                if entry["status"] == ReviewStatus.REJECTED:
+                    flag.review_resolutions.append(resolution_of(entry, refs_resolved=True))
+                    rejected.append(review_id)
         for item in flag.required_review:
             found = latest.get(item["id"])
             if found is None or found["status"] == ReviewStatus.PENDING:
@@ -168,7 +195,12 @@ def apply_reviews(
             entry = found
             refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
             problems = [r.problem for r in refs if r.problem]
-            early = too_early(entry, index, times or {}) if entry["status"] == ReviewStatus.RESOLVED else None
+            problems += [
+                f"{r.ref}: a review cites run records (trajectory:, testmod:/logger:seqN, fixture:/restore:/preflight:), not the {r.source}"
+                for r in refs
+                if r.ok and not _cites_run_record(r.ref, r.source, index)
+            ]
+            early = too_early(entry, index, times or {}, opened) if entry["status"] == ReviewStatus.RESOLVED else None
             if early is not None:
                 problems.append(early)
             flag.review_resolutions.append(resolution_of(entry, refs_resolved=not problems))

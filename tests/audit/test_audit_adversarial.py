@@ -41,6 +41,10 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 
 
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
+    "untimed_input_processed_last_control",
+    "linkage_rejected_then_resolved_control",
+    "answer_slot_map_control",
+    "logger_dimension_without_namespace_control",
     "secret_in_a_command_that_reads_nothing",
     "private_key_written_to_the_agents_file",
     "dotted_path_read",

@@ -101,15 +101,24 @@ def _agree(record: dict[str, Any], canonical: str, key: str, value: Any) -> None
         elif canonical == "instance" and not isinstance(second, bool) and isinstance(second, (str, int)):
             if str(second) != str(value):
                 raise ProjectionError(f"{key} {str(value)[:40]!r} and {other} {str(second)[:40]!r} disagree")
+        elif canonical == "dimension" and isinstance(second, str) and isinstance(value, str):
+            if dimension_id(second) != dimension_id(value):
+                raise ProjectionError(f"{key} {value[:40]!r} and {other} {second[:40]!r} disagree")
         elif second != value:
             raise ProjectionError(f"{key} and {other} disagree ({str(value)[:40]!r} vs {str(second)[:40]!r})")
+
+
+def dimension_id(value: str) -> str:
+    """A dimension as a namespaced id: ``overworld`` and ``minecraft:overworld`` are one
+    dimension (the default namespace, as item ids get it), so two honest writers agree."""
+    return value if ":" in value else f"minecraft:{value}"
 
 
 def _checked(canonical: str, key: str, value: Any) -> Any:
     if canonical in _STRING_FIELDS:
         if not isinstance(value, str):
             raise ProjectionError(f"{key} must be a string, got {_type(value)}")
-        return value
+        return dimension_id(value) if canonical == "dimension" else value
     if canonical == "instance":
         if isinstance(value, bool) or not isinstance(value, (str, int)):
             raise ProjectionError(f"{key} must be a string, got {_type(value)}")

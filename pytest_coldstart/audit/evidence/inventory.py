@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.run import jsonio
+from pytest_coldstart.run.numbers import digits
 
 if TYPE_CHECKING:
     from pytest_coldstart.audit.model import Event
@@ -24,7 +25,8 @@ _ID_KEYS = ("item", "id")  # both ids: two that differ name no one item ("name" 
 _COUNT_KEYS = ("count", "Count")
 #: the two spellings of a document's cart list (answer, oracle)
 CART_KEYS = ("carts", "ordered_items_by_cart")
-_STRING_ITEM = re.compile(r"^\s*(?:(\d+)\s*x\s+)?([a-z0-9_.:/-]+)(?:\s+x\s*(\d+))?\s*$", re.IGNORECASE)
+#: ASCII digits only (``\d`` takes Arabic-Indic ones); ``digits`` bounds how many
+_STRING_ITEM = re.compile(r"^\s*(?:([0-9]+)\s*x\s+)?([a-z0-9_.:/-]+)(?:\s+x\s*([0-9]+))?\s*$", re.IGNORECASE)
 
 
 class ItemError(ValueError):
@@ -56,8 +58,12 @@ def normalize_item(value: Any) -> Item:
         match = _STRING_ITEM.match(value)
         if not match:
             raise ItemError(f"item {value[:60]!r} is not an item id")
-        count = match.group(1) or match.group(3)
-        return Item(item_name(match.group(2)), int(count) if count else None, None)
+        given = [digits(text) for text in (match.group(1), match.group(3)) if text]
+        if None in given:
+            raise ItemError(f"item {value[:60]!r} has a count too long to be one")
+        if len(given) > 1 and given[0] != given[1]:
+            raise ItemError(f"item {value[:60]!r} states its count twice, differently")
+        return Item(item_name(match.group(2)), given[0] if given else None, None)
     if not isinstance(value, dict):
         raise ItemError(f"item must be a string or an object, got {jsonio.type_name(value)}")
     name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str) and value[k].strip()), None)
@@ -84,14 +90,19 @@ def normalize_items(value: Any) -> list[Item]:
     if isinstance(value, dict):
         slots = []
         for key, item in value.items():
-            try:
-                slot = int(str(key))
-            except ValueError:
-                raise ItemError(f"slot map key {str(key)[:30]!r} is not an integer slot") from None
+            slot = digits(str(key))
+            if slot is None or slot < 0:
+                raise ItemError(f"slot map key {str(key)[:30]!r} is not a non-negative integer slot")
             slots.append((slot, item))
         if len({slot for slot, _ in slots}) != len(slots):
             raise ItemError("slot map repeats a slot")
-        return [replace(normalize_item(item), slot=slot) for slot, item in sorted(slots, key=lambda pair: pair[0])]
+        items = []
+        for slot, raw in sorted(slots, key=lambda pair: pair[0]):
+            item = normalize_item(raw)
+            if item.slot is not None and item.slot != slot:  # the key and the item's own slot disagree
+                raise ItemError(f"item {item.name!r} is under slot {slot} but says slot {item.slot}")
+            items.append(replace(item, slot=slot))
+        return items
     if not isinstance(value, list):
         raise ItemError(f"items must be a list or a slot map, got {jsonio.type_name(value)}")
     return [normalize_item(item) for item in value]
@@ -163,17 +174,17 @@ def _count_near(text: str, count: int, start: int, end: int, floor: int) -> bool
     return bool(number.search(text, end, end + 48) or number.search(text, max(floor, start - 48), start))
 
 
-_COUNT_AFTER = re.compile(r"[\"'\s,]*(?:x\s*|\*\s*|count[\"'\s]*[:=]\s*|\(\s*)(\d+)")
-_COUNT_BEFORE = re.compile(r"(\d+)\s*[x*]?\s*$")
+_COUNT_AFTER = re.compile(r"[\"'\s,]*(?:x\s*|\*\s*|count[\"'\s]*[:=]\s*|\(\s*)([0-9]+)")
+_COUNT_BEFORE = re.compile(r"([0-9]+)\s*[x*]?\s*$")
 
 
 def _written_count(text: str, start: int, end: int) -> int | None:
     """The count written right next to an item name ("sand x3", "3 sand", "count": 3), if any."""
     after = _COUNT_AFTER.match(text, end, end + 48)
     if after is not None:
-        return int(after.group(1))
+        return digits(after.group(1))
     before = _COUNT_BEFORE.search(text, max(0, start - 8), start)
-    return int(before.group(1)) if before is not None else None
+    return digits(before.group(1)) if before is not None else None
 
 
 def items_in_order(items: list[Item], text: str, start: int = 0, stop: int | None = None) -> bool:

@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_coldstart.audit import integrity
 from pytest_coldstart.audit.evidence import arming, content, read_plausibility
+from pytest_coldstart.audit.evidence.aliases import dimension_id
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
 from pytest_coldstart.audit.model import Call, Event, Findings
@@ -164,6 +165,7 @@ class Scanner:
             for key, aliases in SCOPE_SPELLINGS.items():
                 # every spelling: instance and instance_id naming two labs is no one scope
                 for value in dict.fromkeys(_text(record.get(a)) for a in aliases):
+                    value = dimension_id(value) if key == "dimension" and value is not None else value
                     if value is not None and len(out.scopes) < RECENT:
                         out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
@@ -381,7 +383,10 @@ def _cut(ref: Any) -> bool:
 def _scope(record: dict[str, Any], spellings: tuple[str, ...]) -> str | None:
     """A call's instance or dimension; two spellings that disagree name no single one (their
     values joined, which matches no experiment: fail closed)."""
-    values = [value for value in dict.fromkeys(_text(record.get(s)) for s in spellings) if value is not None]
+    texts = (_text(record.get(s)) for s in spellings)
+    if spellings == SCOPE_SPELLINGS["dimension"]:
+        texts = (None if text is None else dimension_id(text) for text in texts)
+    values = [value for value in dict.fromkeys(texts) if value is not None]
     return " / ".join(values) if values else None
 
 

@@ -1,7 +1,10 @@
 """logger_armed_before_activation: a logger_armed record ordered before the first
 input_processed event (same instance/dimension; it must name the instance when the test mod
 names one), and an agent call (status ok) showing the
-logger being written, built or started before it was armed."""
+logger being written, built or started before it was armed.
+
+"Before the machine is actuated" (seed §5): a cart the test mod saw ejected before the first
+input_processed proves the machine ran earlier still, so the first of the two is the activation."""
 
 from __future__ import annotations
 
@@ -34,7 +37,9 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(
             "no input_processed event: there is no activation to arm the logger before", ["testmod:input_processed"]
         )
-    first_armed, first_processed = first_of(armed), first_of(processed)
+    first_armed = first_of(armed)
+    first_processed = first_of(processed + ctx.events(TESTMOD, "cart_ejected"))
+    activation = "the first input_processed" if first_processed.name == "input_processed" else "the first cart_ejected"
     refs = [first_armed.ref, first_processed.ref]
     experiment = next((e.get("instance") for e in ctx.evidence.stream(TESTMOD) if e.get("instance") is not None), None)
     if experiment is not None and first_armed.get("instance") is None:
@@ -48,12 +53,12 @@ def evaluate(ctx: Context) -> FlagResult:
     conflicts = scope_conflicts(first_armed, first_processed)
     if conflicts:
         return flag.fail(
-            f"logger_armed and the first input_processed disagree on {', '.join(conflicts)}", ["trajectory:scope"], refs
+            f"logger_armed and {activation} disagree on {', '.join(conflicts)}", ["trajectory:scope"], refs
         )
     order = compare(first_armed, first_processed)
     if order == AFTER:
         return flag.fail(
-            f"logger_armed ({first_armed.ref}) is ordered after the first input_processed ({first_processed.ref}): the logger was late",
+            f"logger_armed ({first_armed.ref}) is ordered after {activation} ({first_processed.ref}): the logger was late",
             ["logger:logger_armed-before-activation"],
             refs,
         )
@@ -77,7 +82,7 @@ def evaluate(ctx: Context) -> FlagResult:
     witness = before[-1] if before else unknown[-1]
     how = _how(first_armed, first_processed, order)
     flag.ok(
-        f"logger_armed {how} the first input_processed; agent call {witness.call_id} writes/builds/starts the logger",
+        f"logger_armed {how} {activation}; agent call {witness.call_id} writes/builds/starts the logger",
         refs + [witness.ref],
     )
     if order == UNKNOWN:

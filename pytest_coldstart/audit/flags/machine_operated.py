@@ -1,5 +1,6 @@
 """machine_operated: >= 1 input_processed event, and an agent call in the agent phase ordered
-before the first one. An input_attempt is never accepted as operation."""
+before the first one. An input_attempt is never accepted as operation, and a processing that
+comes after every cart the machine ejected did not produce them: the machine ran without it."""
 
 from __future__ import annotations
 
@@ -28,6 +29,13 @@ def evaluate(ctx: Context) -> FlagResult:
             [a.ref for a in attempts[:4]],
         )
     first = first_of(processed)
+    ejected = ctx.events(TESTMOD, "cart_ejected")
+    if ejected and all(compare(cart, first) == BEFORE for cart in ejected):
+        return flag.fail(
+            f"every cart_ejected is ordered before the first input_processed ({first.ref}): the machine ran before any input was processed",
+            ["testmod:input_processed-before-ejection"],
+            [first.ref, ejected[0].ref],
+        )
     if not ctx.calls:
         return flag.fail("no agent call in the agent phase exists", ["trajectory:agent-call"], [first.ref])
     before = [c for c in ctx.calls if compare(c, first) == BEFORE]

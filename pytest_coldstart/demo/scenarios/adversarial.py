@@ -41,6 +41,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
+from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
@@ -344,6 +345,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + REDACTION
     + ESCAPED
     + DOCUMENTS
+    + JUDGEMENT
     + RECORDED
     + LAB_RECORD
     + _REST
