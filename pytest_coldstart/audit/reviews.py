@@ -7,8 +7,9 @@ entry counts only when every ref resolves against the run (else the flag stays P
 ``review_problems`` says why); it restores the flag's mechanical outcome and never turns a
 mechanical FAIL into PASS. ``rejected`` fails the flag, also when this audit did not
 require that id (a reviewer's judgement that the evidence is insufficient is never ignored).
-A review cites run records (``trajectory:``, ``testmod:``/``logger:seqN``, ``fixture:``/
-``restore:``/``preflight:``), not the answer or the oracle, and cannot be dated before the run.
+A review cites at least one run record (``trajectory:``, ``testmod:``/``logger:seqN``,
+``fixture:``/``restore:``/``preflight:``), never the agent's answer, and cannot be dated before
+the run.
 """
 
 from __future__ import annotations
@@ -196,10 +197,12 @@ def apply_reviews(
             refs = [index.resolve(ref) for ref in entry.get("evidence", [])]
             problems = [r.problem for r in refs if r.problem]
             problems += [
-                f"{r.ref}: a review cites run records (trajectory:, testmod:/logger:seqN, fixture:/restore:/preflight:), not the {r.source}"
-                for r in refs
-                if r.ok and not _cites_run_record(r.ref, r.source, index)
+                f"{r.ref}: the agent's own answer is no evidence for a review" for r in refs if r.source == "answer"
             ]
+            if refs and not problems and not any(_cites_run_record(r.ref, r.source, index) for r in refs):
+                problems.append(
+                    "it cites no run record (trajectory:, testmod:/logger:seqN, fixture:/restore:/preflight:)"
+                )
             early = too_early(entry, index, times or {}, opened) if entry["status"] == ReviewStatus.RESOLVED else None
             if early is not None:
                 problems.append(early)

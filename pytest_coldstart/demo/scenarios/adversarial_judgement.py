@@ -196,7 +196,7 @@ JUDGEMENT: list[Scenario] = [
         W,
         None,
         _flags(ac=W),
-        "a review cites run records",
+        "the agent's own answer is no evidence for a review",
         REFS,
     ),
     S(
