@@ -7,6 +7,7 @@ hostile pattern costs linear time."""
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 
 MAX_ALTERNATIVES = 64
@@ -14,12 +15,13 @@ _BRACE = re.compile(r"\{([^{}]*,[^{}]*)\}")  # an innermost group with a choice
 EXTGLOB = re.compile(r"[?*+@!]\([^()]*\)")
 
 
-def alternatives(pattern: str) -> list[str]:
+@functools.lru_cache(maxsize=4096)  # a pattern is matched against every declared name in turn
+def alternatives(pattern: str) -> tuple[str, ...]:
     """The fnmatch patterns ``pattern`` stands for (one when it has no braces)."""
     if "(" in pattern:
         pattern = EXTGLOB.sub("*", pattern)
     if "{" not in pattern:
-        return [pattern]
+        return (pattern,)
     done: list[str] = []
     todo = [pattern]
     while todo:
@@ -32,8 +34,8 @@ def alternatives(pattern: str) -> list[str]:
         todo += [before + option + after for option in match.group(1).split(",")]
         if len(done) + len(todo) > MAX_ALTERNATIVES:
             first, last = pattern.find("{"), pattern.rfind("}")
-            return [pattern[:first] + "*" + pattern[last + 1 :]] if last > first else [pattern]
-    return done
+            return (pattern[:first] + "*" + pattern[last + 1 :],) if last > first else (pattern,)
+    return tuple(done)
 
 
 def matches(name: str, pattern: str) -> bool:
