@@ -106,6 +106,13 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "short_calls_in_preview_mode",
     "testmod_printed_by_json_tool",
     "logger_output_read_by_a_script_after_the_carts_were_gone",
+    "own_files_diffed_and_grepped_by_git",
+    "own_folder_archived_with_tar_c",
+    "own_folder_listed_for_cpio",
+    "system_folders_searched",
+    "own_files_by_a_brace_glob",
+    "own_files_by_an_extended_glob",
+    "own_folder_walked_by_perl",
 }
 
 

@@ -63,6 +63,33 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("ruby -e 'Dir[\"*\"].each { |f| puts File.read(f) }'", [(".", "*", False)]),
         ("perl -e 'for (glob(\"*\")) { open F, $_; print <F> }'", [(".", "*", False)]),
         ("php -r 'foreach (glob(\"test/*\") as $f) echo file_get_contents($f);'", [("test", "*", False)]),
+        # git add stores what it adds (git diff --cached, git show print it): a copy of the folder
+        ("git add *", [(".", "*", True)]),
+        ("git add -A && git diff --cached", [(".", "*", True)]),
+        ("git -C test grep -e x", [("test/.", "*", True)]),
+        ("git grep cart workspace", [("workspace", "*", True)]),
+        ("git diff --no-index /tmp/e .", [("/tmp/e", "*", True), (".", "*", True)]),
+        ("grep -d recurse x .", [(".", "*", True)]),
+        ("grep --directories=recurse x test", [("test", "*", True)]),
+        ("rgrep x", [(".", "*", True)]),
+        ("diff -ruN /tmp/e .", [("/tmp/e", "*", True), (".", "*", True)]),
+        ("diff /tmp/e test", [("/tmp/e", "*", False), ("test", "*", False)]),
+        ("tar --create . | strings", [(".", "*", True)]),
+        ("tar -rf a.tar test", [("test", "*", True)]),
+        ("jar cf x.jar -C build .", [("build/.", "*", True)]),
+        ("bsdtar -cf - .", [(".", "*", True)]),
+        ("pax -w test", [("test", "*", True)]),
+        ("7z a -so x.7z", [(".", "*", True)]),
+        ("gzip -rc test", [("test", "*", True)]),
+        ("grep -r cart $HOME", [("$HOME", "*", True)]),
+        ("perl -MFile::Find -e 'find(sub { open F, $_; print <F> }, \"test\")'", [("test", "*", True)]),
+        (
+            "php -r 'foreach (new RecursiveDirectoryIterator(\".\") as $f) echo file_get_contents($f);'",
+            [(".", "*", True)],
+        ),
+        ("ruby -e 'Dir.each_child(\"test\") { |f| puts File.read(f) }'", [("test", "*", False)]),
+        ('python3 -c "import fileinput, os; print(*fileinput.input(os.listdir()))"', [(".", "*", False)]),
+        ("python3 -c \"import os; d = os.open('test', 0); [open(f) for f in os.listdir(d)]\"", [("test", "*", False)]),
     ],
 )
 def test_the_folders_a_command_reads_whole(text, reads):
@@ -85,7 +112,10 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "python3 -c \"import os; print(os.listdir('.'))\"",  # a listing that opens nothing reads nothing
         "python3 -c \"s = set(); s.add('.'); print(os.listdir())\"",  # a set's add is no archive
         "du -sh *; file *; stat *; chmod 644 *; rm -f *.tmp; expr 3 * 4",
-        "git add *",
+        "git status; git diff; git log -p; git commit -am x",
+        "diff -u a.py b.py",  # two files, no folder
+        "tar -xzf a.tgz -C workspace",
+        "ruby -e 'Dir.each_child(\".\") { |f| puts f }'",  # lists, opens nothing
     ],
 )
 def test_what_reads_no_folder_whole(text):

@@ -140,3 +140,17 @@ def test_a_format_placeholder_is_a_name_known_only_at_run_time(target):
 def test_what_code_writing_a_path_that_is_no_literal_may_reach(naming, text, reached):
     keys = naming.reached("", text, ("oracle",), code=True)
     assert keys == (sorted(naming.keys["oracle"]) if reached else [])
+
+
+def test_a_folder_that_may_hold_a_run_whose_host_path_is_unknown(tmp_path):
+    from pytest_coldstart.audit.evidence.identity import Workspace
+
+    workspace = Workspace(tmp_path / "run", {})
+    held = {key: workspace.may_hold_run(workspace.key(key), True) for key in ["..", "/", "/tmp", "/home/lab", "../run"]}
+    assert all(held.values()), held
+    assert not workspace.may_hold_run(workspace.key("/usr/lib/python3"), True)
+    assert not workspace.may_hold_run(workspace.key("../a/b"), True)
+    assert not workspace.may_hold_run(workspace.key(".."), False)  # the parent's own files are not the run's
+    assert workspace.may_hold_run(workspace.key("../x"), False)  # it may be the run itself
+    recorded = Workspace(tmp_path / "run", {"agent": {"cwd": "/home/lab/run", "run_dir": "/home/lab/run"}})
+    assert not recorded.may_hold_run(recorded.key("/tmp"), True)

@@ -150,3 +150,22 @@ def test_a_name_a_maker_prints_from_given_words_may_be_any_file_of_the_folder(te
 )
 def test_a_maker_fed_a_listing_only_reads_no_more_than_the_listing(text):
     assert (".", "*", False) not in reads(text)
+
+
+@pytest.mark.parametrize(
+    "text, read",
+    [
+        ('a=(*); cat "${a[@]}"', (".", "*", False)),
+        ("cat $(compgen -f o)", (".", "o*", False)),
+        ("cat $(dir)", (".", "*", False)),
+        ("du -a | cut -f2 | xargs cat", (".", "*", True)),
+        ("tree -fi | xargs cat", (".", "*", True)),
+        ("git ls-files -o | xargs cat", (".", "*", True)),
+        ("fd . test | xargs cat", ("test", "*", True)),
+        ('ls -d "$PWD"/* | xargs cat', (".", "*", False)),
+        ("find . -type f | cpio -o", (".", "*", True)),
+        ("find test | zip -@ /tmp/t.zip", ("test", "*", True)),
+    ],
+)
+def test_more_sources_of_runtime_names(text, read):
+    assert read in list(runtime_reads.runtime_reads(text))

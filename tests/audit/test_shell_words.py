@@ -90,3 +90,19 @@ def test_comments_are_cut_where_the_shell_cuts_them(text, kept):
 def test_cutting_comments_only_removes_characters(text):
     kept = without_comments(text)
     assert len(kept) <= len(text) and kept.count("\n") == text.count("\n")
+
+
+@pytest.mark.parametrize(
+    "uri, path",
+    [
+        ("file:///home/lab/run/oracle.json", "/home/lab/run/oracle.json"),
+        ("file://localhost/home/lab/run/oracle.json", "/home/lab/run/oracle.json"),
+        ("file:%6fracle.json", "oracle.json"),
+        ("file:///C:/run/oracle.json", "C:/run/oracle.json"),
+        ("file://server/share/x", "//server/share/x"),
+    ],
+)
+def test_file_uri_path(uri, path):
+    from pytest_coldstart.audit.evidence.shell_words import file_uri_path
+
+    assert file_uri_path(uri) == path

@@ -11,7 +11,8 @@ them, each step fail closed (a reading only ever adds names and writes, never re
   ``Buffer.from(..., 'hex')``) is the text it encodes, where that is readable;
 - concatenation: ``'te' + 'st'`` and ``'te' . 'st'`` are ``'test'``; ``os.path.join('a', 'b')``,
   ``'/'.join(['a', 'b'])`` and ``Path('a') / 'b'`` are ``'a/b'``;
-- a glob's character class (``t[e]st``) is one unknown character (``t?st``): a glob;
+- a glob's character class (``t[e]st``) is one unknown character (``t?st``), and bash's
+  extended group (``@(o)racle.json``, ``!(answer).json``) any text (``*``): a glob;
 - a command line inside code: each string literal a program may hand to a shell or exec
   (``os.system('cp a b')``, ``subprocess.run(['cp', 'a', 'b'])``, ``execSync('...')``, a
   line echoed into a script that is then run) is read as a text of its own, a list of
@@ -35,7 +36,9 @@ import itertools
 import re
 from collections.abc import Callable, Iterator, Mapping
 
-_SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]"
+from pytest_coldstart.audit.evidence.globs import EXTGLOB
+
+_SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]|[?*+@!]\([^()\s]*\)"
 _WORDS = r"hex|xxd|join\(|path\(|\bimport\b|=\s*open\b"
 #: Cheap necessary condition for a reading of a text (lowercased).
 _TEXT_HINT = re.compile(
@@ -258,7 +261,10 @@ def _quoted(text: str) -> str:
 
 
 def _classes(text: str) -> str:
-    return _CLASS.sub("?", text) if "[" in text else text
+    """A glob's character class is one unknown character; bash's extended group (``@(o)``,
+    ``!(answer)``) any text."""
+    text = _CLASS.sub("?", text) if "[" in text else text
+    return EXTGLOB.sub("*", text) if "(" in text else text
 
 
 def _braces(text: str) -> Iterator[str]:

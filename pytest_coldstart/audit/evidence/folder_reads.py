@@ -17,7 +17,10 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
+
+__all__ = ["LISTING", "READERS", "Read", "folder_reads", "listed_folder", "whole"]
 
 #: Programs that print or copy the content of the files they are given.
 READERS = frozenset(["cat", "head", "tail", "less", "more", "grep", "egrep", "fgrep", "rg", "ag", "ack", "awk"])
@@ -32,22 +35,28 @@ NOT_READING |= {"readlink", "cd", "pushd", "export", "set", "unset", "local", "d
 NOT_READING |= {"case", "select", "read", "shopt", "kill", "true", "false", ":", "trash-put", "gio", "shred", "unlink"}
 NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a product
 _PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
-_GREPS = ("grep", "egrep", "fgrep", "zgrep")
-_RECURSING = ("rg", "ag", "ack")  # recursive by default
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
 _WRAPPERS |= {"npx", "bunx"}
 _ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
+_OPENERS = re.compile(r"^(?:\$\(|[({`])+")
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
+    r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
+    r"|zstd|lz4|findstr)(?![\w-])"
     r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
     r"|http\.server|SimpleHTTPServer|php\s+-S|http-server|\bserve\b|live-server|httpd"
+    r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
+    re.IGNORECASE,
 )
 
 #: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
 LISTING = re.compile(
-    r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children))\s*\(\s*"""
-    r"""(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
+    r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children|each_child|foreach)"""
+    r"""|Walk(?:Dir)?|(?:Recursive)?DirectoryIterator|FilesystemIterator|Find\.find|Files\.list)\s*\(\s*"""
+    r"""(?:(?:Paths\.get|Path\.of)\s*\(\s*)?(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
+    # Perl's File::Find: find(sub { ... }, '.'), finddepth(\&wanted, 'test'), find({wanted => ...}, '.')
+    r"""|(?<![\w.$>:])find(?:depth)?\s*\(?\s*(?:sub\b|\\&|\{)[\s\S]{0,512}?,\s*(?P<fq>['"])(?P<found>[^'"\n]+)(?P=fq)"""
     r"""|\bPath\s*\(\s*(?P<pq>['"])(?P<prefix>[^'"\n]+)(?P=pq)\s*\)\s*\.\s*(?:iterdir|r?glob|walk)\s*\("""
     r"""\s*(?:['"](?P<pattern>[^'"\n]+)['"])?"""
     r"""|(?P<jq>['"])(?P<joined>[^'"\n]*/)(?P=jq)\s*\+"""
@@ -58,9 +67,20 @@ LISTING = re.compile(
     r"""|(?:walk|listdir|scandir|readdirSync|readdir)\s*\(\s*(?:os\.getcwd\(\)|os\.curdir|process\.cwd\(\)|__dirname|Dir\.pwd)"""
     r"""|\bopendir\s*\(\s*(?:my\s+)?\$?\w+\s*,\s*['"]\.?/?['"])"""
 )
+#: A listing of a folder held in a variable (``os.listdir(d)``), and the literals variables are
+#: assigned (``d = os.open('.', os.O_RDONLY)``, ``root = 'test'``).
+_VAR_LISTING = re.compile(
+    r"(?:listdir|scandir|walk|iterdir|readdirSync|readdir|Dir\.(?:entries|children|each_child|foreach)|Walk(?:Dir)?"
+    r"|(?:Recursive)?DirectoryIterator|FilesystemIterator)\s*\(\s*\$?(?P<var>[A-Za-z_]\w*)\s*[,)]"
+)
+_ASSIGNED_FOLDER = re.compile(
+    r"""(?<![\w.])\$?(?P<var>[A-Za-z_]\w*)\s*=\s*(?:(?:os\.open|Path|opendirSync|opendir)\s*\(\s*)?(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
+)
 #: Code that reads or copies a file it was handed (with a listing: every file listed).
 _CODE_READ = re.compile(
     r"\bopen\s*\(|\bopen\s+(?:my\s+)?\$?\w+\s*,|\bread_(?:text|bytes)\s*\(|\breadFile(?:Sync)?\s*\(|\b(?:File|IO)\.(?:read|binread|readlines)\b"
+    r"|\bfileinput\b|\blinecache\.|\b(?:File|IO)\.(?:open|new|foreach|copy_stream)\b|\breadfile\s*\(|\bReadFile\s*\(|\bos\.Open\s*\("
+    r"|\bread_(?:csv|json|table|excel|parquet|pickle|fwf)\s*\(|\b(?:loadtxt|genfromtxt|fromfile)\s*\(|\bFiles\.read\w*\s*\("
     r"|\bcreateReadStream\s*\(|\bcopy(?:file|2|fileobj)?\s*\(|\bGet-Content\b|\bfopen\s*\(|\bfile_get_contents\s*\("
     r"|\bZipFile\b[^\n]{0,512}?\.write\s*\(|\.add\s*\((?=[^\n]{0,512}?\btarfile\b)|\btarfile\b[^\n]{0,512}?\.add\s*\("
 )
@@ -80,7 +100,6 @@ _CODE_GLOB = re.compile(
 #: Options of the greps whose value is the next word.
 _VALUED = frozenset(["-e", "-f", "-m", "-A", "-B", "-C", "-d", "-D", "-g", "-t", "-T", "--regexp", "--file"])
 _VALUED |= {"--max-count", "--glob", "--type", "--type-not", "-M", "--max-columns"}
-Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
 
 
 def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> Iterator[Read]:
@@ -92,18 +111,21 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         tuple[str, str]
     ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
     code_reads = _CODE_READ.search(text) is not None
+    folders = {}  # the literals the text assigns variables a listing is handed (looked up once)
+    if code_reads and _VAR_LISTING.search(text) is not None:
+        folders = {match.group("var"): match.group("folder") for match in _ASSIGNED_FOLDER.finditer(text)}
     for segment in quoted_segments(text):  # a | inside a quoted grep pattern separates nothing
         if entering is not None:
             entering(segment)
         if code_reads:
-            yield from _listed(segment)
+            yield from _listed(segment, folders)
         for match in _CODE_TREE.finditer(segment):
             if match.group("added") and "tarfile" not in text:
                 continue  # a set's add('.'): no archive
             yield whole(match.group("src") or match.group("root") or match.group("added"))
         # (cat *), { cat *; }, $(cat *): the brackets of a subshell, a group or a substitution set aside
         words = [
-            _ASSIGNED_SUBSTITUTION.sub("", w.strip("\"'")).lstrip("$({`").rstrip(")}`")
+            _bracketless(_ASSIGNED_SUBSTITUTION.sub("", w.strip("\"'")))
             for w in _WORD.findall(segment)
             if "<" not in w and ">" not in w
         ]
@@ -130,21 +152,44 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
             found = []
 
 
+def _bracketless(word: str) -> str:
+    """``word`` without the brackets of a subshell, a group or a substitution around a command
+    (``$(cat``, ``{``, ``cat)``); a variable keeps its ``$`` (``$HOME``, ``${HOME}``: a folder
+    no one can place)."""
+    if word.startswith("${") or (word[:1] == "$" and word[1:2] not in ("(", "")):
+        return word if word.endswith("}") and word.startswith("${") else word.rstrip(")`")
+    return _OPENERS.sub("", word).rstrip(")}`")
+
+
 def listed_folder(match: re.Match[str]) -> str:
     """The folder a ``LISTING`` match lists ("." for the working directory)."""
     if match.group("here"):
         return "."
-    return (match.group("folder") or match.group("prefix") or match.group("joined")).rstrip("/") or "."
+    found = match.group("folder") or match.group("found") or match.group("prefix") or match.group("joined")
+    return found.rstrip("/") or "."
 
 
-def _listed(segment: str) -> Iterator[Read]:
+def _walks(match: re.Match[str], segment: str) -> bool:
+    """A listing that goes below the folder: a walk, a recursive iterator, File::Find, an
+    rglob, ``readdirSync(d, {recursive: true})``."""
+    head = match.group(0)
+    if any(word in head for word in ("walk", "Walk", "rglob", "Recursive", "find", "Find")):
+        return True
+    return "recursive" in segment[match.end() : match.end() + 64]
+
+
+def _listed(segment: str, folders: dict[str, str]) -> Iterator[Read]:
     """What code that lists a folder reads, where it also opens, reads or copies files:
     ``[open(f).read() for f in os.listdir('.')]``, ``glob.glob('test/*')``, ``'test/' + f``."""
     for match in LISTING.finditer(segment):
         if match.group("joined") == "/":
             continue  # r + '/' + f: the folder is the variable's, listed where it is assigned
         pattern = last_component(match.group("pattern") or "*")
-        yield (listed_folder(match), pattern, "walk" in match.group(0) or "rglob" in match.group(0) or "**" in pattern)
+        yield (listed_folder(match), pattern, _walks(match, segment) or "**" in pattern)
+    if folders:  # os.listdir(d): where d is assigned a literal
+        for match in _VAR_LISTING.finditer(segment):
+            if match.group("var") in folders:
+                yield (folders[match.group("var")], "*", _walks(match, segment))
     for match in _CODE_GLOB.finditer(segment):
         pattern = match.group("glob") or match.group("ruby")
         folder = posixpath.dirname(pattern)
@@ -175,7 +220,7 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
         if skip:
             skip = False
         elif word.startswith("-") and word != "-":  # a lone - is standard input or output: an operand
-            skip = word in _VALUED and head in (*_GREPS, *_RECURSING)  # grep -e PATTERN, -A 2, rg -g GLOB ...
+            skip = word in _VALUED and head in (*GREPS, *RECURSING)  # grep -e PATTERN, -A 2, rg -g GLOB ...
         else:
             operands.append(word)
     flags = [w for w in words[1:] if w.startswith("-")]
@@ -188,26 +233,7 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
             if is_glob(operand) and len(re.sub(r"[*?\[\].]", "", base)) < 2:
                 folder = posixpath.dirname(operand.rstrip("/"))
                 yield (folder if folder and not is_glob(folder) else ".", base, is_glob(folder))
-    recursive = head in _RECURSING or (head in _GREPS and any(_has(f, "rR", "--recursive") for f in flags))
-    if recursive:
-        paths = operands[1:] if not any(f in ("-e", "-f", "--regexp", "--file") for f in flags) else operands
-        yield from (whole(path) for path in paths or ["."])
-    elif head == "tar" and _tar_creates(words):
-        archive = _tar_archive(words)
-        old_style = len(words) > 1 and not words[1].startswith("-")  # tar czf out.tgz .
-        yield from (whole(p) for p in operands[1 if old_style else 0 :] if p != archive)
-    elif head == "zip" and any(_has(f, "r", "--recurse-paths") for f in flags):
-        yield from (whole(path) for path in operands[1:])
-    elif head in ("cp", "rsync", "scp") and any(_has(f, "rRa", "--recursive") or f == "--archive" for f in flags):
-        yield from (whole(path) for path in operands[:-1])
-
-
-def whole(path: str) -> Read:
-    """A folder read whole: ``dir`` is everything below it, ``dir/*.md`` the files of that name."""
-    if is_glob(last_component(path.rstrip("/"))):
-        folder = posixpath.dirname(path.rstrip("/"))
-        return (folder or ".", last_component(path.rstrip("/")), True)
-    return (path, "*", True)
+    yield from program_reads(words, head, operands, flags)
 
 
 def _find_roots(words: list[str]) -> list[str]:
@@ -217,24 +243,3 @@ def _find_roots(words: list[str]) -> list[str]:
             break
         roots.append(word)
     return roots or ["."]
-
-
-def _has(flag: str, letters: str, long: str) -> bool:
-    return flag == long or (not flag.startswith("--") and any(c in flag[1:] for c in letters))
-
-
-def _tar_creates(words: list[str]) -> bool:
-    first = words[1] if len(words) > 1 else ""
-    cluster = first.lstrip("-") if not first.startswith("--") else ""
-    return "c" in cluster or any(w in ("-c", "--create") or _has(w, "c", "--create") for w in words[2:] if w[:1] == "-")
-
-
-def _tar_archive(words: list[str]) -> str | None:
-    """The archive a tar writes (``-f X``, ``-czf X``, ``--file=X``, old-style ``czf X``)."""
-    for index, word in enumerate(words[1:-1], start=1):
-        short = word.startswith("-") and not word.startswith("--") and word.endswith("f")
-        if word == "--file" or short or (index == 1 and not word.startswith("-") and "f" in word):
-            return words[index + 1]
-        if word.startswith("--file="):
-            return word.partition("=")[2]
-    return None

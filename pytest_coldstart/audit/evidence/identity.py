@@ -47,6 +47,9 @@ _MAX_CODE_CWDS = 4  # cwds one start may be in at once (code's chdirs add to the
 _CWD_FORMS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`", "~+")  # ~+ is bash's $PWD
 _PROC_CWD = re.compile(r"^/proc/(?:self|thread-self|\d+)/cwd(?:/|$)")
 _PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
+#: Folders of the system's own, taken to hold no run (reading them whole is common and honest).
+_SYSTEM = re.compile(r"^/(?:usr|etc|proc|sys|dev|bin|sbin|lib|lib32|lib64|libx32|boot|snap|nix/store)(?:/|$)")
+_HOME = re.compile(r"^/(?:home|Users)/[^/]+/?$|^/root/?$")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
 
@@ -236,6 +239,29 @@ class Workspace:
         """A host path that may lie inside the run: the run's host path was never recorded.
         A path that climbs out of it (``../run/oracle.json``) may come back into it."""
         return self.run_base == RUN and (is_absolute(key) or not (key == RUN or key.startswith(RUN + "/")))
+
+    def may_hold_run(self, key: str, recursive: bool) -> bool:
+        """A folder read whole (``recursive``: below it too) that may be the run, or one of its
+        ancestors, the run's host path being unknown. Of the folders a path that climbs out of
+        the run reaches: the ones as deep as the run or above it (``..``, ``../..``,
+        ``../run``; never ``../a/b``). Of host folders: the root, a top-level folder
+        (``/tmp``, ``/home``) or a home (``/home/lab``, ``/root``), an ancestor of where the
+        run is audited, a path through a folder of the run's name; never the system's own
+        (``/usr``, ``/etc`` ...): any other host folder would fail most honest runs."""
+        if not self.unknown_host(key):
+            return False
+        if is_absolute(key):
+            parts = [part for part in key.split("/") if part]
+            if not parts:
+                return recursive  # the run is never / itself
+            if _SYSTEM.match(key):
+                return False
+            above = len(parts) == 1 or _HOME.match(key) is not None or self.real_root.startswith(key.rstrip("/") + "/")
+            return (recursive and above) or self.root.name in parts
+        parts = key.split("/")
+        ups = sum(1 for part in parts if part == "..")  # normalised: the ..s lead
+        names = len(parts) - ups if key != "." else 0
+        return names == ups + 1 or (recursive and names <= ups)
 
     def inside(self, key: str) -> str | None:
         """The run-relative path of a resolved host path, or None when it is outside the run."""

@@ -12,17 +12,17 @@ escapes removed) are not tokenised.
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
+from pytest_coldstart.audit.evidence import globs
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
-from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings
+from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings, uri_decoded
 from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
@@ -75,6 +75,7 @@ class Naming:
         search or a reader by pattern: ``tool_reads``) read whole."""
         self._know_links()
         texts = list(with_decoded(strings(without_filters(tool, arguments)), self.known))  # each reading, decoded once
+        texts += [decoded for text in texts if (decoded := uri_decoded(text)) is not None]  # file:%6fracle.json
         found: set[str] = self._folders_read(texts)
         for read in tool_reads(tool, arguments):
             found |= {name for cwd in self.workspace.starts for name in self._read_whole(*read, cwd)}
@@ -143,7 +144,7 @@ class Naming:
     def _below(self, folder: str, pattern: str, declared: Collection[str], cwd: str | None) -> set[str]:
         where = self.workspace.key(folder, cwd) if not _GLOB.search(folder) else None
         prefix = where.rstrip("/") + "/" if where is not None else ""
-        return {key for key in declared if key.startswith(prefix) and fnmatch.fnmatchcase(_base(key), pattern.lower())}
+        return {key for key in declared if key.startswith(prefix) and globs.matches(_base(key), pattern.lower())}
 
     def _folders_read(self, texts: list[str]) -> set[str]:
         """The fail-closed declarations a read of a whole folder reaches (``folder_reads``), the
@@ -184,20 +185,22 @@ class Naming:
             if len(self._patterns) > MAX_PATTERNS:
                 self._patterns.clear()
             bases = {_base(key) for name in self.fail_closed for key in self.keys.get(name, ())}
-            known = self._patterns[pattern] = any(fnmatch.fnmatchcase(base, pattern.lower()) for base in bases)
+            known = self._patterns[pattern] = any(globs.matches(base, pattern.lower()) for base in bases)
         return known
 
     def _read_whole(self, folder: str, pattern: str, recursive: bool, cwd: str | None) -> set[str]:
         """The fail-closed declarations in ``folder`` (below it if ``recursive``) that ``pattern``
         matches; every one of them where the folder cannot be placed."""
         where = self.workspace.key(folder, cwd)
+        if where is not None and self.workspace.may_hold_run(where, recursive):
+            where = None  # grep -r x .. or / while the run's host path is unknown: the run may be below
         prefix = where.rstrip("/") + "/" if where is not None else None
         return {
             name
             for name in self.fail_closed
             for key in self.keys.get(name, ())
             if (prefix is None or (key.startswith(prefix) and (recursive or "/" not in key[len(prefix) :])))
-            and fnmatch.fnmatchcase(_base(key), pattern.lower())
+            and globs.matches(_base(key), pattern.lower())
         }
 
     def _tokens(self, texts: list[str]) -> Iterator[tuple[str, str | None]]:
@@ -217,7 +220,7 @@ class Naming:
             name
             for name in self.fail_closed
             for key in self.keys.get(name, ())
-            if fnmatch.fnmatchcase(_base(key), pattern) and (where is None or key.rpartition("/")[0] == where)
+            if globs.matches(_base(key), pattern) and (where is None or key.rpartition("/")[0] == where)
         }
 
 

@@ -23,6 +23,7 @@ from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
 from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES
 from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
+from pytest_coldstart.audit.evidence.shell_words import URI_HINT
 from pytest_coldstart.audit.evidence.shell_writes import HINT as WRITE_HINT
 from pytest_coldstart.audit.evidence.tool_reads import is_search
 from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, words_of
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
 _RULES = [WRITE_HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", CD_HINT]
-_RULES += [RUNTIME_READ_HINT, FOLDER_READ_HINT.pattern, r'"(?:ext|extension|suffix)"\s*:']
+_RULES += [RUNTIME_READ_HINT, FOLDER_READ_HINT.pattern, r'"(?:ext|extension|suffix)"\s*:', URI_HINT]
 _HINTS = re.compile("|".join(_RULES).encode("ascii"))  # compiled once
 
 

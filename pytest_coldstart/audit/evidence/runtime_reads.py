@@ -30,7 +30,7 @@ from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component,
 
 #: Cheap necessary condition (also on a lowercased raw JSON line): an expansion, a command
 #: substitution, a backtick or an exec-er that appends operands.
-HINT = r"\$[({a-z_0-9@*]|`|\bxargs\b|\bparallel\b|\{\}"
+HINT = r"\$[({a-z_0-9@*]|`|\bxargs\b|\bparallel\b|\{\}|\bcpio\b|\bpax\b|\bafio\b|\s-@|files-from"
 _HINT = re.compile(HINT, re.IGNORECASE)
 _RUNTIME = re.compile(r"\$(?:\{[^{}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@*])|\{\}")
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
@@ -46,7 +46,16 @@ _HANDING = frozenset(["xargs", "parallel"])  # exec-ers that append the words th
 #: Programs that print a text made from their input: names no word of the text spells
 _MAKERS = frozenset(["rev", "tr", "sed", "awk", "gawk", "perl", "python", "python3", "ruby", "node", "base64"])
 _MAKERS |= {"basenc", "base32", "xxd", "iconv", "openssl"}
-_LISTERS = frozenset(["ls", "find"])
+_LISTERS = frozenset(["ls", "find", "dir", "vdir", "compgen", "du", "tree", "fd", "fdfind", "git"])
+_LISTERS |= {"locate", "plocate", "mlocate", "slocate"}
+#: Programs that take the names they read from standard input: ``find . | cpio -o``.
+_STDIN_NAMES = {"cpio": ("-o", "-p", "--create", "--pass-through"), "afio": ("-o",), "zip": ("-@", "--names-stdin")}
+_STDIN_NAMES |= {"tar": ("-T", "--files-from", "--files-from=-"), "bsdtar": ("-T", "--files-from", "--files-from=-")}
+_STDIN_NAMES |= {"rsync": ("--files-from", "--files-from=-"), "pax": ("-w",)}
+_ANYWHERE = "$LOCATE"  # a folder no one can place: locate's names come from the whole disk
+#: $PWD/x, "${PWD}"/x, "$(pwd)"/x: a name in the working directory
+_CWD_PREFIX = re.compile(r"""(?<![\w$])(?:"\$PWD"|"\$\{PWD\}"|\$PWD|\$\{PWD\}|"\$\(pwd\)"|\$\(pwd\)|`pwd`)(?=/)""")
+_ARRAY = re.compile(r"^[A-Za-z_]\w*(?:\[[^]]*\])?\+?=\((?P<first>.*)$")  # a=(*), a+=(x y)
 _SUBSTITUTION = re.compile(r"\$\(([^()]*)\)|`([^`]*)`")  # a command substitution without nesting
 _AFFIX_BEFORE = re.compile(r"[\w.\-/]+$")
 _AFFIX_AFTER = re.compile(r"[\w.\-]+")
@@ -140,7 +149,13 @@ def _commands(segment: str) -> list[list[str]]:
     """The commands of a segment as words, each from its program on: a command substitution
     or a process substitution (``$(ls``, ``<(ls -a``, a backtick) starts one of its own."""
     commands: list[list[str]] = [[]]
+    if "pwd" in segment or "PWD" in segment:
+        segment = _CWD_PREFIX.sub(".", segment)
     for raw in _WORD.findall(segment):
+        array = _ARRAY.match(raw)
+        if array is not None:  # a=(* x): the words the array holds, as set -- * x's
+            commands[-1] += ["set", "--"]
+            raw = array.group("first")
         word = raw.strip("\"'")
         opener = next((o for o in _OPENERS if word.startswith(o)), None)
         if opener is not None:
@@ -179,7 +194,23 @@ def _runtime_operands(words: list[str]) -> list[str]:
         return []
     if head in _HANDING and any(not w.startswith("-") for w in words[1:]):
         return ["{}"]  # xargs cat: the words it reads are cat's operands
+    if head in _STDIN_NAMES and _reads_stdin_names(head, words):
+        return ["{}"]  # find . | cpio -o: the names it reads are read
     return [w for w in words[1:] if _RUNTIME.fullmatch(last_component(w)) or "$(" in w or "`" in w]
+
+
+def _reads_stdin_names(head: str, words: list[str]) -> bool:
+    """``cpio -o``, ``zip -@``, ``tar -T -``, ``pax -w`` with no operand: names from stdin."""
+    if head == "pax":
+        return any(w[:1] == "-" and "w" in w for w in words[1:]) and all(w[:1] == "-" for w in words[1:])
+    letters = "".join(option[1] for option in _STDIN_NAMES[head] if len(option) == 2)
+    for index, word in enumerate(words[1:], start=1):
+        clustered = word[:1] == "-" and word[1:2] != "-" and any(c in word[1:] for c in letters)
+        if word in _STDIN_NAMES[head] or clustered:
+            # tar -T FILE, rsync --files-from=FILE: names from a file unless it is - (stdin)
+            if head in ("cpio", "afio", "zip") or word.endswith("=-") or words[index + 1 : index + 2] == ["-"]:
+                return True
+    return False
 
 
 def _sources(words: list[str]) -> Iterator[Read]:
@@ -191,9 +222,17 @@ def _sources(words: list[str]) -> Iterator[Read]:
     for word in operands:
         if is_glob(word) and "$" not in word and not isinstance(word, _Quoted):
             yield _glob(word)
-    if head == "ls":
+    if head in ("ls", "dir", "vdir"):
         recursive = any("R" in f for f in flags if not f.startswith("--")) or "--recursive" in flags
         yield from ((w, "*", recursive) for w in operands or ["."] if not is_glob(w) and "$" not in w)
+    elif head in ("du", "tree", "fd", "fdfind") or (head == "git" and "ls-files" in words):
+        folders = operands[1:] if head in ("fd", "fdfind", "git") else operands  # fd PATTERN PATH; git ls-files
+        yield from ((w, "*", True) for w in folders or ["."] if not is_glob(w) and "$" not in w)
+    elif head == "compgen":  # compgen -f PREFIX, -G GLOB: the names that start so, or match
+        given = [w for w in operands if w not in ("file", "directory")]
+        yield from (_glob(w if "-G" in flags else f"{w}*") for w in given or ["*"] if "$" not in w)
+    elif head in ("locate", "plocate", "mlocate", "slocate"):
+        yield (_ANYWHERE, "*", True)
     elif head == "find":
         patterns = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")] or ["*"]
         roots = []

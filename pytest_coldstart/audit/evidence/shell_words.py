@@ -46,14 +46,37 @@ def _variants(token: str) -> Iterator[str]:
     http.server``) names the file it serves, from a folder no one can place."""
     if token.startswith("@"):
         yield token[1:]
-    if token[:7].lower() == "file://":  # a file URI is its path (file:///abs, file://rel)
-        yield token[7:]
+    if token[:5].lower() == "file:":  # a file URI is its path (file:///abs, file://localhost/abs, file:rel)
+        path = file_uri_path(token)
+        yield from dict.fromkeys([token[7:] if token[5:7] == "//" else path, path])  # file://rel: rel too
         return
     served = _LOCAL_URL.match(token)
     if served is not None:
         yield "$SERVED/" + unquote(token[served.end() :])  # o%72acle.json is oracle.json to the server
     elif ":" in token and "://" not in token and _DRIVE.match(token.replace("\\", "/")) is None:
         yield token.split(":", 1)[1]
+
+
+#: A URI that percent-encodes a character (lowercased raw JSON too): file:%6fracle.json
+URI_HINT = r"(?:file:|://)[^\s\"']*%[0-9a-f]{2}"
+_URI_ESCAPED = re.compile(URI_HINT, re.IGNORECASE)
+
+
+def file_uri_path(uri: str) -> str:
+    """The path a ``file:`` URI names: percent-decoded, its host ``localhost`` or none
+    (``file:///x``, ``file://localhost/x``) the local root, another host's a UNC path; a
+    Windows drive (``file:///C:/x``) as ``C:/x``; ``file:x`` relative."""
+    rest = unquote(uri[5:])
+    if rest.startswith("//"):
+        host, _, path = rest[2:].partition("/")
+        rest = f"/{path}" if host.lower() in ("", "localhost", "127.0.0.1") else rest
+    return rest[1:] if _DRIVE.match(rest[1:]) and rest[:1] == "/" else rest
+
+
+def uri_decoded(text: str) -> str | None:
+    """``text`` with its URIs' percent escapes decoded (``file:%6fracle.json``), or None when
+    it holds no such URI."""
+    return unquote(text) if "%" in text and _URI_ESCAPED.search(text) is not None else None
 
 
 def any_reading(pattern: re.Pattern[str], text: str, plain: str) -> bool:

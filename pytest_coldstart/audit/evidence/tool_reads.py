@@ -8,7 +8,8 @@ is given none: Claude Code's ``Grep`` (``path``, ``glob``), Cline's ``search_fil
 the words of its name: a grep, or a search of files, content, code or text (``file_search``
 and ``glob`` match names, reading no content; a web search reads no file of the run). A reading
 tool handed a glob where a path goes (``read_many_files {"paths": ["*"]}``) reads every file
-the glob matches. Each read is a ``folder_reads.Read`` that ``naming`` takes where the call runs,
+the glob matches. A filter's braces are alternatives (``*.{json,md}``, as ripgrep's globs;
+``globs``). Each read is a ``folder_reads.Read`` that ``naming`` takes where the call runs,
 fail closed like a shell's ``grep -r``.
 """
 
@@ -53,7 +54,10 @@ def _reads(tool: str, arguments: Any) -> Iterator[Read]:
         patterns = list(_filters(arguments)) or ["*"]
         for folder in folders:
             for pattern in patterns:
-                yield whole(f"{folder.rstrip('/')}/{pattern}" if pattern != "*" else folder)
+                if pattern == "*" or "/" in pattern:
+                    yield whole(f"{folder.rstrip('/')}/{pattern}" if pattern != "*" else folder)
+                else:  # a name filter, a glob or not (oracle.json, {oracle,x}.json): below the folder
+                    yield (folder, pattern, True)
     elif verbs & READER_VERBS and not verbs & (_NAMES_ONLY | WRITER_VERBS):
         for path in tool_paths(arguments):
             if is_glob(path):

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from pytest_coldstart.audit.evidence.shell_words import joined_path
+from pytest_coldstart.audit.evidence.shell_words import file_uri_path, joined_path
 
 WRITER_VERBS = frozenset(["write", "edit", "create", "patch", "multiedit", "str", "replace", "notebookedit"])
 WRITER_VERBS |= {"save", "append", "insert", "put", "upload", "download", "move", "mv", "copy", "cp", "rename"}
@@ -107,4 +107,4 @@ def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iter
 
 
 def _without_scheme(value: str) -> str:
-    return value[len("file://") :] if value[:7].lower() == "file://" else value
+    return file_uri_path(value) if value[:5].lower() == "file:" else value

@@ -49,6 +49,7 @@ from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISI
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
 from pytest_coldstart.demo.scenarios.adversarial_recorded import RECORDED
+from pytest_coldstart.demo.scenarios.adversarial_recursive import RECURSIVE
 from pytest_coldstart.demo.scenarios.adversarial_redaction import REDACTION
 from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
@@ -331,6 +332,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + PROGRAMS
     + SESSION
     + READS
+    + RECURSIVE
     + RUNTIME
     + COMPUTED
     + SEARCHES
