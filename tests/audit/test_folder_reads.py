@@ -63,8 +63,7 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("ruby -e 'Dir[\"*\"].each { |f| puts File.read(f) }'", [(".", "*", False)]),
         ("perl -e 'for (glob(\"*\")) { open F, $_; print <F> }'", [(".", "*", False)]),
         ("php -r 'foreach (glob(\"test/*\") as $f) echo file_get_contents($f);'", [("test", "*", False)]),
-        # git add stores what it adds (git diff --cached, git show print it): a copy of the folder
-        ("git add *", [(".", "*", True)]),
+        # git diff --cached prints what was staged (git add alone shows nothing)
         ("git add -A && git diff --cached", [(".", "*", True)]),
         ("git -C test grep -e x", [("test/.", "*", True)]),
         ("git grep cart workspace", [("workspace", "*", True)]),
@@ -113,6 +112,7 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "python3 -c \"s = set(); s.add('.'); print(os.listdir())\"",  # a set's add is no archive
         "du -sh *; file *; stat *; chmod 644 *; rm -f *.tmp; expr 3 * 4",
         "git status; git diff; git log -p; git commit -am x",
+        "git add -A && git commit -qm 'update notes.md'",  # stages, shows nothing
         "diff -u a.py b.py",  # two files, no folder
         "tar -xzf a.tgz -C workspace",
         "ruby -e 'Dir.each_child(\".\") { |f| puts f }'",  # lists, opens nothing

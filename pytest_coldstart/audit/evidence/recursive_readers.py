@@ -80,7 +80,7 @@ def _grep_recurses(words: list[str], flags: list[str]) -> bool:
 
 
 def _git(words: list[str]) -> Iterator[Read]:
-    """``git [-C DIR] grep|add|diff --no-index ...``: the folders it reads, each
+    """``git [-C DIR] grep|diff --cached|diff --no-index ...``: the folders it reads, each
     relative to ``-C``'s folder."""
     index, folder = 1, ""
     while index < len(words) and words[index].startswith("-"):
@@ -95,9 +95,9 @@ def _git(words: list[str]) -> Iterator[Read]:
         paths = _unvalued(rest, _GIT_GREP_VALUED, first=0)
         given = any(w in ("-e", "-f") for w in options)
         paths = [p for p in (paths if given else paths[1:]) if p != "--"]
-    elif command == "add":
+    elif command == "diff" and any(w in ("--cached", "--staged") for w in options):
+        # what was staged, printed: git add alone shows nothing (honest agents add -A and commit)
         paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]
-        paths += ["."] if any(w in ("-A", "--all", "-u", "--update") for w in options) or not paths else []
     elif command == "diff" and "--no-index" in options:
         paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]
     else:
