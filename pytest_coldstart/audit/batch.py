@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.run.errors import ColdstartError
 from pytest_coldstart.run.layout import AUDIT_DIR, RUN_JSON, STATE_DIR
 from pytest_coldstart.run.walk import walk
 
@@ -108,6 +109,8 @@ def audit_one(run: str, cache_dir: str | None, target: str | None) -> Outcome:
             written = target
         except OSError as exc:
             error = f"cannot write the report to {target} ({exc.strerror or exc}); use --out"
+        except ColdstartError as exc:  # audit/ is a symlink: never written through
+            error = f"cannot write the report to {target} ({exc}); use --out"
     overall = report.get("overall")
     return Outcome(
         run,

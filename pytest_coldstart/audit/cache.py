@@ -311,9 +311,19 @@ class CacheInfo:
 
 
 def _entries(directory: Path) -> Iterator[Path]:
+    """The entry files ``audit/??/*.json``: real folders and files only. A symlinked shard
+    (``audit/cd -> /elsewhere``) is never entered: prune would delete what it points at."""
     audit = directory / "audit"
-    if audit.is_dir():
-        yield from sorted(audit.glob("??/*.json"))
+    if audit.is_symlink() or not audit.is_dir():
+        return
+    found = []
+    with contextlib.suppress(OSError), os.scandir(audit) as shards:
+        for shard in shards:
+            if len(shard.name) != 2 or not shard.is_dir(follow_symlinks=False):
+                continue
+            with contextlib.suppress(OSError), os.scandir(shard.path) as files:
+                found += [Path(f.path) for f in files if f.name.endswith(".json") and f.is_file(follow_symlinks=False)]
+    yield from sorted(found)
 
 
 def _memos(directory: Path) -> Iterator[Path]:

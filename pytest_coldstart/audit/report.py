@@ -23,6 +23,7 @@ from pytest_coldstart.audit.model import TESTMOD, Call, Event, Findings, FlagRes
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at
+from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.run.layout import TRAJECTORY
 from pytest_coldstart.run.textsafe import one_line
 from pytest_coldstart.run.vocabulary import FailureClass, FlagName, ReviewId, ReviewState, ReviewStatus, Status
@@ -257,6 +258,10 @@ def render_markdown(report: AuditReport) -> str:
 def write_report(report: AuditReport | dict[str, Any], out: Path) -> None:
     """audit.json and audit.md into ``out`` (a report dict is read as an ``AuditReport``)."""
     typed = report if isinstance(report, AuditReport) else AuditReport.from_json(report)
+    if out.is_symlink():  # a run's own ``ln -s /elsewhere audit``: every writer refuses it here
+        raise UsageError(f"{out} is a symlink; refusing to write the report through it")
     out.mkdir(parents=True, exist_ok=True)
+    if out.is_symlink():  # made a link between the look and the mkdir
+        raise UsageError(f"{out} is a symlink; refusing to write the report through it")
     jsonio.write_json_atomic(out / "audit.json", typed.to_json())
     jsonio.write_bytes_atomic(out / "audit.md", render_markdown(typed).encode("utf-8"))

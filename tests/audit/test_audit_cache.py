@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,22 @@ def test_entries_name_their_code_and_prune_removes_other_code(tmp_path: Path) ->
     assert (info.entries, info.current, info.stale) == (2, 1, [old])
     assert prune(tmp_path / "cache") == 1 and entry.exists() and not old.exists()
     assert prune(tmp_path / "cache", everything=True) >= 1 and not entry.exists()
+
+
+def test_prune_never_enters_a_symlinked_shard_or_takes_what_is_not_a_file(tmp_path: Path) -> None:
+    """A shared cache someone else can write: ``audit/cd -> /elsewhere`` would have had prune
+    delete the ``*.json`` files it points at; a folder or a FIFO named ``*.json`` is no entry."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "precious.json").write_text("{}")
+    shards = tmp_path / "cache" / "audit"
+    (shards / "ab" / "dir.json").mkdir(parents=True)
+    os.mkfifo(shards / "ab" / "fifo.json")
+    (shards / "cd").symlink_to(outside)
+    assert inspect(tmp_path / "cache").entries == 0
+    prune(tmp_path / "cache")
+    prune(tmp_path / "cache", everything=True)
+    assert (outside / "precious.json").is_file()
 
 
 def test_default_directory_follows_the_environment(monkeypatch, tmp_path: Path) -> None:

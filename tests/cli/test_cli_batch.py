@@ -56,6 +56,20 @@ def test_runs_whose_audit_folder_cannot_be_written_are_reported_into_out(labs: P
     assert (out / "answer_mismatch" / "audit.md").is_file()
 
 
+def test_an_audit_folder_that_is_a_symlink_is_never_written_through(labs: Path, tmp_path: Path) -> None:
+    """The run's own ``ln -s /elsewhere audit``: batch refuses it as ``audit run`` does."""
+    run, outside = labs / "group-0" / "passing", tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(run / "audit", ignore_errors=True)
+    (run / "audit").symlink_to(outside)
+    refused = cli("audit", "batch", str(run), "--no-cache")
+    assert refused.returncode == 1 and "symlink" in refused.stdout and "use --out" in refused.stdout
+    assert list(outside.iterdir()) == []
+    out = tmp_path / "reports"
+    done = cli("audit", "batch", str(run), "--no-cache", "--out", str(out))
+    assert done.returncode == 0 and (out / "passing" / "audit.json").is_file() and list(outside.iterdir()) == []
+
+
 def test_usage_errors_exit_64(tmp_path: Path) -> None:
     (tmp_path / "empty").mkdir()
     assert cli("audit", "batch", str(tmp_path / "empty")).returncode == 64
