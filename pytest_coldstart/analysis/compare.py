@@ -18,6 +18,7 @@ from typing import Any
 from pytest_coldstart.analysis import summary
 from pytest_coldstart.run import layout
 from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.numbers import finite
 from pytest_coldstart.run.textsafe import clean, one_line, path_text
 from pytest_coldstart.run.versioning import CURRENT
 from pytest_coldstart.run.walk import walk
@@ -89,7 +90,8 @@ def row_of(run: Path) -> dict[str, Any]:
         return _unreadable(run, f"internal error reading this run (please report it): {type(exc).__name__}: {exc}")
     calls = doc["calls"]
     timing = doc["timing"]
-    duration = doc.get("duration_ms")
+    duration = finite(doc.get("duration_ms"))  # 10**400 in run.json is as absent as a missing value
+    kilobytes = finite(doc["responses"]["bytes_total"])
     return {
         "path": path_text(run),
         "harness": doc["harness"].get("name"),
@@ -105,10 +107,10 @@ def row_of(run: Path) -> dict[str, Any]:
         "error_rate": doc["rates"]["error_rate"]["value"],
         "invalid_rate": doc["actions"]["invalid_rate"]["value"],
         "open": calls["by_status"]["open"] + calls["by_status"]["missing"],
-        "duration_s": _round(duration / 1000.0) if isinstance(duration, (int, float)) else None,
+        "duration_s": _round(duration / 1000.0) if duration is not None else None,
         "call_ms_mean": timing["call_duration_ms"]["mean"],
         "wait_ms_total": timing["between_calls_ms"]["total"],
-        "response_kb": _round(doc["responses"]["bytes_total"] / 1024.0, 1),
+        "response_kb": _round(kilobytes / 1024.0, 1) if kilobytes is not None else None,
         "approx_tokens": doc["responses"]["approx_tokens"],
         "repeated_states": doc["states"]["repeated_consecutive"],
         "decisions": doc["decisions"]["total"],
@@ -147,7 +149,7 @@ def groups_of(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "outcomes": dict(sorted(outcomes.items())),
                 "calls": sum(r["calls"] for r in members),
                 "error_rate": _pooled(members, "errors", "calls"),
-                "mean_duration_s": round(sum(durations) / len(durations), 3) if durations else None,
+                "mean_duration_s": round(sum(d / len(durations) for d in durations), 3) if durations else None,
                 "approx_tokens": sum(r["approx_tokens"] for r in members),
                 "decisions": sum(r["decisions"] for r in members),
             }

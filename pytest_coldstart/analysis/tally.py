@@ -9,6 +9,7 @@ from typing import Any
 
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.hashing import sha256_bytes
+from pytest_coldstart.run.numbers import finite
 from pytest_coldstart.run.payloads import encode
 
 #: Bytes per token of the token-cost proxy (a common rule of thumb for English text and JSON).
@@ -29,11 +30,12 @@ def stats(values: list[float]) -> dict[str, Any]:
     ordered = sorted(values)
     middle = len(ordered) // 2
     median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
-    total = sum(ordered)
+    total = finite(sum(ordered))  # finite values can still add up past float's range
+    mean = total / len(ordered) if total is not None else sum(v / len(ordered) for v in ordered)
     return {
         "count": len(ordered),
-        "total": round(total, 3),
-        "mean": round(total / len(ordered), 3),
+        "total": round(total, 3) if total is not None else None,
+        "mean": round(mean, 3),
         "median": round(median, 3),
         "max": round(ordered[-1], 3),
     }
@@ -141,14 +143,14 @@ class Tally:
         self.answered[call_id] = status
         entry.status[status] += 1
         self.status[status] += 1
-        took = r.get("duration_ms")
-        if isinstance(took, bool) or not isinstance(took, (int, float)):
+        took = finite(r.get("duration_ms"))
+        if took is None:
             took = ms_between(called_at, r.get("at"))
         if took is not None and took >= 0:
-            entry.durations.append(float(took))
-            self.durations.append(float(took))
+            entry.durations.append(took)
+            self.durations.append(took)
         ref = r.get("result_payload")
-        if isinstance(ref, dict) and isinstance(ref.get("size"), int):
+        if isinstance(ref, dict) and isinstance(ref.get("size"), int) and finite(ref["size"]) is not None:
             size, digest = ref["size"], ref.get("sha256")
             self.stored += 1 if ref.get("stored") else 0
             self.preview_only += 0 if ref.get("stored") else 1
@@ -188,8 +190,8 @@ class Tally:
             entry["requested_at"] = r.get("at")
         if r.get("outcome") is not None:
             entry["outcome"] = r["outcome"]
-            elapsed = r.get("elapsed_ms")
-            if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)):
+            elapsed = finite(r.get("elapsed_ms"))
+            if elapsed is None:
                 elapsed = ms_between(entry["requested_at"], r.get("at"))
             entry["elapsed"] = elapsed
             entry["changed"] = r.get("changed_state")
@@ -277,11 +279,7 @@ class Tally:
         }
 
     def timing_json(self) -> dict[str, Any]:
-        elapsed = [
-            float(a["elapsed"])
-            for a in self.actions.values()
-            if isinstance(a["elapsed"], (int, float)) and a["elapsed"] >= 0
-        ]
+        elapsed = [a["elapsed"] for a in self.actions.values() if isinstance(a["elapsed"], float) and a["elapsed"] >= 0]
         return {
             "call_duration_ms": stats(self.durations),
             "between_calls_ms": stats(self.waits),

@@ -11,7 +11,6 @@ state observations (previous hash and diff).
 from __future__ import annotations
 
 import copy
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.record.taxonomy import CLOSING_ACTION_EVENTS, FAMILIES, Field, payload_keys
 from pytest_coldstart.run.errors import UsageError
 from pytest_coldstart.run.hashing import is_sha256, sha256_bytes
+from pytest_coldstart.run.numbers import finite
 from pytest_coldstart.run.payloads import PayloadStore, encode
 
 #: Envelope keys: never redacted (ids link records; times and hashes are ours).
@@ -28,7 +28,7 @@ DIFF_LIMIT = 50
 _CHECKS: dict[str, Callable[[Any], bool]] = {
     "string": lambda v: isinstance(v, str),
     "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v),
+    "number": lambda v: finite(v) is not None,
     "boolean": lambda v: isinstance(v, bool),
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),

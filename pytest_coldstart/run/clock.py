@@ -5,10 +5,11 @@ A ``Clock`` is injectable so that ``coldstart demo`` and tests can record byte-i
 
 from __future__ import annotations
 
-import math
 import re
 import time
 from datetime import UTC, datetime, timedelta
+
+from pytest_coldstart.run.numbers import finite
 
 
 def format_at(moment: datetime) -> str:
@@ -24,10 +25,11 @@ def parse_at(value: object) -> datetime | None:
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        if not math.isfinite(value):
+        seconds = finite(value)  # 10**400 is an int that float() refuses
+        if seconds is None:
             return None
         try:
-            return datetime.fromtimestamp(value, tz=UTC)
+            return datetime.fromtimestamp(seconds, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if not isinstance(value, str):

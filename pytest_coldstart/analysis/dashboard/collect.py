@@ -16,8 +16,9 @@ from typing import Any
 
 from pytest_coldstart.analysis.audits import AuditedRun, audit_of
 from pytest_coldstart.analysis.compare import find_runs, row_of
-from pytest_coldstart.run.errors import ColdstartError
+from pytest_coldstart.run.errors import ColdstartError, ContainmentError
 from pytest_coldstart.run.layout import RunDir
+from pytest_coldstart.run.paths import resolve_inside
 
 TASK_LABEL_CHARS = 80
 TASK_READ_BYTES = 4096
@@ -33,19 +34,13 @@ class RunView:
 
 
 def _inside_regular_file(root: Path, relative: str) -> Path | None:
-    if not relative or os.path.isabs(relative) or ".." in Path(relative).parts:
+    """The stated file when it is a regular file inside the run, reached through no symlink;
+    else None (a NUL, ``..``, an absolute path or a link is refused by ``resolve_inside``)."""
+    try:
+        path = resolve_inside(root, relative, what="task path")
+        return path if stat.S_ISREG(os.lstat(path).st_mode) else None
+    except (ContainmentError, OSError, ValueError):
         return None
-    path = root / relative
-    current = root
-    for part in Path(relative).parts:  # no symlink on the way (never read outside the run)
-        current = current / part
-        try:
-            mode = os.lstat(current).st_mode
-        except OSError:
-            return None
-        if stat.S_ISLNK(mode):
-            return None
-    return path if stat.S_ISREG(os.lstat(path).st_mode) else None
 
 
 def _first_line(path: Path) -> str | None:

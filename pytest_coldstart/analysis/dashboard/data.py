@@ -25,6 +25,7 @@ from pytest_coldstart.analysis.dashboard.stats import rates
 from pytest_coldstart.analysis.worklist import group_items, open_reviews
 from pytest_coldstart.audit.audit_report import AuditReport, ReportFormatError
 from pytest_coldstart.audit.report import render_markdown
+from pytest_coldstart.run.numbers import finite
 from pytest_coldstart.run.textsafe import path_text
 from pytest_coldstart.run.vocabulary import FLAGS
 
@@ -65,11 +66,13 @@ def _flags(report: dict[str, Any]) -> str:
 
 def _duration(row: dict[str, Any]) -> float | None:
     """run.json's duration, else the span of the calls (their durations plus the waits between them)."""
-    if isinstance(row.get("duration_s"), (int, float)):
-        return float(row["duration_s"])
-    mean, calls, waits = row.get("call_ms_mean"), row.get("calls"), row.get("wait_ms_total")
-    if isinstance(mean, (int, float)) and isinstance(calls, int) and calls:
-        return round((mean * calls + (waits if isinstance(waits, (int, float)) else 0)) / 1000.0, 3)
+    stated = finite(row.get("duration_s"))
+    if stated is not None:
+        return stated
+    mean, calls, waits = finite(row.get("call_ms_mean")), finite(row.get("calls")), finite(row.get("wait_ms_total"))
+    if mean is not None and calls:
+        span = finite((mean * calls + (waits or 0.0)) / 1000.0)  # huge finite parts may sum past float's range
+        return round(span, 3) if span is not None else None
     return None
 
 
