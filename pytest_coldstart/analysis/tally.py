@@ -29,7 +29,7 @@ def stats(values: list[float]) -> dict[str, Any]:
         }
     ordered = sorted(values)
     middle = len(ordered) // 2
-    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    median = ordered[middle] if len(ordered) % 2 else ordered[middle - 1] / 2 + ordered[middle] / 2  # no overflow
     total = finite(sum(ordered))  # finite values can still add up past float's range
     mean = total / len(ordered) if total is not None else sum(v / len(ordered) for v in ordered)
     return {

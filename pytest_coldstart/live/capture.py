@@ -36,6 +36,7 @@ from pytest_coldstart.record.recorder import Recorder
 from pytest_coldstart.record.trajectory import CallIndex, lock_for, open_index
 from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.errors import ColdstartError, UsageError
+from pytest_coldstart.run.textsafe import one_line
 
 #: the budget for recording a failure after the main budget is spent
 FAILURE_BUDGET_S = 1.0
@@ -76,6 +77,9 @@ def run_hook(
         outcome.failure = f"gave up after {_budget(budget_s):g} s (the run lock is busy or the disk is slow)"
     except ColdstartError as exc:
         outcome.failure = exc.one_line()
+    except OSError as exc:  # a refused file (FIFO, sparse, link) or the machine, as the CLI words it
+        where = f"{exc.filename}: " if exc.filename else ""
+        outcome.failure = one_line(where + (exc.strerror or str(exc)), None)
     except Exception as exc:
         outcome.failure = f"internal error: {type(exc).__name__}: {exc}"
     if outcome.failure is not None:

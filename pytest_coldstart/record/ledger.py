@@ -11,6 +11,7 @@ and the check names the conflict).
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,8 @@ def check_appendable(ledger: str | Path) -> None:
     if not path.parent.is_dir():
         raise UsageError("the ledger's folder does not exist", path)
     if path.exists():
-        try:
-            with open(path, "rb") as handle:
+        try:  # never waits on a FIFO; a device, socket or hole-filled file is refused as read() refuses it
+            with jsonio.open_regular(path, follow_symlinks=True) as handle:
                 handle.seek(0, os.SEEK_END)
                 if handle.tell() and (handle.seek(-1, os.SEEK_END), handle.read(1))[1] != b"\n":
                     raise UsageError("ends with a torn line; repair the ledger before appending to it", path)
@@ -50,8 +51,12 @@ def append(ledger: str | Path, anchor: dict[str, Any], *, clock: Clock | None = 
     data = (one_line(entry) + "\n").encode("utf-8")
     try:
         with RunLock(f"{path}.lock", timeout=LOCK_TIMEOUT_S):
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(path, flags, 0o644)
             try:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped for a FIFO or device since the check
+                    raise ColdstartError("is not a regular file; the ledger must be one", path)
+                os.set_blocking(fd, True)
                 end = os.lseek(fd, 0, os.SEEK_END)
                 if end and os.pread(fd, 1, end - 1) != b"\n":
                     raise ColdstartError("ends with a torn line; repair the ledger before appending to it", path)

@@ -164,3 +164,18 @@ def test_print_config_gives_a_settings_block_for_every_event(tmp_path: Path) -> 
     with lock_for(RunDir(run)):
         pass  # the run is untouched and unlocked
     assert of_kind(run, "call") == []
+
+
+def test_a_refused_trajectory_is_the_one_line_refusal_trace_call_gives(tmp_path: Path) -> None:
+    """s35 #7: a sparse trajectory (RefusedFile, an OSError) is named, not an internal error."""
+    run = new_run(tmp_path)
+    with open(run / "trajectory.jsonl", "wb") as handle:
+        handle.truncate(1 << 40)
+    event = {"hook_event_name": "PreToolUse", "session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}}
+    done = coldstart(
+        "hook", "claude-code", "--run-dir", str(run), input=json.dumps({**event, "tool_use_id": "t1"}).encode()
+    )
+    assert done.returncode == 0 and done.stdout == b""  # the hook never fails the session
+    err = done.stderr.decode()
+    assert "internal error" not in err and err.count("\n") == 1, err
+    assert err.startswith("coldstart hook claude-code: ") and "is a sparse file" in err and "refused unread" in err

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 from pathlib import Path
@@ -246,3 +247,21 @@ def test_without_cryptography_the_error_says_what_to_install(tmp_path: Path, mon
     monkeypatch.setitem(sys.modules, "cryptography", None)
     with pytest.raises(UsageError, match=r"pytest-coldstart\[sign\]"):
         signing.load_private_key(private)
+
+
+def test_a_ledger_that_is_no_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """s35 #9: a FIFO ledger was opened for reading and waited forever for a writer."""
+    _, pinned = sealed_passing(tmp_path / "a")
+    fifo = tmp_path / "ledger.jsonl"
+    os.mkfifo(fifo)
+    with pytest.raises(UsageError, match="is a FIFO, not a regular file"):
+        ledger.check_appendable(fifo)
+    with pytest.raises(ColdstartError, match="not a regular file"):
+        ledger.append(fifo, pinned)  # append re-checks on the open descriptor
+    with pytest.raises(UsageError, match="not a regular file"):
+        ledger.check_appendable("/dev/null")
+    link = tmp_path / "linked.jsonl"
+    link.symlink_to(tmp_path / "real.jsonl")
+    ledger.check_appendable(link)  # an operator's symlinked ledger stays usable, as read() follows it
+    ledger.append(link, pinned)
+    assert list(ledger.read(link)) == [pinned["run_id"]]
