@@ -58,14 +58,15 @@ def _text(value: Any) -> str | None:
 
 
 def normalize(path: str) -> str:
-    """Slashes unified, doubled slashes, ``.`` and ``..`` collapsed (a leading ``..`` stays)."""
+    """Slashes unified, doubled slashes (a leading pair too), ``.`` and ``..`` collapsed (a leading ``..`` stays)."""
     text = path.strip().replace("\\", "/")
     if _DRIVE.match(text):
         drive, rest = text[:2], text[2:]
         return drive.upper() + posixpath.normpath(rest)
     if text.startswith("~"):
         return text
-    return posixpath.normpath(text) if text else text
+    text = posixpath.normpath(text) if text else text
+    return text[1:] if text.startswith("//") else text  # //x is /x on Linux (normpath keeps two slashes)
 
 
 def is_absolute(path: str) -> bool:
