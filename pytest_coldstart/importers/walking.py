@@ -101,6 +101,7 @@ class CallBook:
         self.count = 0
         self.renamed = 0
         self._used: set[str] = set()
+        self._next: dict[str, int] = {}  # id -> the first #n not yet tried: K repeats cost K, not K^2
         self._waiting: dict[str, list[tuple[int, ImportedCall]]] = {}
         self._pending: dict[int, ImportedCall] = {}
 
@@ -108,9 +109,10 @@ class CallBook:
         """Name the call, send it to the sink and wait for its result; returns its index."""
         call_id = raw_id if raw_id.strip() else f"import-{call.line}-{self.count + 1}"
         if call_id in self._used:
-            n = 2
+            n = self._next.get(call_id, 2)
             while f"{call_id}#{n}" in self._used:
                 n += 1
+            self._next[call_id] = n + 1
             call_id = f"{call_id}#{n}"
         if call_id != raw_id:
             self.renamed += 1
