@@ -19,7 +19,6 @@ own words. What a problem is about is a key, built here for both sides:
 
 from __future__ import annotations
 
-import re
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -30,7 +29,6 @@ from pytest_coldstart.run.paths import resolve_inside
 from pytest_coldstart.validate.findings import Finding, Findings, ValidationReport
 
 Key = tuple[Any, ...]
-_PARENT = re.compile(r"(\.[^.\[]*|\[[^\]]*\])$")  # the last step of a JSON path
 ASPECTS = ("path", "missing", "hash", "size")
 TRAJECTORY_MISSING: Key = ("trajectory", "missing")
 #: validate codes about one line of a reviews file, by what made the line unusable.
@@ -99,10 +97,23 @@ def covered(finding: Finding, keys: set[Key]) -> bool:
     if key[0] == "schema":  # a problem under a subtree the audit reported as a whole
         path, parent = None, key[2]
         while parent != path:
-            path, parent = parent, _PARENT.sub("", parent)
+            path, parent = parent, _parent(parent)
             if ("schema-tree", key[1], path) in keys:
                 return True
     return False
+
+
+def _parent(path: str) -> str:
+    """``path`` without its last step: ``.name``, or ``[...]`` from the first ``[`` after the previous
+    ``]``. Found from the end: a regex anchored at the end rescans from every ``[``."""
+    cut = len(path)
+    if path.endswith("]"):
+        bracket = path.find("[", path.rfind("]", 0, -1) + 1, len(path) - 1)
+        cut = bracket if bracket >= 0 else cut
+    dot = path.rfind(".")
+    if dot > path.rfind("["):
+        cut = min(cut, dot)
+    return path[:cut]
 
 
 def fold(report: ValidationReport, findings: Findings) -> None:

@@ -38,7 +38,11 @@ from collections.abc import Callable, Iterator, Mapping
 
 from pytest_coldstart.audit.evidence.globs import EXTGLOB
 
-_SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|[\w.]\[[^\]\s/]+\]|\[[^\]\s/]+\][\w.]|[?*+@!]\([^()\s]*\)"
+#: braces, a class joined to a word (a[b], [a]b), an extglob. A class is tried once per word (a run
+#: with no ']', space or '/'), from its start and committed to its first '[': the word's first
+#: candidate decides, and a word of many '[' and no ']' costs its length, not its square
+_SHAPES = r"\{[^{}\s\"']*,[^{}\s\"']*\}|(?<![^\]\s/])(?>[^\]\s/]*?[\w.]\[)[^\]\s/]++\]"
+_SHAPES += r"|(?<![^\]\s/])(?>[^\[\]\s/]*+\[)[^\]\s/]++\][\w.]|[?*+@!]\([^()\s]*\)"
 _WORDS = r"hex|xxd|join\(|path\(|\bimport\b|=\s*open\b"
 #: Cheap necessary condition for a reading of a text (lowercased).
 _TEXT_HINT = re.compile(

@@ -19,7 +19,9 @@ _LOCAL_URL = re.compile(r"(?:[a-z]+://)?(?:localhost|127(?:\.\d+){3}|0\.0\.0\.0|
 SEGMENT = re.compile(r"&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>])")  # ... and a background &
 #: A quoted string, a separator (group 1), or a run of anything else.
 _LEXEME = re.compile(r"\"[^\"]*\"|'[^']*'|(&&|\|\||\|&|[;\n]|(?<!>)\||(?<![>&<|])&(?![&>]))|[^\"';\n|&]+|.", re.DOTALL)
-_CLASS = re.compile(r"\[[^\]/]+\]")  # a glob's character class: t[e]st
+#: a glob's character class (t[e]st), tried from the first '[' of each run between ']'s and '/'s:
+#: linear where `\[[^\]/]+\]` rescans to the end from every '['
+_CLASS = re.compile(r"(?<![^\]/])(?>[^\[\]/]*+\[)[^\]/]++\]")
 _QUOTING = str.maketrans("", "", "\"'\\")
 
 
