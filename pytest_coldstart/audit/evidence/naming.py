@@ -30,7 +30,9 @@ _ANYTHING = re.compile(r"(?s).")
 MAX_LINK_NAMES = 64  # links calls made whose names the cheap scans look for
 MAX_PATTERNS = 4096  # remembered patterns (a bounded memo)
 MAX_SUBSHELLS = 16  # nested subshells followed; deeper ones keep their cds (fail closed: both are read)
-_GLOBBED = re.compile(r"[^\s\"'`;|&<>()=]*[*?][^\s\"'`;|&<>()=]*")  # a word holding a glob
+#: a word holding a glob: tried only where a word starts (after a delimiter), and past its glob-free
+#: head once (possessive), so a long word with no * or ? costs its length, not its square
+_GLOBBED = re.compile(r"(?<![^\s\"'`;|&<>()=])[^\s\"'`;|&<>()=*?]*+[*?][^\s\"'`;|&<>()=]*+")
 _FIND = re.compile(r"\bfind\s+((?:[^\s;|&()!-][^\s;|&()]*\s+)*)([^;|&\n]*)")
 _FIND_NAME = re.compile(r"-i?(?:name|path|wholename)\s+[\"']?([^\s\"']+)")
 
@@ -123,21 +125,20 @@ class Naming:
         declared = {key: name for name in keys_of for key in self.keys.get(name, ())}
         named = self.names(text)
         found = {key for key, name in declared.items() if name in named}
-        # ls | while read f, printf 'o%sacle.json': the shell's sources of names (parsed once)
-        listed = list(sources(text)) if not code else []
+        # what the text globs over, lists (os.listdir('test'), Path('test').glob('*.jsonl')), finds, and
+        # the shell's sources of names (ls | while read f, printf 'o%sacle.json'): parsed once, not per cwd
+        wanted = [
+            (w.rpartition("/")[0] or ".", last_component(w))
+            for w in _GLOBBED.findall(text)
+            if not code or w.strip("*?")  # a bare * in code multiplies
+        ]
+        wanted += [(listed_folder(match), match.group("pattern") or "*") for match in LISTING.finditer(text)]
+        for match in _FIND.finditer(text):
+            patterns = _FIND_NAME.findall(match.group(2)) or ["*"]
+            wanted += [(root, last_component(p)) for root in match.group(1).split() or ["."] for p in patterns]
+        wanted += [(folder, pattern) for folder, pattern, _ in sources(text)] if not code else []
         for cwd in self.workspace.cwds(text):
-            for word in _GLOBBED.findall(text):
-                if code and not word.strip("*?"):
-                    continue  # a bare * in code multiplies
-                found.update(self._below(word.rpartition("/")[0] or ".", last_component(word), declared, cwd))
-            for match in LISTING.finditer(text):  # os.listdir('test'), Path('test').glob('*.jsonl')
-                found.update(self._below(listed_folder(match), match.group("pattern") or "*", declared, cwd))
-            for match in _FIND.finditer(text):
-                patterns = _FIND_NAME.findall(match.group(2)) or ["*"]
-                for root in match.group(1).split() or ["."]:
-                    for pattern in patterns:
-                        found.update(self._below(root, last_component(pattern), declared, cwd))
-            for folder, pattern, _ in listed:
+            for folder, pattern in dict.fromkeys(wanted):
                 found.update(self._below(folder, pattern, declared, cwd))
         return sorted(found)
 
