@@ -8,7 +8,9 @@ chains, separators, redirects, code writes, globs, braces, escapes, joined liter
 lines in code, hex, unplaceable cds, nested cds with globs, loops, names made at run time
 (loops over listings, substitutions, printed names), names Python code folds from literals
 (slices, chr, formats, f-strings, comprehensions), reversals, juxtaposed literals,
-interpolations, names a pipe's makers print, item names with the wrong counts) the text is judged by each parser and by the provenance model as one whole call, and
+interpolations, names a pipe's makers print, item names with the wrong counts, brackets that never
+close, a long word with no glob) the text is judged by the cheap look every call gets, by each parser
+and by the provenance model as one whole call, and
 built at 1x, 4x and 16x a base
 size, and the ns per byte of each parser is printed; a term that grows with the product of two
 sizes (matches x spans, segments x words) shows as ns/byte rising with the size.
@@ -34,6 +36,7 @@ from pytest_coldstart.audit.evidence.inventory import normalize_items
 from pytest_coldstart.audit.evidence.naming import Naming
 from pytest_coldstart.audit.evidence.shell_writes import shell_writes
 from pytest_coldstart.audit.visibility import carried_lists
+from pytest_coldstart.run.jsonrule import dumps_line
 
 GOAL = 2.0
 #: shape -> (the piece repeated, what closes the text)
@@ -74,7 +77,12 @@ SHAPES: dict[str, tuple[str, str]] = {
     "makers": ("cat $(rev <<< nosj.elcaro); echo a | tr a b | xargs cat; ", ""),
     "item decoys": ("iron_ingot x1 ", "iron_ingot x5 sand gold_ingot x3"),
     "item near-misses": ("iron_ingot x5 sand x2 ", ""),
+    "open brackets": ("[", ""),  # a class hint rescanned to the end from every '['
+    "bracket words": ('a[@[|["[', ""),
+    "glob-free word": ("a", "\")'"),  # a glob-free word was rescanned from every start, once per cwd
 }
+#: shape -> what opens its text (the piece repeats inside it)
+HEADS = {"glob-free word": "cd x; cd y; python3 -c 'open(\""}
 AGENT = {"agent": {"cwd": "/lab/run/workspace", "run_dir": "/lab/run"}}
 DECLARED = {"oracle": {"path": "oracle.json"}, "test_mod": {"path": "test/testmod.jsonl"}}
 #: the carts whose ordered item lists a visible file or a read may carry (visibility, content)
@@ -103,7 +111,10 @@ def main() -> int:
             (root / relative["path"]).write_text("x", "utf-8")
         ws = Workspace(root, AGENT)
         naming = Naming(ws, {"oracle": {ws.run_key("oracle.json") or "<run>/oracle.json"}}, ("oracle",))
+        model = provenance.for_evidence(DECLARED, Workspace(root, AGENT))
         parsers: dict[str, Callable[[str], object]] = {
+            # the cheap look every call's arguments get (compact JSON, lowercased)
+            "prescan": lambda text: model.may_matter(dumps_line({"command": text}).lower(), "bash"),
             "shell": lambda text: shell_writes(text, ws, None, lambda target: []),
             "code": code_writes,
             "naming": lambda text: naming.names({"command": text}),
@@ -122,7 +133,7 @@ def main() -> int:
             for name, parse in parsers.items():
                 per_byte = []
                 for factor in (1, 4, 16):
-                    text = piece * (base * factor // len(piece)) + tail
+                    text = HEADS.get(shape, "") + piece * (base * factor // len(piece)) + tail
                     per_byte.append(_best(lambda text=text, parse=parse: parse(text)) / len(text) * 1e9)
                 growth = per_byte[-1] / max(per_byte[0], 1e-9)
                 worst = max(worst, growth)
