@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -51,14 +50,12 @@ def test_a_glob_word_is_the_same_word_and_paths_lose_the_same_last_step():
 
 
 @pytest.mark.parametrize("unit", HOSTILE)
-def test_a_text_of_brackets_that_never_close_is_scanned_in_linear_time(unit: str):
-    text = unit * (200_000 // len(unit))  # minutes when each '[' rescanned to the end
-    started = time.perf_counter()
-    expansions._TEXT_HINT.search(text)
-    prescan._HINTS.search(text.encode())
-    shell_words._CLASS.search(text)
-    integrity._parent("$." + text + "]")
-    assert time.perf_counter() - started < 5
+def test_a_text_of_brackets_that_never_close_is_scanned_to_its_end(unit: str):
+    """200 KB (minutes when each '[' rescanned to the end; benchmarks/bench_parsers.py times it)."""
+    text = unit * (200_000 // len(unit))
+    assert expansions._TEXT_HINT.search(text) is None and prescan._HINTS.search(text.encode()) is None
+    assert shell_words._CLASS.search(text) is None  # no ']': no class, no hint
+    assert integrity._parent("$." + text + "]") in ("$.", "$.a")  # the last step is the whole tail
 
 
 def test_a_long_word_with_no_glob_is_judged_in_linear_time_and_globs_still_reach(tmp_path: Path):
@@ -66,8 +63,9 @@ def test_a_long_word_with_no_glob_is_judged_in_linear_time_and_globs_still_reach
         (tmp_path / declaration["path"]).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / declaration["path"]).write_text("x", "utf-8")
     model = provenance.for_evidence(DECLARED, Workspace(tmp_path, HOME))
-    started = time.perf_counter()
-    model.feed("c1", "bash", {"command": "cd x; cd y; python3 -c 'open(\"" + "a" * 200_000 + "\")'"}, True)
-    assert time.perf_counter() - started < 10  # minutes when every start rescanned, per cwd
+    # 200 KB: minutes when every start rescanned, per cwd (benchmarks/bench_parsers.py times it)
+    assert (
+        model.feed("c1", "bash", {"command": "cd x; cd y; python3 -c 'open(\"" + "a" * 200_000 + "\")'"}, True) == set()
+    )
     for command in ("cd $T; cd y; cp a test*.jsonl", 'cd $T; cd $U; for f in te?tmod*; do cp a "$f"; done'):
         assert model.feed("c2", "bash", {"command": command}, True) == {"test_mod"}, command
