@@ -157,6 +157,17 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "redaction_shapes": Script(
+        ("--quick",),
+        (),
+        (
+            Figure(
+                "redaction on hostile text, worst ns/byte growth over 16x",
+                rf"^worst growth (?P<value>{NUMBER}x)",
+                "<= 2x (linear)",
+            ),
+        ),
+    ),
     "shapes": Script(
         ("--quick", "--repeat", "1"),
         (),
