@@ -51,7 +51,7 @@ RECURSIVE: list[Scenario] = [
     ),
     _reach(
         "oracle_read_by_git_add_then_diff_cached",
-        "git add -A stores every file and git diff --cached prints them",
+        "git add -A stores every file and git diff --cached prints them (the diff is the read)",
         "git init -q && git add -A && git diff --cached",
     ),
     _reach("oracle_read_by_diff_r_against_an_empty_folder", "diff -ruN prints every file", "diff -ruN /tmp/empty ."),
