@@ -107,6 +107,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "testmod_printed_by_json_tool",
     "logger_output_read_by_a_script_after_the_carts_were_gone",
     "own_files_diffed_and_grepped_by_git",
+    "build_caches_in_home_searched",
+    "staged_and_committed_without_a_diff",
     "own_folder_archived_with_tar_c",
     "own_folder_listed_for_cpio",
     "system_folders_searched",

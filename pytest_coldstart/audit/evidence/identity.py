@@ -50,6 +50,8 @@ _PROC_ROOT = re.compile(r"^/proc/(?:self|thread-self|\d+)/root(?=/)/")
 #: Folders of the system's own, taken to hold no run (reading them whole is common and honest).
 _SYSTEM = re.compile(r"^/(?:usr|etc|proc|sys|dev|bin|sbin|lib|lib32|lib64|libx32|boot|snap|nix/store)(?:/|$)")
 _HOME = re.compile(r"^/(?:home|Users)/[^/]+/?$|^/root/?$")
+_HOME_PREFIX = re.compile(r"^/(?:home|Users)/[^/]+|^/root(?=/|$)")
+_HOME_VARIABLE = re.compile(r"^(?:\$HOME|\$\{HOME\}|~)(?=/|$)")
 _CASE_INSENSITIVE_OS = ("windows", "darwin", "macos", "mac os")
 
 
@@ -240,6 +242,12 @@ class Workspace:
         """A host path that may lie inside the run: the run's host path was never recorded.
         A path that climbs out of it (``../run/oracle.json``) may come back into it."""
         return self.run_base == RUN and (is_absolute(key) or not (key == RUN or key.startswith(RUN + "/")))
+
+    def homed(self, folder: str) -> str:
+        """``folder`` with a leading ``$HOME``/``${HOME}``/``~`` as the recorded run's home, else
+        ``/home/~``: ``$HOME/.m2`` is in a home, only ``$HOME`` may hold the run (``may_hold_run``)."""
+        match, home = _HOME_VARIABLE.match(folder), _HOME_PREFIX.match(self.run_base)
+        return folder if match is None else (home.group(0) if home else "/home/~") + folder[match.end() :]
 
     def may_hold_run(self, key: str, recursive: bool) -> bool:
         """A folder read whole (``recursive``: below it too) that may be the run, or one of its

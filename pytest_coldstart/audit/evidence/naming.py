@@ -192,7 +192,7 @@ class Naming:
     def _read_whole(self, folder: str, pattern: str, recursive: bool, cwd: str | None) -> set[str]:
         """The fail-closed declarations in ``folder`` (below it if ``recursive``) that ``pattern``
         matches; every one of them where the folder cannot be placed."""
-        where = self.workspace.key(folder, cwd)
+        where = self.workspace.key(self.workspace.homed(folder), cwd)
         if where is not None and self.workspace.may_hold_run(where, recursive):
             where = None  # grep -r x .. or / while the run's host path is unknown: the run may be below
         prefix = where.rstrip("/") + "/" if where is not None else None
