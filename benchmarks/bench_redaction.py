@@ -40,7 +40,7 @@ OLD = [
     *(
         p
         for p in NEW
-        if p.startswith(r"\bBearer") or p.startswith(r"\b[A-Za-z][A-Za-z0-9+.-]*://") or p.startswith("(?:^|\\s)")
+        if p.startswith(r"\bBearer") or p.startswith(r"\b[A-Za-z][A-Za-z0-9+.-]") or p.startswith("(?:^|\\s)")
     ),
     EARLIER[2][0],
     EARLIER[3][0],
