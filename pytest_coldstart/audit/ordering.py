@@ -10,7 +10,7 @@ PASS and never a FAIL.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
 
@@ -79,38 +79,36 @@ def earliest(records: Iterable[T]) -> T | None:
     """The first record of one stream (by time, tick, seq, then file line), moved to any record
     ``compare`` orders before it: a record without a time sorts last by key, but its tick may
     still place it first (R1 never guesses, so the key alone must not hide it)."""
-    items = list(records)
-    best = min(items, key=_key, default=None)
-    for record in items:
-        if best is not None and record is not best and compare(record, best) == BEFORE:
-            best = record
-    return best
+    return _extreme(list(records), min, BEFORE)
 
 
 def latest(records: Iterable[T]) -> T | None:
     """The last record, the mirror of ``earliest``."""
-    items = list(records)
-    best = max(items, key=_key, default=None)
-    for record in items:
-        if best is not None and record is not best and compare(record, best) == AFTER:
-            best = record
-    return best
+    return _extreme(list(records), max, AFTER)
 
 
 def first_of(records: Sequence[T]) -> T:
     """``earliest`` of records known to be there (ValueError when there are none)."""
-    first = earliest(records)
-    if first is None:
-        raise ValueError("no records")
-    return first
+    return _present(earliest(records))
 
 
 def last_of(records: Sequence[T]) -> T:
     """``latest`` of records known to be there (ValueError when there are none)."""
-    last = latest(records)
-    if last is None:
+    return _present(latest(records))
+
+
+def _extreme(items: list[T], pick: Callable[..., T | None], beyond: str) -> T | None:
+    best = pick(items, key=_key, default=None)
+    for record in items:
+        if best is not None and record is not best and compare(record, best) == beyond:
+            best = record
+    return best
+
+
+def _present(record: T | None) -> T:
+    if record is None:
         raise ValueError("no records")
-    return last
+    return record
 
 
 def scope_conflicts(a: object, b: object) -> list[str]:
