@@ -32,6 +32,7 @@ class Event:
     seq: int | None = None
     fields: dict[str, Any] = field(default_factory=dict)
     span: float = 0.0  # seconds the time's precision leaves open (clock.resolution)
+    zoneless: bool = False  # its time names no zone (clock.zoneless)
 
     def get(self, key: str, default: Any = None) -> Any:
         return self.fields.get(key, default)
@@ -55,6 +56,7 @@ class Call:
     agent: bool
     at_text: str | None = None
     span: float = 0.0  # seconds the time's precision leaves open (clock.resolution)
+    zoneless: bool = False  # its time names no zone (clock.zoneless)
     arm: bool = False  # arguments show the logger being written, built or started
     names_logger: bool = False
     names_testmod: bool = False

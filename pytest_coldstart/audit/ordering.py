@@ -2,7 +2,8 @@
 
 Time decides first (both parseable and different by more than the precision they are written
 with: ``12:00:10Z`` is anywhere in that second, so it does not order against ``12:00:10.5Z``),
-then the game tick (both integers and different). A ``seq`` tie-break is used only inside one stream: a trajectory seq is the
+then the game tick (both integers and different). A time with no zone is some local clock (UTC-12 to
+UTC+14): it orders against another stream's time only when even the widest zones cannot swap them. A ``seq`` tie-break is used only inside one stream: a trajectory seq is the
 recorder's counter while test-mod and logger seqs are per file, so records of different
 streams that share a time and tick are "unknown" - which becomes a required review, never a
 PASS and never a FAIL.
@@ -13,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Protocol, TypeVar
+
+from pytest_coldstart.run.clock import ZONE_EARLIER, ZONE_LATER
 
 BEFORE, AFTER, UNKNOWN = "before", "after", "unknown"
 
@@ -39,6 +42,9 @@ class Ordered(Protocol):
     def span(self) -> float: ...
 
     @property
+    def zoneless(self) -> bool: ...
+
+    @property
     def ref(self) -> str: ...
 
 
@@ -47,18 +53,35 @@ T = TypeVar("T", bound=Ordered)
 
 def compare(a: Ordered, b: Ordered) -> str:
     """Order of ``a`` relative to ``b``: BEFORE, AFTER or UNKNOWN."""
-    if a.at is not None and b.at is not None and a.at != b.at:
-        # each time names a span as long as its precision: only spans apart order the records
-        gap = (b.at - a.at).total_seconds()
-        if gap >= a.span and gap > 0:
-            return BEFORE
-        if -gap >= b.span and gap < 0:
-            return AFTER
+    timed = by_time(a, b)
+    if timed != UNKNOWN:
+        return timed
     if a.tick is not None and b.tick is not None and a.tick != b.tick:
         return BEFORE if a.tick < b.tick else AFTER
     if a.stream == b.stream and a.seq is not None and b.seq is not None and a.seq != b.seq:
         return BEFORE if a.seq < b.seq else AFTER
     return UNKNOWN
+
+
+def by_time(a: Ordered, b: Ordered) -> str:
+    """Order of ``a`` relative to ``b`` by their times alone: BEFORE, AFTER or UNKNOWN."""
+    if a.at is None or b.at is None or a.at == b.at:
+        return UNKNOWN
+    # each time names a span as long as its precision (and its zone, when it names none):
+    # only spans apart order the records
+    a_zone, b_zone = _zone_unknown(a, b), _zone_unknown(b, a)
+    gap = (b.at - a.at).total_seconds()
+    if gap > 0 and gap >= a.span + (ZONE_LATER if a_zone else 0.0) + (ZONE_EARLIER if b_zone else 0.0):
+        return BEFORE
+    if gap < 0 and -gap >= b.span + (ZONE_LATER if b_zone else 0.0) + (ZONE_EARLIER if a_zone else 0.0):
+        return AFTER
+    return UNKNOWN
+
+
+def _zone_unknown(record: Ordered, other: Ordered) -> bool:
+    """``record``'s time names no zone, and ``other`` is not of the same writer's zoneless clock
+    (one stream's zoneless times order among themselves: one clock, one zone)."""
+    return record.zoneless and not (other.zoneless and other.stream == record.stream)
 
 
 def _key(record: Ordered) -> tuple[bool, float, bool, int, bool, int, int]:

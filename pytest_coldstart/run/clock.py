@@ -18,7 +18,8 @@ def format_at(moment: datetime) -> str:
 
 
 def parse_at(value: object) -> datetime | None:
-    """Parse an ISO-8601 string (no zone = UTC) or epoch seconds; None when unparseable.
+    """Parse an ISO-8601 string (no zone = UTC: ``zoneless`` says when that is a guess) or epoch
+    seconds; None when unparseable.
 
     Booleans are rejected (they are ints in Python); NaN/inf are rejected.
     """
@@ -43,11 +44,8 @@ def parse_at(value: object) -> datetime | None:
         number = None
     if number is not None:
         return parse_at(number)
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
+    moment = _iso(text)
+    if moment is None:
         return None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -55,6 +53,34 @@ def parse_at(value: object) -> datetime | None:
         return moment.astimezone(UTC)
     except OverflowError:  # 0001-01-01T00:00+05:00, 9999-12-31T23:59-05:00: no UTC moment to name
         return None
+
+
+def _iso(text: str) -> datetime | None:
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        return datetime.fromisoformat(text)
+    except ValueError:
+        return None
+
+
+#: A time written without a zone is some local clock between UTC-12 and UTC+14: the UTC moment
+#: it names lies up to 14 hours before what it reads and up to 12 hours after.
+ZONE_EARLIER, ZONE_LATER = 14 * 3600.0, 12 * 3600.0
+
+
+def zoneless(value: object) -> bool:
+    """True for an ISO time with no zone (``2026-01-01T12:00:08``): reading it as UTC would guess."""
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    try:
+        float(text)
+        return False  # epoch seconds name UTC
+    except ValueError:
+        pass
+    moment = _iso(text)
+    return moment is not None and moment.tzinfo is None
 
 
 _FRACTION = re.compile(r"[T t]\d{2}(:\d{2})?(:\d{2})?(?:[.,](\d+))?")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_coldstart.run.clock import parse_at, resolution
+from pytest_coldstart.run.clock import parse_at, resolution, zoneless
 from pytest_coldstart.run.versioning import READABLE, V1_SCHEMAS
 
 #: canonical field -> accepted keys, in order; the first key present wins (null = absent).
@@ -85,6 +85,7 @@ def project(record: dict[str, Any]) -> dict[str, Any]:
         out[canonical] = _checked(canonical, key, value)
         if canonical == "at":
             out["at_span"] = resolution(value)
+            out["at_zoneless"] = zoneless(value)
         if canonical in UNAMBIGUOUS:
             _agree(record, canonical, key, value)
     return out

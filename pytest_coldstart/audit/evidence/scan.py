@@ -28,7 +28,7 @@ from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import parse_at, resolution
+from pytest_coldstart.run.clock import parse_at, resolution, zoneless
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.hashing import sha256_bytes
 from pytest_coldstart.run.layout import PAYLOADS, RUN_JSON, TRAJECTORY, RunDir
@@ -275,6 +275,7 @@ class Scanner:
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
             span=resolution(at_text),
+            zoneless=zoneless(at_text),
         )
         if provenance is not None:
             if named:  # identity is the path the call names, resolved in the run (never a file name)

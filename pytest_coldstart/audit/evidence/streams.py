@@ -197,6 +197,7 @@ class StreamReading:
                         seq,
                         fields,
                         fields.pop("at_span", 0.0),
+                        fields.pop("at_zoneless", False),
                     )
                 )
         except OSError as exc:

@@ -16,6 +16,7 @@ from pytest_coldstart.audit.ordering import (
     BEFORE,
     UNKNOWN,
     Ordered,
+    by_time,
     compare,
     first_of,
     scope_conflicts,
@@ -98,7 +99,7 @@ def evaluate(ctx: Context) -> FlagResult:
 def _how(armed: Ordered, processed: Ordered, order: str) -> str:
     if order != BEFORE:
         return "cannot be ordered mechanically against"
-    if armed.at is not None and processed.at is not None and armed.at != processed.at:
+    if by_time(armed, processed) == BEFORE:
         return "is ordered (by time) before"
     return f"is ordered (tick {armed.tick} < {processed.tick}) before"
 

@@ -5,7 +5,8 @@ cart was already ejected); every cart left the machine before the first processe
 processed input without a time sorted last and hid that it came first; a reviewer's rejection
 the audit had not asked for; a review dated years before the run, or citing the agent's own
 answer; an answer item that states its count twice, a slot map whose key contradicts the
-item's slot, a count of 5,000 digits (a crash). Each is judged as the protocol says; the honest
+item's slot, a count of 5,000 digits (a crash); a logger whose times name no zone, read as UTC
+before activation while its tick says after. Each is judged as the protocol says; the honest
 controls keep an untimed record that comes last and a rejection superseded by a resolution.
 """
 
@@ -98,7 +99,41 @@ def _logger_dimension(dimension: str) -> Any:
     return configure
 
 
+def _zoneless_logger(armed_tick: int) -> Any:
+    """The logger writes its times with no zone (``2026-01-01T12:00:08.500``), armed at ``armed_tick``."""
+
+    def change(events: list[dict[str, Any]]) -> None:
+        for event in events:
+            event["at"] = event["at"].removesuffix("Z")
+            if event["event"] == "logger_armed":
+                event["tick"] = armed_tick
+
+    return lambda b: b.passing().mutate_logger(change)
+
+
 JUDGEMENT: list[Scenario] = [
+    S(
+        "zoneless_logger_armed_late_by_tick",
+        "the logger writes times with no zone: read as UTC its arming precedes the first processed "
+        "input, but its tick (305) comes after it (301)",
+        _zoneless_logger(305),
+        F,
+        "AGENT_FAIL",
+        _flags(la=F, ar=W),
+        "is ordered after the first input_processed",
+        NEVER_GUESSES,
+    ),
+    S(
+        "zoneless_logger_honest_control",
+        "honest control: a logger with zoneless times armed at tick 200 is ordered by its tick, and "
+        "what only its times could order against the agent's calls is asked of a reviewer, not failed",
+        _zoneless_logger(200),
+        W,
+        None,
+        _flags(la=W, ar=W),
+        "is ordered (tick 200 < 301) before the first input_processed",
+        NEVER_GUESSES,
+    ),
     S(
         "logger_dimension_without_namespace_control",
         "honest control: the logger writes 'overworld' where the test mod writes 'minecraft:overworld'",
