@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.run.clock import parse_at, resolution, zoneless
+from pytest_coldstart.run.numbers import finite
 from pytest_coldstart.run.versioning import READABLE, V1_SCHEMAS
 
 #: canonical field -> accepted keys, in order; the first key present wins (null = absent).
@@ -115,6 +116,12 @@ def dimension_id(value: str) -> str:
     return value if ":" in value else f"minecraft:{value}"
 
 
+def _millis_hint(value: Any) -> str:
+    # 1790404574569 is epoch milliseconds (year 58706 as seconds): say so rather than guess
+    number = finite(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+    return " (epoch milliseconds? times are epoch seconds or ISO-8601)" if number and abs(number) >= 1e11 else ""
+
+
 def _checked(canonical: str, key: str, value: Any) -> Any:
     if canonical in _STRING_FIELDS:
         if not isinstance(value, str):
@@ -131,7 +138,7 @@ def _checked(canonical: str, key: str, value: Any) -> Any:
     if canonical == "at":
         moment = parse_at(value)
         if moment is None:
-            raise ProjectionError(f"{key} {str(value)[:40]!r} is not a timestamp")
+            raise ProjectionError(f"{key} {str(value)[:40]!r} is not a timestamp{_millis_hint(value)}")
         return moment
     if canonical == "items":
         if not isinstance(value, (list, dict)):
