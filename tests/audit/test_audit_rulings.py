@@ -3,7 +3,7 @@ reviews under exactly their conditions, classification precedence."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from audit_helpers import audit, builder, flag, required, statuses
@@ -17,8 +17,8 @@ T = datetime(2026, 1, 1, tzinfo=UTC)
 T2 = datetime(2026, 1, 1, 0, 0, 1, tzinfo=UTC)
 
 
-def ev(stream, at=None, tick=None, seq=None, span=0.0):
-    return Event(stream, "x", 1, 0, f"{stream}:seq{seq}", at, tick, seq, span=span)
+def ev(stream, at=None, tick=None, seq=None, span=0.0, zoneless=False):
+    return Event(stream, "x", 1, 0, f"{stream}:seq{seq}", at, tick, seq, span=span, zoneless=zoneless)
 
 
 HALF = datetime(2026, 1, 1, 0, 0, 0, 500000, tzinfo=UTC)
@@ -45,6 +45,26 @@ HALF = datetime(2026, 1, 1, 0, 0, 0, 500000, tzinfo=UTC)
 )
 def test_r1_ordering(a, b, expected):
     assert compare(a, b) == expected
+
+
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        # a zoneless time is any local clock from UTC-12 to UTC+14: seconds or hours do not order it
+        (ev("logger", T, 7, 1, zoneless=True), ev("testmod", T + timedelta(hours=11), 5, 1), AFTER),
+        (ev("logger", T, None, 1, zoneless=True), ev("testmod", T + timedelta(hours=11), None, 1), UNKNOWN),
+        (ev("logger", T, None, 1, zoneless=True), ev("testmod", T + timedelta(hours=12, seconds=1), None, 1), BEFORE),
+        (ev("testmod", T - timedelta(hours=13), None, 1), ev("logger", T, None, 1, zoneless=True), UNKNOWN),
+        (ev("testmod", T + timedelta(hours=13), None, 1), ev("logger", T, None, 2, zoneless=True), AFTER),
+        (ev("testmod", T, None, 1), ev("logger", T + timedelta(hours=14, seconds=1), None, 1, zoneless=True), BEFORE),
+        # two streams' zoneless clocks may be in two zones; one stream's share its zone
+        (ev("logger", T, None, 1, zoneless=True), ev("testmod", T2, None, 1, zoneless=True), UNKNOWN),
+        (ev("logger", T, None, 1, zoneless=True), ev("logger", T2, None, 2, zoneless=True), BEFORE),
+    ],
+)
+def test_r1_a_zoneless_time_orders_only_beyond_every_zone(a, b, expected):
+    assert compare(a, b) == expected
+    assert compare(b, a) == {BEFORE: AFTER, AFTER: BEFORE, UNKNOWN: UNKNOWN}[expected]
 
 
 def test_r1_machine_ordering_review_when_calls_cannot_be_ordered(tmp_path):

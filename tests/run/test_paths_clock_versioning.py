@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_coldstart.run import hashing
-from pytest_coldstart.run.clock import FixedClock, format_at, is_timestamp, parse_at
+from pytest_coldstart.run.clock import FixedClock, format_at, is_timestamp, parse_at, zoneless
 from pytest_coldstart.run.errors import ContainmentError, VersionError
 from pytest_coldstart.run.paths import relative_posix, resolve_inside
 from pytest_coldstart.run.versioning import incompatible, version_of
@@ -118,6 +118,30 @@ def test_parse_at_accepts(value, expected):
 )
 def test_parse_at_rejects(value):
     assert parse_at(value) is None and not is_timestamp(value)
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("2026-01-01T12:00:08.500", True),
+        ("2026-01-01 12:00", True),
+        ("2026-01-01", True),
+        ("2026-01-01T12:00:08Z", False),
+        ("2026-01-01T12:00:08+05:30", False),
+        ("1767268810", False),  # epoch seconds name UTC
+        (1767268810, False),
+        ("yesterday", False),
+        (None, False),
+    ],
+)
+def test_zoneless_names_times_whose_zone_is_a_guess(value, expected):
+    assert zoneless(value) is expected
+
+
+@given(st.datetimes(timezones=st.just(UTC)))
+def test_a_time_with_its_zone_is_never_zoneless(moment):
+    assert not zoneless(format_at(moment))
+    assert zoneless(moment.replace(tzinfo=None).isoformat())
 
 
 def test_fixed_clock_is_deterministic():
