@@ -44,6 +44,7 @@ from pytest_coldstart.audit.evidence.prescan import Prescan
 from pytest_coldstart.audit.evidence.provenance_rules import (
     TEST_SIDE,
     Violation,
+    answer_violations,
     lab_side_violations,
     logger_violations,
 )
@@ -343,6 +344,7 @@ class Provenance:
                 )
         out += lab_side_violations(self, hashes, agent_written)
         out += logger_violations(self, hashes, logger_armed, logger_hashes)
+        out += answer_violations(self)
         self.violations = out
         return out
 

@@ -4,6 +4,8 @@
   (or its exact bytes) leaves the audit nothing independent to stand on (INFRA_ERROR).
 - The agent logger must be the agent's capture: not byte-identical to test-side evidence, not
   copied or redirected from it, and written, built or started by an agent call (AGENT_FAIL).
+- The answer must be the agent's: a call of the operator, the harness or the test side that
+  writes it (other than a copy of a file the agent wrote) makes it someone else's (AGENT_FAIL).
 """
 
 from __future__ import annotations
@@ -122,6 +124,28 @@ def logger_violations(
                 "AGENT_FAIL",
                 "the agent logger is not agent-written: no agent call writes it or builds/starts the logger",
                 None,
+            )
+        ]
+    return []
+
+
+def answer_violations(model: Provenance) -> list[Violation]:
+    """The answer is the agent's: no other actor writes it after the agent last did, except by
+    copying a file the agent wrote (an operator carrying the agent's answer out of its workspace);
+    a placeholder the agent then writes over stays the agent's answer."""
+    writers = model.writers("answer")
+    last_agent = max((w.order for w in writers if w.agent), default=-1)
+    for write in writers:
+        if write.agent or write.how.endswith(MAY_WRITE) or write.order < last_agent:
+            continue
+        if write.source is not None and write.source in model.agent_paths:
+            continue
+        return [
+            Violation(
+                "answer",
+                "AGENT_FAIL",
+                f"the answer is not the agent's: call {write.call_id}, not the agent's, writes it ({write.how})",
+                f"trajectory:{write.call_id}",
             )
         ]
     return []

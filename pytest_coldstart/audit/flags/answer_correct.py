@@ -48,6 +48,8 @@ def evaluate(ctx: Context) -> FlagResult:
         return flag.fail(f"the answer is ambiguous: {exc}", ["answer:carts"], ["answer"])
     if not isinstance(carts, list) or not carts:
         return flag.fail("the answer has no non-empty carts list", ["answer:carts"], ["answer"])
+    if refuse(flag, ctx.evidence, "answer", "answer:the-agent's") is not None:
+        return flag
     if not ctx.evidence.declared("oracle"):
         return flag.pending("no oracle is declared yet: correctness cannot be judged", ["oracle"])
     oracle = ctx.document("oracle")

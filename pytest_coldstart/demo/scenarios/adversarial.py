@@ -10,6 +10,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 
 from __future__ import annotations
 
+from pytest_coldstart.demo.scenarios.adversarial_answer_authors import ANSWER_AUTHORS
 from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
@@ -348,6 +349,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + ESCAPED
     + DOCUMENTS
     + JUDGEMENT
+    + ANSWER_AUTHORS
     + RECORDED
     + LAB_RECORD
     + _REST
