@@ -199,7 +199,8 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     flags = compute_flags(ctx)
     times = record_times([*evidence.events.values(), trajectory.calls]) if reviews else {}
     opened = max((t for t in (parse_at(manifest.get("created_at")), agent_start) if t is not None), default=None)
-    apply_reviews(flags, reviews, index, findings, times, opened)
+    agent_calls = {call.call_id for call in trajectory.calls if call.agent} if reviews else set()
+    apply_reviews(flags, reviews, index, findings, times, opened, agent_calls)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(

@@ -23,9 +23,9 @@ from pytest_coldstart.audit.audit_report import ReviewResolution
 from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
-from pytest_coldstart.audit.refs import RefIndex
+from pytest_coldstart.audit.refs import RefIndex, Resolution
 from pytest_coldstart.run.clock import format_at, parse_at
-from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewStatus, Status
+from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewId, ReviewStatus, Status
 
 
 def load_reviews(evidence: Evidence, run_id: str, findings: Findings) -> dict[str, dict[str, Any]]:
@@ -131,6 +131,8 @@ def resolution_of(entry: dict[str, Any], *, refs_resolved: bool) -> ReviewResolu
 
 
 #: the sources a review's refs may name (seed §5): run records, not the answer or the oracle
+#: reviews of what the agent itself did: the calls they cite are the agent's
+AGENT_ACTIONS = frozenset([ReviewId.MACHINE_OPERATED_CAUSALITY, ReviewId.LOGGER_ARMED_RUNNING])
 _REVIEW_SOURCES = frozenset(["trajectory", "testmod", "logger", "fixture", "restore", "preflight"])
 
 
@@ -160,6 +162,23 @@ def too_early(
     return None
 
 
+def not_the_agents(review_id: str, refs: list[Resolution], agent_calls: set[str]) -> list[str]:
+    """Causality is "this traced call (the agent's) is what the test mod processed", and the
+    logger was loaded by the agent: a call of the operator or the harness cited there credits
+    someone else's action to the agent; causality must name at least one agent call."""
+    if review_id not in AGENT_ACTIONS:
+        return []
+    cited = [r.ref for r in refs if r.source == "trajectory"]
+    out = [
+        f"{ref}: not an agent call (another actor's action is not the agent's)"
+        for ref in cited
+        if ref.split(":", 1)[1] not in agent_calls
+    ]
+    if review_id == ReviewId.MACHINE_OPERATED_CAUSALITY and not out and not cited:
+        out.append("it cites no agent call: causality names the agent's traced call the test mod processed")
+    return out
+
+
 def record_times(streams: list[list[Any]]) -> dict[tuple[str, int], datetime]:
     """(stream, line) -> time of every timed record (test mod, logger, agent calls)."""
     return {(r.stream, r.line): r.at for records in streams for r in records if r.at is not None}
@@ -172,8 +191,10 @@ def apply_reviews(
     findings: Findings,
     times: dict[tuple[str, int], datetime] | None = None,
     opened: datetime | None = None,
+    agent_calls: set[str] | None = None,
 ) -> None:
-    """``opened``: when the run began (no review can be dated before it)."""
+    """``opened``: when the run began (no review can be dated before it); ``agent_calls``: the
+    ids of the agent's calls (a review of what the agent did cites them, not another actor's)."""
     required = {item["id"] for flag in flags for item in flag.required_review}
     for review_id, entry in sorted(latest.items()):
         if review_id not in REVIEW_IDS:
@@ -203,6 +224,8 @@ def apply_reviews(
                 problems.append(
                     "it cites no run record (trajectory:, testmod:/logger:seqN, fixture:/restore:/preflight:)"
                 )
+            if agent_calls is not None and not problems:
+                problems += not_the_agents(item["id"], refs, agent_calls)
             early = too_early(entry, index, times or {}, opened) if entry["status"] == ReviewStatus.RESOLVED else None
             if early is not None:
                 problems.append(early)

@@ -115,6 +115,9 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "own_files_by_a_brace_glob",
     "own_files_by_an_extended_glob",
     "own_folder_walked_by_perl",
+    "answer_carried_out_by_the_operator_control",
+    "answer_placeholder_by_the_operator_control",
+    "causality_beside_an_operator_use_control",
 }
 
 

@@ -251,8 +251,11 @@ def test_13_claiming_actor_agent_outside_the_agent_phase_does_not_count(tmp_path
         index + 2, {"record": "phase", "phase": "agent", "actor": "harness", "evidence": [], "at": story.at(10.0)}
     )
     report = audit(b)
-    assert statuses(report)["machine_operated"] == "PASS"
+    # an agent call still precedes the processing, but the causality review credits c-actuate,
+    # which ran in the restore window: not the agent's work, so the review does not hold
+    assert statuses(report)["machine_operated"] == "PENDING"
     assert flag(report, "machine_operated")["evidence"][1] == "trajectory:c-start-logger"
+    assert any("trajectory:c-actuate: not an agent call" in text for text in report["review_problems"])
     assert any("prepare/restore/audit window" in text for text in report["information"])
 
 

@@ -10,7 +10,6 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 
 from __future__ import annotations
 
-from pytest_coldstart.demo.scenarios.adversarial_answer_authors import ANSWER_AUTHORS
 from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
@@ -45,6 +44,7 @@ from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
+from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
@@ -349,7 +349,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + ESCAPED
     + DOCUMENTS
     + JUDGEMENT
-    + ANSWER_AUTHORS
+    + OTHER_ACTORS
     + RECORDED
     + LAB_RECORD
     + _REST

@@ -1,9 +1,10 @@
-"""Adversarial scenarios: an answer someone other than the agent wrote.
+"""Adversarial scenarios: another actor's work credited to the agent.
 
 The answer is the agent's claim; an operator, the harness or the test side that writes the answer
 file after the agent did makes it someone else's, however right it is. An operator who copies the
 file the agent wrote out of its workspace, or a placeholder the agent then writes over, leaves it
-the agent's (honest controls).
+the agent's (honest controls). A causality review that credits an operator's use of the machine,
+or names no agent call at all, does not show the agent operated it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_coldstart.demo.scenarios import story
-from pytest_coldstart.demo.scenarios.adversarial_edits import F, P, S
+from pytest_coldstart.demo.scenarios.adversarial_edits import F, P, S, W
 from pytest_coldstart.demo.scenarios.builder import RunBuilder
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 
@@ -20,6 +21,23 @@ AUTHOR = (
     "'agent operation' and 'copy restoration' stay distinguishable in one file (seed §4)"
 )
 NOT_THE_AGENTS = "the answer is not the agent's"
+CAUSALITY = 'Causality ("this traced call is what the test mod processed") ... is a required review (seed §5)'
+_OPERATOR_USE = (
+    9.8,
+    "operator",
+    "agent",
+    "bridge",
+    {"command": "player Romuser use once", "target": "note_block 11,-54,-23"},
+)
+
+
+def _causality_citing(*evidence: str) -> Any:
+    def configure(b: RunBuilder) -> RunBuilder:
+        _calls(_OPERATOR_USE)(b)
+        b.mutate_reviews(lambda reviews: reviews[0].update(evidence=list(evidence)))
+        return b
+
+    return configure
 
 
 def _calls(*calls: tuple[float, str, str, str, dict[str, Any]]) -> Any:
@@ -56,7 +74,7 @@ def _calls(*calls: tuple[float, str, str, str, dict[str, Any]]) -> Any:
 
 _FIXED = '{"carts": []}'
 
-ANSWER_AUTHORS: list[Scenario] = [
+OTHER_ACTORS: list[Scenario] = [
     S(
         "answer_rewritten_by_the_operator",
         "after the agent wrote its answer, an operator call writes answer.json with the write tool",
@@ -109,5 +127,35 @@ ANSWER_AUTHORS: list[Scenario] = [
         _flags(),
         "the answer equals the verified oracle",
         AUTHOR,
+    ),
+    S(
+        "causality_credited_to_the_operator",
+        "an operator uses the machine just before the agent's call; the causality review cites the operator's call",
+        _causality_citing("trajectory:c-operator-0", "testmod:seq5"),
+        W,
+        None,
+        _flags(mo=W),
+        "trajectory:c-operator-0: not an agent call",
+        CAUSALITY,
+    ),
+    S(
+        "causality_review_cites_no_call",
+        "the causality review cites only the test mod's processing record, no traced call",
+        _causality_citing("testmod:seq5"),
+        W,
+        None,
+        _flags(mo=W),
+        "it cites no agent call",
+        CAUSALITY,
+    ),
+    S(
+        "causality_beside_an_operator_use_control",
+        "honest control: an operator call uses the machine too, but the review cites the agent's call",
+        _causality_citing("trajectory:c-actuate", "testmod:seq5"),
+        P,
+        None,
+        _flags(),
+        "the answer equals the verified oracle",
+        CAUSALITY,
     ),
 ]
