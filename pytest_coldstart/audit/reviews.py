@@ -25,6 +25,7 @@ from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex, Resolution
 from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.textsafe import blank
 from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewId, ReviewStatus, Status
 
 
@@ -89,7 +90,7 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     if version is not None and (type(version) is not int or version not in (1, 2)):  # no bool, no 2.0
         return "version", f"schemaVersion {version!r} is not a version this build reads"
     review_id = entry.get("id")
-    if not isinstance(review_id, str) or not review_id.strip():
+    if not isinstance(review_id, str) or blank(review_id):
         return "shape", "review entry without an id"
     status = entry.get("status")
     if status not in REVIEW_STATUSES:
@@ -98,7 +99,7 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
         return "run", f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
     if status in (ReviewStatus.RESOLVED, ReviewStatus.REJECTED):
         by = entry.get("by")
-        if not isinstance(by, str) or not by.strip():
+        if not isinstance(by, str) or blank(by):
             return "shape", f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
         if parse_at(entry.get("at")) is None or not isinstance(entry.get("at"), str):
             return "shape", f"review {review_id}: at {str(entry.get('at'))[:40]!r} is not a timestamp"
@@ -108,7 +109,7 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
     if status == ReviewStatus.RESOLVED:
         if not evidence:
             return "shape", f"review {review_id}: a resolved entry needs at least one evidence ref"
-        if any(not isinstance(ref, str) or not ref.strip() for ref in evidence):
+        if any(not isinstance(ref, str) or blank(ref) for ref in evidence):
             return "shape", f"review {review_id}: evidence refs must be non-blank strings"
     if "note" in entry and entry["note"] is not None and not isinstance(entry["note"], str):
         return "shape", f"review {review_id}: note must be a string"

@@ -11,6 +11,7 @@ from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at, parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.paths import open_for_write
+from pytest_coldstart.run.textsafe import blank
 from pytest_coldstart.run.versioning import CURRENT, require_current
 from pytest_coldstart.run.vocabulary import REVIEW_STATUSES, ReviewStatus
 
@@ -31,11 +32,11 @@ def append_review(
     """Append an explicit review resolution to reviews.jsonl (and a mark while unsealed)."""
     if status not in REVIEW_STATUSES:
         raise UsageError(f"review status must be one of {', '.join(REVIEW_STATUSES)}")
-    if not isinstance(review_id, str) or not review_id.strip():
+    if not isinstance(review_id, str) or blank(review_id):
         raise UsageError("a review needs a non-empty id")
-    if not isinstance(by, str) or not by.strip():
-        raise UsageError("a review needs a non-blank reviewer (--by)")
-    refs = [ref for ref in evidence if isinstance(ref, str) and ref.strip()]
+    if not isinstance(by, str) or blank(by):
+        raise UsageError("a review needs a non-blank reviewer (--by): one that shows on a page")
+    refs = [ref for ref in evidence if isinstance(ref, str) and not blank(ref)]
     if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
         raise UsageError("a resolved review needs at least one non-blank --evidence ref")
     moment = parse_at(at) if at is not None else recorder.clock.now()

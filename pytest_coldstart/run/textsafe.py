@@ -41,6 +41,23 @@ def clean(value: object, limit: int | None = None) -> str:
     return result
 
 
+#: characters that show nothing though Unicode calls them letters or symbols (Hangul fillers,
+#: the blank Braille pattern): a name made of them is as blank as one of spaces
+_SHOWS_NOTHING = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def blank(value: str) -> bool:
+    """True when ``value`` shows nothing: spaces, controls, zero-width and bidi marks, combining
+    marks with no base, fillers. A reviewer named U+200B is no reviewer."""
+    return all(
+        char.isspace() or char in _SHOWS_NOTHING or unicodedata.category(char) in _INVISIBLE_CATEGORIES
+        for char in value
+    )
+
+
+_INVISIBLE_CATEGORIES = ESCAPED_CATEGORIES | {"Zs", "Mn", "Me", "Cn"}
+
+
 def one_line(value: object, limit: int | None = 300) -> str:
     """``clean`` on one line: newlines become spaces."""
     return clean(value, limit).replace("\n", " ")

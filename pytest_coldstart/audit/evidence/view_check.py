@@ -19,7 +19,6 @@ from pytest_coldstart.audit.evidence import aliases
 from pytest_coldstart.audit.evidence.inventory import ItemError, normalize_items
 from pytest_coldstart.audit.model import Event
 from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError
 
 #: the logger events whose facts the flags read
@@ -80,7 +79,7 @@ def _raw_facts(raw: Path) -> dict[Key, set[Timing]] | None:
                 continue
             name = fields.get("event")
             if name in COMPARED:
-                facts = _facts(name, fields, parse_at(fields.get("at")), fields.get("tick"))
+                facts = _facts(name, fields, fields.get("at"), fields.get("tick"))  # project parsed the time
                 if facts is not None:
                     stated.setdefault(facts[0], set()).add(facts[1])
     except (OSError, ValueError, ColdstartError):
