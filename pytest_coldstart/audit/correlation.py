@@ -170,6 +170,15 @@ def check_oracle_against_testmod(evidence: Evidence, findings: Findings) -> None
     omitted = sorted(ejected - set(known))
     if omitted:
         findings.infra(f"the verified oracle omits ejected cart(s): {', '.join(omitted[:LISTED])}")
+    seen = ejected | {
+        e.get("uuid").strip().lower() for e in events if e.name == "cart_removed" and isinstance(e.get("uuid"), str)
+    }
+    unseen = sorted(set(known) - seen) if events else []
+    if unseen:
+        findings.infra(
+            f"the verified oracle lists cart(s) the test mod never recorded: {', '.join(unseen[:LISTED])} "
+            "(no cart_ejected or cart_removed names them: nothing independent stands behind them)"
+        )
     recorded = recorded_inventories(events)
     disagreements = 0
     for uuid, cart in known.items():

@@ -34,7 +34,7 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence.load import Evidence
 from pytest_coldstart.audit.model import TESTMOD, Event, Findings
-from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare, earliest, first_of
+from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare, earliest, first_of, latest
 from pytest_coldstart.record.redaction import key_words
 from pytest_coldstart.run.numbers import digits
 
@@ -223,6 +223,17 @@ def check_lifecycle(evidence: Evidence, findings: Findings) -> None:
     for started in (e for e in events if e.name == "restore_started" and compare(e, first) == BEFORE):
         if not any(compare(done, started) == AFTER and compare(done, first) == BEFORE for done in finished):
             findings.fixture(_unfinished(started, first, finished))
+            return
+    # a restore while the carts the oracle describes still moved rewound the world mid-experiment
+    # (one after the last cart event is the lab tidying up)
+    last = latest(e for e in events if e.name in ("cart_ejected", "cart_removed"))
+    for restore in (e for e in events if e.name in ("restore_started", "restore_finished")):
+        if last is not None and compare(restore, first) == AFTER and compare(restore, last) == BEFORE:
+            findings.fixture(
+                f"the test mod records {restore.name} ({restore.ref}) after it processed the machine input "
+                f"({first.ref}) and before the last cart event ({last.ref}): the world was restored "
+                "mid-experiment, so the carts did not all come from one run on the restored copy"
+            )
             return
 
 

@@ -14,7 +14,7 @@ the run.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex, Resolution
-from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.clock import ZONE_EARLIER, format_at, parse_at, zoneless
 from pytest_coldstart.run.textsafe import blank
 from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewId, ReviewStatus, Status
 
@@ -153,13 +153,17 @@ def too_early(
     at = parse_at(entry.get("at"))
     if at is None:
         return None
+    # a time with no zone may be 14 hours earlier than it reads: it must follow even then
+    zone = " (no zone: as early as UTC+14 reads it)" if zoneless(entry.get("at")) else ""
+    if zone:
+        at -= timedelta(seconds=ZONE_EARLIER)
     for ref in entry.get("evidence") or []:
         where = index.locate(ref) if isinstance(ref, str) else None
         made = times.get(where[:2]) if where is not None else None
         if made is not None and at < made:  # parse_at and the streams give UTC-aware times
-            return f"it is dated {entry.get('at')}, before {ref} was recorded ({format_at(made)}): a review cannot precede what it cites"
+            return f"it is dated {entry.get('at')}{zone}, before {ref} was recorded ({format_at(made)}): a review cannot precede what it cites"
     if opened is not None and at < opened:
-        return f"it is dated {entry.get('at')}, before the run began ({format_at(opened)}): a review cannot precede the run"
+        return f"it is dated {entry.get('at')}{zone}, before the run began ({format_at(opened)}): a review cannot precede the run"
     return None
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.record.trajectory import lock_for, read_last_line
 from pytest_coldstart.run import jsonio
-from pytest_coldstart.run.clock import format_at, parse_at
+from pytest_coldstart.run.clock import format_at, parse_at, zoneless
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.paths import open_for_write
 from pytest_coldstart.run.textsafe import blank
@@ -39,6 +39,8 @@ def append_review(
     refs = [ref for ref in evidence if isinstance(ref, str) and not blank(ref)]
     if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
         raise UsageError("a resolved review needs at least one non-blank --evidence ref")
+    if at is not None and zoneless(at):
+        raise UsageError(f"review time {at!r} names no zone: add Z or an offset (+02:00)")
     moment = parse_at(at) if at is not None else recorder.clock.now()
     if moment is None:
         raise UsageError(f"review time {at!r} is not a timestamp")

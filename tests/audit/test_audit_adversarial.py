@@ -118,6 +118,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "answer_carried_out_by_the_operator_control",
     "answer_placeholder_by_the_operator_control",
     "causality_beside_an_operator_use_control",
+    "normalized_view_respells_times_with_an_offset_control",
 }
 
 

@@ -54,6 +54,10 @@ def test_a_view_that_moves_invents_or_changes_a_record_contradicts_its_source(tm
     assert contradictions(view(ARMED, SEEN), raw(tmp_path, ARMED)) == ["logger:seq2 (cart_observed)"]  # invented
     other = {**SEEN, "items": [{"slot": 7, "id": "minecraft:iron_ingot", "count": 6}]}
     assert contradictions(view(ARMED, other), raw(tmp_path, ARMED, SEEN)) == ["logger:seq2 (cart_observed)"]
+    late = raw(tmp_path, ARMED, {**SEEN, "at": "2026-01-01T12:00:40.000Z"})  # the same tick, a later time
+    assert contradictions(view(ARMED, SEEN), late) == ["logger:seq2 (cart_observed)"]
+    offset = raw(tmp_path, ARMED, {**SEEN, "at": "2026-01-01T14:00:12+02:00"})  # the same moment, respelled
+    assert contradictions(view(ARMED, SEEN), offset) == []
     untimed = raw(tmp_path, ARMED, {**SEEN, "at": None, "tick": None})
     assert contradictions(view(ARMED, SEEN), untimed) == ["logger:seq2 (cart_observed)"]  # a time the raw never gave
 

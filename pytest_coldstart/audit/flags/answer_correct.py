@@ -86,6 +86,8 @@ def evaluate(ctx: Context) -> FlagResult:
             ["oracle:verified"],
         )
     refs = oracle.get("evidence_refs")
+    if refs is not None and not isinstance(refs, list):  # a malformed oracle is the tools', not the agent's
+        ctx.findings.infra(f"oracle: evidence_refs must be a list of refs, got {type_name(refs)}")
     if not isinstance(refs, list) or not refs:
         return flag.fail(
             "the oracle names no evidence_refs: nothing ties it to game-side evidence",

@@ -89,10 +89,13 @@ def evaluate(ctx: Context) -> FlagResult:
             elif order == UNKNOWN:
                 window.append(uuid)
                 ctx.cannot_order(capture, bound)
-        problem = _inventory_problem(capture, recorded.get(uuid))
-        if problem is not None:
-            inventory.append(uuid)
-            ctx.findings.info(f"transient_outputs_captured: the capture {capture.ref} of cart {uuid} {problem}")
+        # every capture of the cart, not the first alone: a second one listing other items contradicts it
+        for each in captures[uuid]:
+            problem = _inventory_problem(each, recorded.get(uuid))
+            if problem is not None:
+                inventory.append(uuid)
+                ctx.findings.info(f"transient_outputs_captured: the capture {each.ref} of cart {uuid} {problem}")
+                break
     if missing:
         return flag.fail(
             f"{len(missing)} ejected cart(s) have no capture by the agent logger",

@@ -56,6 +56,7 @@ from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
 from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
 from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
+from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDITS
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
@@ -350,6 +351,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + DOCUMENTS
     + JUDGEMENT
     + OTHER_ACTORS
+    + SINGLE_EDITS
     + RECORDED
     + LAB_RECORD
     + _REST

@@ -7,6 +7,7 @@ Everything is plain data (lists of dicts) so a test can break any part of it in 
 
 from __future__ import annotations
 
+from copy import deepcopy
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -52,7 +53,7 @@ def _event(name: str, seconds: float, tick: int, seq: int, run_id: str, **fields
         "instance": INSTANCE,
         "dimension": DIMENSION,
         "run_id": run_id,
-        **fields,
+        **deepcopy(fields),  # CARTS' item lists are shared: an edit of one run must not leak into the next
     }
 
 
