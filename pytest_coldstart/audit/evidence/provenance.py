@@ -47,7 +47,7 @@ from pytest_coldstart.audit.evidence.provenance_rules import (
     lab_side_violations,
     logger_violations,
 )
-from pytest_coldstart.audit.evidence.scripts import Scripts
+from pytest_coldstart.audit.evidence.scripts import CONTENT_KEYS, Scripts
 from pytest_coldstart.audit.evidence.shell_words import last_component, strings
 from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
@@ -58,7 +58,6 @@ INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
 #: the lab's files no agent call may have written
 LAB_FILES = frozenset((*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
-CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096
@@ -92,6 +91,7 @@ class Provenance:
     prescan: Prescan = field(default_factory=Prescan)  # the cheap look before a call is judged
     _naming: Naming | None = None
     _running: list[str] = field(default_factory=list)  # kept scripts the call being fed runs
+    _named_kept: list[str] = field(default_factory=list)  # kept files it names (``cat s > t`` carries them)
     _fed: int = 0
     _agent_feed: bool = False  # the call being fed is the agent's
 
@@ -133,6 +133,14 @@ class Provenance:
         run = self.scripts.run_by(strings(arguments), self.workspace) if runs else []
         return self.naming.names([arguments, *run] if run else arguments, tool)
 
+    def run_names(self, tool: str, arguments: Any) -> set[str]:
+        """The declarations the kept scripts this call runs name: ``echo 'cat oracle.json' > s.sh
+        && bash s.sh`` echoes the name, then runs it."""
+        if isinstance(arguments, dict) and is_writer(tool, arguments):
+            return set()
+        run = self.scripts.run_by(strings(arguments), self.workspace)
+        return self.naming.names(run, tool) if run else set()
+
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
         names no file the call touches."""
@@ -144,6 +152,7 @@ class Provenance:
         """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1
         self._agent_feed = agent
+        self.scripts.fresh.clear()
         written: set[str] = set()
         writes = self._writes(tool, arguments)
         for key, how, source in writes:
@@ -165,21 +174,14 @@ class Provenance:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
-        if agent and writes:
+        if agent:
             self._keep_scripts(tool, arguments, writes)
         return written
 
     def _keep_scripts(self, tool: str, arguments: Any, writes: list[ShellWrite]) -> None:
         """What an agent call writes into its files, for a later call that runs one (``scripts``)."""
-        mine = [key for key, _, _ in writes if key not in self._by_key and key not in self._running]
-        if not mine:
-            return
-        if isinstance(arguments, dict) and is_writer(tool, arguments):
-            text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
-        else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
-            text = "\n".join(strings(arguments))
-        if text:
-            self.scripts.keep(mine, text)
+        mine = [(key, source) for key, _, source in writes if key not in self._by_key and key not in self._running]
+        self.scripts.keep_call(tool, arguments, mine, self._named_kept)
 
     def _show(self, key: str) -> str:
         return self.workspace.relative_of(key) or key
@@ -201,7 +203,9 @@ class Provenance:
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
         texts = list(strings(arguments))
-        self._running = self.scripts.run_keys(texts, self.workspace) if not is_writer(tool, arguments) else []
+        named = self.scripts.named(texts, self.workspace) if not is_writer(tool, arguments) else {}
+        self._named_kept = list(named)
+        self._running = [key for key, run in named.items() if run]
         texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes
         for text in with_decoded(texts, self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
