@@ -93,7 +93,7 @@ class Scripts:
         used = self._used(texts, workspace, self.fresh)
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
-        for _ in range(MAX_DEPTH - 1):  # what the scripts run runs in turn
+        for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
             deeper = [key for key in self.run_keys([self.by_key[k] for k in run], workspace) if key not in seen]
             seen.update(deeper)
             run = deeper
