@@ -78,18 +78,28 @@ def reads_program_from_stdin(segment: str) -> bool:
 
 def fed(text: str) -> set[str]:
     """The segments (as ``SEGMENT`` cuts them) piped, directly or through filters, into a
-    runner that reads its program from stdin."""
+    runner that reads its program from stdin. Each segment is added once: linear."""
     if "|" not in text:
         return set()
     parts = _PARTS.split(text)
     out: set[str] = set()
-    pipeline: list[str] = []
+    begin = 0  # the first segment of the pipeline not yet fed to a runner
     for i in range(0, len(parts), 2):
-        segment = parts[i]
-        if pipeline and reads_program_from_stdin(segment):
-            out.update(pipeline)
-        joined = i + 1 < len(parts) and parts[i + 1] in ("|", "|&")
-        pipeline = [*pipeline, segment] if joined else []
+        if i > begin and reads_program_from_stdin(parts[i]):
+            out.update(parts[begin:i:2])
+            begin = i
+        if not (i + 1 < len(parts) and parts[i + 1] in ("|", "|&")):
+            begin = i + 2
+    return out
+
+
+def last_offsets(text: str) -> dict[str, int]:
+    """Where each segment of ``text`` last starts (one pass)."""
+    out: dict[str, int] = {}
+    at = 0
+    for part in _PARTS.split(text):
+        out[part] = at
+        at += len(part)
     return out
 
 

@@ -125,6 +125,8 @@ class Scripts:
             if self._wanted.search(lowered) is None:
                 continue
             fed = kept_runs.fed(text)
+            offsets: dict[str, int] | None = None  # where segments start, for a fresh file's order
+            first: dict[str, int] = {}  # where this text first names each fresh file
             for segment, tokens in workspace.segments(text, self._wanted):
                 head = self._head(segment)
                 if head is None:
@@ -138,8 +140,10 @@ class Scripts:
                     run = token not in written and (runs or head.endswith(token))
                     run = run or (inner is not None and token in inner)
                     if run and key in fresh:
-                        first = lowered.find(last_component(key))  # where this call first names it
-                        run = first < 0 or lowered.rfind(segment.lower()) > first
+                        offsets = kept_runs.last_offsets(text) if offsets is None else offsets
+                        if key not in first:
+                            first[key] = lowered.find(last_component(key))
+                        run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
                     found[key] = found.get(key, False) or run
         return found
 
