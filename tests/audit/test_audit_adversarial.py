@@ -125,6 +125,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_alias_in_bashrc_loaded_by_bash_ic",
     "generated_script_written_by_redirect_then_run",
     "note_naming_the_oracle_overwritten_by_a_report",
+    "note_naming_the_oracle_globbed_and_handed_to_xargs",
 }
 
 

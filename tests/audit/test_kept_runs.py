@@ -38,6 +38,9 @@ def _kept(ws: Workspace, path: str, text: str = PEEK) -> Scripts:
         "`cat /tmp/s.sh`",
         'bash -c "$(< /tmp/s.sh)"',
         "source <(cat /tmp/s.sh)",
+        "echo /tmp/s.sh | xargs bash",
+        "cat /tmp/s.sh | xargs -0 bash -c",
+        "bash /tmp/s.*",
     ],
 )
 def test_a_kept_script_fed_to_a_shell_runs(ws, command):
@@ -52,6 +55,8 @@ def test_a_kept_script_fed_to_a_shell_runs(ws, command):
         "cat /tmp/s.sh | bash -c 'wc -l'",
         "echo $(cat /tmp/s.sh)",
         "python3 gen.py > /tmp/s.sh",
+        "echo /tmp/s.sh | xargs wc -l",
+        "python3 plot.py /tmp/s.*",
     ],
 )
 def test_a_kept_file_fed_as_data_or_written_runs_nothing(ws, command):

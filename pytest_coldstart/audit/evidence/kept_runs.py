@@ -5,8 +5,9 @@ shell also runs what reaches it on stdin or through a substitution, and some pro
 file by themselves. This module makes those runs visible to it, each with only what it runs:
 
 - ``fed``: the segments of a pipeline that feed a runner reading its program from stdin
-  (``cat s.sh | bash``, ``cat x.py | python3``, ``… | sh -s``): a reader of data
-  (``cat data.csv | python3 plot.py``) runs nothing it is fed;
+  (``cat s.sh | bash``, ``cat x.py | python3``, ``… | sh -s``) or an xargs handing names to a
+  runner (``echo s.sh | xargs bash``): a reader of data (``cat data.csv | python3 plot.py``)
+  runs nothing it is fed;
 - ``substituted``: what a command word that is a substitution runs (``$(cat s.sh)``);
 - ``loads``: the text with the files a program loads by itself spelled as its operands:
   ``make`` its makefile (``-f F``, ``-C DIR``: recipe lines are shell), an interactive or login
@@ -30,6 +31,8 @@ _INTERPRETERS = frozenset(["python", "python3", "python2", "node", "perl", "ruby
 #: options after which the program comes from the command line, not stdin
 _INLINE = frozenset(["-c", "-e", "-m", "-E", "--eval", "-r", "--command", "-Command"])
 _WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "timeout", "nice", "command", "exec", "builtin", "stdbuf"])
+_HANDERS = frozenset(["xargs", "parallel"])
+_HANDER_VALUED = frozenset(["-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "-j", "--arg-file"])
 MAKES = frozenset(["make", "gmake", "bmake"])
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _MAKEFILE_NAMES = frozenset(name.lower() for name in MAKEFILES)
@@ -65,6 +68,9 @@ def reads_program_from_stdin(segment: str) -> bool:
     if start == len(words):
         return False
     head, args = program_name(words[start]), words[start + 1 :]
+    if head in _HANDERS:  # xargs bash, parallel python3: what it is fed becomes the runner's operands
+        command = _handed(args)
+        return command is not None and (program_name(command) in SHELLS or program_name(command) in _INTERPRETERS)
     if head in ("source", "."):
         return bool(args) and args[0] in ("/dev/stdin", "-")
     if head not in SHELLS and head not in _INTERPRETERS:
@@ -74,6 +80,19 @@ def reads_program_from_stdin(segment: str) -> bool:
     if any(arg in _INLINE or (head in SHELLS and arg[:1] == "-" and arg[1:2] != "-" and "c" in arg) for arg in args):
         return False
     return not any(arg[:1] != "-" for arg in args)  # a script named: stdin is its data
+
+
+def _handed(args: list[str]) -> str | None:
+    """The command an xargs or a parallel runs: its first word past its options and their values."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _HANDER_VALUED:
+            skip = True
+        elif arg[:1] != "-":
+            return arg
+    return None
 
 
 def fed(text: str) -> set[str]:

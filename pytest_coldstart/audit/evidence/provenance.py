@@ -35,7 +35,7 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.expansions import assignments
+from pytest_coldstart.audit.evidence.expansions import assignments, valued_text
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -130,7 +130,7 @@ class Provenance:
         an unplaceable path or a glob names test-side files by name, fail closed)."""
         # a script the agent wrote, run by this call (a call of a known tool that writes nothing)
         runs = bool(tool) and not (isinstance(arguments, dict) and is_writer(tool, arguments))
-        run = self.scripts.run_by(strings(arguments), self.workspace) if runs else []
+        run = self.scripts.run_by(self._valued(arguments), self.workspace) if runs else []
         return self.naming.names([arguments, *run] if run else arguments, tool)
 
     def run_names(self, tool: str, arguments: Any) -> set[str]:
@@ -138,8 +138,14 @@ class Provenance:
         && bash s.sh`` echoes the name, then runs it."""
         if isinstance(arguments, dict) and is_writer(tool, arguments):
             return set()
-        run = self.scripts.run_by(strings(arguments), self.workspace)
+        run = self.scripts.run_by(self._valued(arguments), self.workspace)
         return self.naming.names(run, tool) if run else set()
+
+    def _valued(self, arguments: Any) -> list[str]:
+        """The call's texts, and each read with the variables it and earlier calls assigned
+        (``S=/tmp/s.sh; bash $S`` runs /tmp/s.sh)."""
+        texts = list(strings(arguments))
+        return texts + [v for t in texts if (v := valued_text(t, self.variables)) != t]
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
@@ -203,7 +209,7 @@ class Provenance:
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
         texts = list(strings(arguments))
-        named = self.scripts.named(texts, self.workspace) if not is_writer(tool, arguments) else {}
+        named = self.scripts.named(self._valued(arguments), self.workspace) if not is_writer(tool, arguments) else {}
         self._named_kept = list(named)
         self._running = [key for key, run in named.items() if run]
         texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes

@@ -19,13 +19,14 @@ replaces what was kept, one appended to (``>>``) keeps both.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
 from pytest_coldstart.audit.evidence import kept_runs, scrambles
 from pytest_coldstart.audit.evidence.identity import Workspace
-from pytest_coldstart.audit.evidence.shell_words import last_component, program_name, strings
+from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
 from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
 
 #: Programs that run the file they are handed (an interpreter, a shell, ``source``).
@@ -116,7 +117,8 @@ class Scripts:
         if not self.by_key:
             return {}
         if self._wanted is None:
-            self._wanted = re.compile("|".join(map(re.escape, sorted(self.names, key=len, reverse=True))))
+            names = sorted(self.names, key=len, reverse=True)
+            self._wanted = re.compile("|".join([*map(re.escape, names), r"[*?]"]))  # a glob may match one
         found: dict[str, bool] = {}
         for text in texts:
             if kept_runs.may_load(text):  # every make segment spelled: make runs only its makefiles
@@ -135,6 +137,9 @@ class Scripts:
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
                     key = workspace.key(token, cwd) or kept_runs.home_key(token)
+                    if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
+                        # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
+                        found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
                     if key is None or key not in self.by_key:
                         continue
                     run = token not in written and (runs or head.endswith(token))
@@ -146,6 +151,28 @@ class Scripts:
                         run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
                     found[key] = found.get(key, False) or run
         return found
+
+    def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:
+        """The kept files a glob run by a runner matches (at most ``MAX_SCRIPTS`` to try)."""
+        folder, _, pattern = token.replace("\\", "/").rpartition("/")
+        where = workspace.key(folder or ".", cwd) if not is_glob(folder) else None
+        if where is None:
+            return []
+        prefix = where.rstrip("/") + "/"
+        return [
+            key
+            for key in self.by_key
+            if key.startswith(prefix)
+            and "/" not in key[len(prefix) :]
+            and fnmatch.fnmatchcase(key[len(prefix) :], pattern)
+        ]
+
+    @staticmethod
+    def _first_operand(segment: str) -> str | None:
+        """The word a runner runs: its first past the program and its options."""
+        words = [w.strip("\"'") for w in segment.split()]
+        start = kept_runs.head_index(words)
+        return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
 
     @staticmethod
     def _head(segment: str) -> str | None:
