@@ -126,6 +126,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "generated_script_written_by_redirect_then_run",
     "note_naming_the_oracle_overwritten_by_a_report",
     "note_naming_the_oracle_globbed_and_handed_to_xargs",
+    "note_naming_the_oracle_returned_by_a_read_tool",
 }
 
 

@@ -51,7 +51,7 @@ from pytest_coldstart.audit.evidence.scripts import CONTENT_KEYS, Scripts
 from pytest_coldstart.audit.evidence.shell_words import last_component, strings
 from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
-from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
+from pytest_coldstart.audit.evidence.tool_writes import READER_VERBS, is_writer, tool_paths, words_of
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
 INDEPENDENT = TEST_SIDE
@@ -128,22 +128,25 @@ class Provenance:
     def names(self, arguments: Any, tool: str = "") -> set[str]:
         """The declarations whose file a call's arguments name (``naming``: by resolved path;
         an unplaceable path or a glob names test-side files by name, fail closed)."""
-        # a script the agent wrote, run by this call (a call of a known tool that writes nothing)
-        runs = bool(tool) and not (isinstance(arguments, dict) and is_writer(tool, arguments))
+        # a script the agent wrote, run by this call (a call of a known tool that runs commands)
+        runs = bool(tool) and self._may_run(tool, arguments)
         run = self.scripts.run_by(self._valued(arguments), self.workspace) if runs else []
         return self.naming.names([arguments, *run] if run else arguments, tool)
 
     def run_names(self, tool: str, arguments: Any) -> set[str]:
         """The declarations the kept scripts this call runs name: ``echo 'cat oracle.json' > s.sh
         && bash s.sh`` echoes the name, then runs it."""
-        if isinstance(arguments, dict) and is_writer(tool, arguments):
-            return set()
-        run = self.scripts.run_by(self._valued(arguments), self.workspace)
+        run = self.scripts.run_by(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else []
         return self.naming.names(run, tool) if run else set()
 
+    @staticmethod
+    def _may_run(tool: str, arguments: Any) -> bool:
+        """A call of a known tool that neither writes nor only reads: a Read tool's path is no
+        command line (``workspace/notes.md`` alone is not the program ``./notes.md``)."""
+        return not (isinstance(arguments, dict) and is_writer(tool, arguments)) and not words_of(tool) & READER_VERBS
+
     def _valued(self, arguments: Any) -> list[str]:
-        """The call's texts, and each read with the variables it and earlier calls assigned
-        (``S=/tmp/s.sh; bash $S`` runs /tmp/s.sh)."""
+        """The call's texts, also read with known variables (``S=/tmp/s.sh; bash $S``)."""
         texts = list(strings(arguments))
         return texts + [v for t in texts if (v := valued_text(t, self.variables)) != t]
 
@@ -209,7 +212,7 @@ class Provenance:
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
         texts = list(strings(arguments))
-        named = self.scripts.named(self._valued(arguments), self.workspace) if not is_writer(tool, arguments) else {}
+        named = self.scripts.named(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else {}
         self._named_kept = list(named)
         self._running = [key for key, run in named.items() if run]
         texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes
