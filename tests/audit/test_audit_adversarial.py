@@ -119,6 +119,18 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "answer_placeholder_by_the_operator_control",
     "causality_beside_an_operator_use_control",
     "normalized_view_respells_times_with_an_offset_control",
+    # files the agent wrote, never run by what handles them (adversarial_kept_runs)
+    "kept_script_viewed_edited_committed_never_run",
+    "java_source_with_braces_compiled_by_javac",
+    "note_naming_the_oracle_handled_by_sed_awk_git_and_make",
+    "note_naming_the_oracle_piped_into_a_data_script",
+    "note_naming_the_oracle_written_and_shown_in_one_call",
+    "honest_makefile_built_with_make",
+    "honest_alias_in_bashrc_loaded_by_bash_ic",
+    "generated_script_written_by_redirect_then_run",
+    "note_naming_the_oracle_overwritten_by_a_report",
+    "note_naming_the_oracle_globbed_and_handed_to_xargs",
+    "note_naming_the_oracle_returned_by_a_read_tool",
 }
 
 

@@ -22,6 +22,7 @@ COPIERS = (
 CWD_FORMS = ("$PWD/", "${PWD}/", "$(pwd)/", "`pwd`/", "~+/")
 #: Names an exec-er supplies at run time: find -exec's {}, xargs -I %, parallel's {} forms.
 PLACEHOLDERS = frozenset(["{}", "%", "{.}", "{/}", "{//}", "{/.}", "{#}"])
+_INSTALL_VALUED = frozenset(["-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix"])
 #: Remote and container copiers, with the subcommands that copy.
 REMOTE = {"docker": {"cp"}, "podman": {"cp"}, "kubectl": {"cp"}, "oc": {"cp", "rsync"}, "az": set[str]()}
 REMOTE |= {"aws": {"cp", "mv", "sync"}, "gsutil": {"cp", "mv", "rsync"}, "gcloud": {"cp", "mv", "rsync"}}
@@ -76,6 +77,9 @@ def copies(words: list[str], head: str, args: list[str], targets: Targets) -> li
     option = option or next((w.partition("=")[2] for w in words if w.startswith("--target-directory=")), None)
     option = option or next((w[2:] for w in words if w.startswith("-t") and len(w) > 2 and head != "rsync"), None)
     args = args[: args.index(":::")] if ":::" in args else args  # parallel's inputs follow :::
+    if head == "install":  # install -m 755 s t: the mode is no source
+        valued = {words[i + 1] for i, w in enumerate(words[:-1]) if w in _INSTALL_VALUED}
+        args = [a for a in args if a not in valued]
     if option:
         sources, destination, directory = [a for a in args if a != option], option, True
     elif len(args) >= 2:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence import kept_runs, lab_record
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
@@ -74,5 +74,6 @@ class Prescan:
             model.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in model.naming.bases | model.scripts.names})
             hints = [rf"\$\{{?{re.escape(name.lower())}\b".encode() for name in model.watched_variables()]
+            hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
         return self._scan

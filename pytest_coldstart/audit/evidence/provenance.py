@@ -35,7 +35,7 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.expansions import assignments
+from pytest_coldstart.audit.evidence.expansions import assignments, valued_text
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -48,18 +48,17 @@ from pytest_coldstart.audit.evidence.provenance_rules import (
     lab_side_violations,
     logger_violations,
 )
-from pytest_coldstart.audit.evidence.scripts import Scripts
+from pytest_coldstart.audit.evidence.scripts import CONTENT_KEYS, Scripts
 from pytest_coldstart.audit.evidence.shell_words import last_component, strings
 from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME, ShellWrite, may_write, shell_writes
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
-from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
+from pytest_coldstart.audit.evidence.tool_writes import READER_VERBS, is_writer, tool_paths, words_of
 from pytest_coldstart.audit.evidence.tree_writes import expand
 
 INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
 #: the lab's files no agent call may have written
 LAB_FILES = frozenset((*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
-CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096
@@ -93,6 +92,7 @@ class Provenance:
     prescan: Prescan = field(default_factory=Prescan)  # the cheap look before a call is judged
     _naming: Naming | None = None
     _running: list[str] = field(default_factory=list)  # kept scripts the call being fed runs
+    _named_kept: list[str] = field(default_factory=list)  # kept files it names (``cat s > t`` carries them)
     _fed: int = 0
     _agent_feed: bool = False  # the call being fed is the agent's
 
@@ -129,10 +129,27 @@ class Provenance:
     def names(self, arguments: Any, tool: str = "") -> set[str]:
         """The declarations whose file a call's arguments name (``naming``: by resolved path;
         an unplaceable path or a glob names test-side files by name, fail closed)."""
-        # a script the agent wrote, run by this call (a call of a known tool that writes nothing)
-        runs = bool(tool) and not (isinstance(arguments, dict) and is_writer(tool, arguments))
-        run = self.scripts.run_by(strings(arguments), self.workspace) if runs else []
+        # a script the agent wrote, run by this call (a call of a known tool that runs commands)
+        runs = bool(tool) and self._may_run(tool, arguments)
+        run = self.scripts.run_by(self._valued(arguments), self.workspace) if runs else []
         return self.naming.names([arguments, *run] if run else arguments, tool)
+
+    def run_names(self, tool: str, arguments: Any) -> set[str]:
+        """The declarations the kept scripts this call runs name: ``echo 'cat oracle.json' > s.sh
+        && bash s.sh`` echoes the name, then runs it."""
+        run = self.scripts.run_by(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else []
+        return self.naming.names(run, tool) if run else set()
+
+    @staticmethod
+    def _may_run(tool: str, arguments: Any) -> bool:
+        """A call of a known tool that neither writes nor only reads: a Read tool's path is no
+        command line (``workspace/notes.md`` alone is not the program ``./notes.md``)."""
+        return not (isinstance(arguments, dict) and is_writer(tool, arguments)) and not words_of(tool) & READER_VERBS
+
+    def _valued(self, arguments: Any) -> list[str]:
+        """The call's texts, also read with known variables (``S=/tmp/s.sh; bash $S``)."""
+        texts = list(strings(arguments))
+        return texts + [v for t in texts if (v := valued_text(t, self.variables)) != t]
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:
         """``names`` without the text a write tool writes: a note that mentions oracle.json
@@ -145,6 +162,7 @@ class Provenance:
         """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1
         self._agent_feed = agent
+        self.scripts.fresh.clear()
         written: set[str] = set()
         writes = self._writes(tool, arguments)
         for key, how, source in writes:
@@ -166,21 +184,14 @@ class Provenance:
                 value = arguments.get(key)
                 if isinstance(value, str) and value:
                     self.content.setdefault(hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest(), call_id)
-        if agent and writes:
+        if agent:
             self._keep_scripts(tool, arguments, writes)
         return written
 
     def _keep_scripts(self, tool: str, arguments: Any, writes: list[ShellWrite]) -> None:
         """What an agent call writes into its files, for a later call that runs one (``scripts``)."""
-        mine = [key for key, _, _ in writes if key not in self._by_key and key not in self._running]
-        if not mine:
-            return
-        if isinstance(arguments, dict) and is_writer(tool, arguments):
-            text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
-        else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
-            text = "\n".join(strings(arguments))
-        if text:
-            self.scripts.keep(mine, text)
+        mine = [(key, source) for key, _, source in writes if key not in self._by_key and key not in self._running]
+        self.scripts.keep_call(tool, arguments, mine, self._named_kept)
 
     def _show(self, key: str) -> str:
         return self.workspace.relative_of(key) or key
@@ -202,7 +213,9 @@ class Provenance:
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
         texts = list(strings(arguments))
-        self._running = self.scripts.run_keys(texts, self.workspace) if not is_writer(tool, arguments) else []
+        named = self.scripts.named(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else {}
+        self._named_kept = list(named)
+        self._running = [key for key, run in named.items() if run]
         texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes
         for text in with_decoded(texts, self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
@@ -260,7 +273,7 @@ class Provenance:
             key
             for declaration in (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT)
             for key in self.keys.get(declaration, ())
-            if fnmatch.fnmatchcase(_base(key), name)
+            if fnmatch.fnmatchcase(key.rpartition("/")[2].lower(), name)
         )
 
     def _recording(self, words: list[str], cwd: str | None) -> list[ShellWrite]:
@@ -373,10 +386,6 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
     if REVIEW not in model.keys:
         model.declare(REVIEW, [(lab_record.DEFAULT_REVIEWS, True)])
     return model
-
-
-def _base(key: str) -> str:
-    return key.rpartition("/")[2].lower()
 
 
 def refuse(flag: Any, evidence: Any, name: str, missing: str) -> Any:

@@ -311,9 +311,10 @@ class Scanner:
         beside written content or in an echo (``provenance.names`` said "oracle")."""
         provenance = self.provenance
         assert provenance is not None
-        return "oracle" in provenance.names_beside_content(tool, arguments) and not read_plausibility.only_echoed(
-            provenance.workspace, provenance.keys.get("oracle", ()), arguments
-        )
+        if "oracle" not in provenance.names_beside_content(tool, arguments):
+            return False
+        echoed = read_plausibility.only_echoed(provenance.workspace, provenance.keys.get("oracle", ()), arguments)
+        return not echoed or "oracle" in provenance.run_names(tool, arguments)  # echoed into a script it runs
 
     def _may_name(self, text: bytes) -> bool:
         """Cheap necessary condition on the arguments' text: without "logger" or a declared file

@@ -5,28 +5,40 @@ then ``cd workspace && python3 peek.py`` reads the oracle, but neither call spel
 where the audit looked: the write's content is a mention (a note may name oracle.json), the run
 names only the script. So the content an agent call writes into a file - a write tool's content,
 or a shell command's whole text where it writes a file (``cat > x.sh <<EOF … EOF``, ``echo … >
-x.sh``: fail closed, any of it may be in the file) - is kept by the file's key, and a later call
-whose text runs that file is read with the
-script's text as one of its own texts, in that call's working directory, where it runs the file
-(an interpreter or a shell handed it, ``source``, or the file as the program: ``./peek.sh``). Bounded: at most
-``MAX_SCRIPTS`` files and ``MAX_CHARS`` of each; a script written again replaces what was kept.
+x.sh``: fail closed, any of it may be in the file) - is kept by the file's key, and a call
+whose text runs that file is read with the script's text as one of its own texts, in that
+call's working directory, where it runs the file: an interpreter or a shell handed it,
+``source``, ``eval``, the file as the program (``./peek.sh``), or a way ``kept_runs`` spells
+(piped into a shell, a substitution as the command, a makefile, an rc file). A file written
+and run in the same call counts only where the run comes after the write. A copy (``cp``,
+``mv``, ``install``, ``ln``) carries the kept text to its new name; ``cat s > t`` and ``tee``
+carry what the call names. A script a kept script runs is read too, ``MAX_DEPTH`` deep.
+Bounded: at most ``MAX_SCRIPTS`` files and ``MAX_CHARS`` of each; a script written again
+replaces what was kept, one appended to (``>>``) keeps both.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
+from typing import Any
 
-from pytest_coldstart.audit.evidence import scrambles
+from pytest_coldstart.audit.evidence import kept_runs, scrambles
 from pytest_coldstart.audit.evidence.identity import Workspace
-from pytest_coldstart.audit.evidence.shell_words import last_component, program_name
+from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
+from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
 
 #: Programs that run the file they are handed (an interpreter, a shell, ``source``).
 RUNNERS = frozenset(["python", "python3", "python2", "node", "bash", "sh", "zsh", "dash", "ksh", "fish", "perl"])
 RUNNERS |= {"ruby", "php", "rscript", "deno", "bun", "ts-node", "tsx", "source", ".", "exec", "pwsh", "lua", "tclsh"}
-_WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "timeout", "nice", "command", "uv", "run", "poetry", "npx"])
+RUNNERS |= {"eval", "make"}  # eval runs its words; make as ``loads`` spells it: make <its makefiles>
+CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")  # what a write tool writes
+EDIT_KEYS = ("new_string", "new_str", "insert_text")  # what an edit adds to a file
+_APPENDS = re.compile(r"\btee\s+(?:-\w*a|--append)")
 MAX_SCRIPTS = 256
 MAX_CHARS = 64 * 1024
+MAX_DEPTH = 3  # a kept script that runs a kept script that runs one ...
 
 
 class Scripts:
@@ -35,14 +47,43 @@ class Scripts:
     def __init__(self) -> None:
         self.by_key: dict[str, str] = {}
         self.names: set[str] = set()  # their base names, for the cheap scan of later calls
+        self.fresh: set[str] = set()  # the keys the call being fed wrote (set by its feeder)
         self._wanted: re.Pattern[str] | None = None
 
-    def keep(self, keys: Iterable[str], text: str) -> None:
+    def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
         for key in keys:
             if key in self.by_key or len(self.by_key) < MAX_SCRIPTS:
-                self.by_key[key] = text[:MAX_CHARS]
-                self.names.add(last_component(key))
+                old = self.by_key.get(key) if append else None
+                joined = text if old is None or old == text else f"{old}\n{text}"
+                half = MAX_CHARS // 2  # appended past the bound: its head and its newest tail
+                self.by_key[key] = joined if len(joined) <= MAX_CHARS else joined[:half] + joined[-half:]
+                name = last_component(key)
+                self.names.add(name)
                 self._wanted = None
+
+    def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
+        """Keep what an agent call writes into ``mine`` (key, the key a copy came from): a copy's
+        source text where it has one, else the call's - ``named``, the kept files it names, too
+        (``cat s > t``) - and the rc files it writes in a home. They are ``fresh`` till the next."""
+        kept = self.by_key
+        if isinstance(arguments, dict) and is_writer(tool, arguments):
+            text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
+            edit = "\n".join(v for k, v in arguments.items() if k in EDIT_KEYS and isinstance(v, str))
+            text, append = (text, False) if text else (edit, True)  # an edit adds to what was kept
+            homes = [h for path in tool_paths(arguments, any_key=True) if (h := kept_runs.home_key(path))]
+        else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
+            text = kept_runs.printed("\n".join(strings(arguments)))
+            text = "\n".join([text, *(kept[key] for key in named if key in kept)])
+            append = ">>" in text or _APPENDS.search(text) is not None
+            homes = kept_runs.rc_written(strings(arguments))
+        for key, source in mine:
+            if source is not None and source in kept:
+                self.keep([key], kept[source])
+            elif text:
+                self.keep([key], text, append=append)
+        if text and homes:  # ~/.bashrc: no key places it
+            self.keep(homes, text, append=True)
+        self.fresh = {key for key, _ in mine if key in kept} | {key for key in homes if key in kept}
 
     def run_by(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept texts of the files ``texts`` run (in the cwds their segments run in), and the
@@ -50,8 +91,14 @@ class Scripts:
         ``echo nosj.elcaro > n`` then ``open(open('n').read()[::-1])`` names the oracle. A kept
         file read as written adds nothing: a note that mentions oracle.json stays a note."""
         texts = list(texts)
-        used = self._used(texts, workspace)
-        out = [self.by_key[key] for key, run in used.items() if run]
+        used = self._used(texts, workspace, self.fresh)
+        run = [key for key, runs in used.items() if runs]
+        seen = set(run)
+        for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
+            deeper = [key for key in self.run_keys([self.by_key[k] for k in run], workspace) if key not in seen]
+            seen.update(deeper)
+            run = deeper
+        out = [self.by_key[key] for key in seen]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
@@ -60,26 +107,76 @@ class Scripts:
         """The kept files ``texts`` run."""
         return [key for key, run in self._used(texts, workspace).items() if run]
 
-    def _used(self, texts: Iterable[str], workspace: Workspace) -> dict[str, bool]:
-        """The kept files ``texts`` name: True where they run them."""
+    def named(self, texts: Iterable[str], workspace: Workspace) -> dict[str, bool]:
+        """The kept files ``texts`` name: True where they run them (``cat s > t`` carries s)."""
+        return self._used(texts, workspace)
+
+    def _used(self, texts: Iterable[str], workspace: Workspace, fresh: Collection[str] = ()) -> dict[str, bool]:
+        """The kept files ``texts`` name: True where they run them; a file in ``fresh`` (written
+        by this very call) only by a segment after the first that names it."""
         if not self.by_key:
             return {}
         if self._wanted is None:
-            self._wanted = re.compile("|".join(map(re.escape, sorted(self.names, key=len, reverse=True))))
+            names = sorted(self.names, key=len, reverse=True)
+            self._wanted = re.compile("|".join([*map(re.escape, names), r"[*?]"]))  # a glob may match one
         found: dict[str, bool] = {}
         for text in texts:
-            if self._wanted.search(text.lower()) is None:
+            if kept_runs.may_load(text):  # every make segment spelled: make runs only its makefiles
+                text = kept_runs.loads(text)
+            lowered = text.lower()
+            if self._wanted.search(lowered) is None:
                 continue
+            fed = kept_runs.fed(text)
+            offsets: dict[str, int] | None = None  # where segments start, for a fresh file's order
+            first: dict[str, int] = {}  # where this text first names each fresh file
             for segment, tokens in workspace.segments(text, self._wanted):
-                words = [w.strip("\"'") for w in segment.split()]
-                start = next(
-                    (i for i, w in enumerate(words) if w not in _WRAPPERS and "=" not in w and w[:1] != "-"), len(words)
-                )
-                if start == len(words):
+                head = self._head(segment)
+                if head is None:
                     continue
-                runner = program_name(words[start]) in RUNNERS
+                runs = program_name(head) in RUNNERS or segment in fed
+                written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
-                    key = workspace.key(token, cwd)
-                    if key is not None and key in self.by_key:
-                        found[key] = found.get(key, False) or runner or words[start].endswith(token)
+                    key = workspace.key(token, cwd) or kept_runs.home_key(token)
+                    if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
+                        # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
+                        found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
+                    if key is None or key not in self.by_key:
+                        continue
+                    run = token not in written and (runs or head.endswith(token))
+                    run = run or (inner is not None and token in inner)
+                    if run and key in fresh:
+                        offsets = kept_runs.last_offsets(text) if offsets is None else offsets
+                        if key not in first:
+                            first[key] = lowered.find(last_component(key))
+                        run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
+                    found[key] = found.get(key, False) or run
         return found
+
+    def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:
+        """The kept files a glob run by a runner matches (at most ``MAX_SCRIPTS`` to try)."""
+        folder, _, pattern = token.replace("\\", "/").rpartition("/")
+        where = workspace.key(folder or ".", cwd) if not is_glob(folder) else None
+        if where is None:
+            return []
+        prefix = where.rstrip("/") + "/"
+        return [
+            key
+            for key in self.by_key
+            if key.startswith(prefix)
+            and "/" not in key[len(prefix) :]
+            and fnmatch.fnmatchcase(key[len(prefix) :], pattern)
+        ]
+
+    @staticmethod
+    def _first_operand(segment: str) -> str | None:
+        """The word a runner runs: its first past the program and its options."""
+        words = [w.strip("\"'") for w in segment.split()]
+        start = kept_runs.head_index(words)
+        return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
+
+    @staticmethod
+    def _head(segment: str) -> str | None:
+        """The word naming the segment's program; None for an empty segment."""
+        words = [w.strip("\"'") for w in segment.split()]
+        start = kept_runs.head_index(words)
+        return words[start] if start < len(words) else None

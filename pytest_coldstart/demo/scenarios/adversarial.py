@@ -42,6 +42,7 @@ from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
+from pytest_coldstart.demo.scenarios.adversarial_kept_runs import KEPT_RUNS
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
@@ -328,6 +329,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     for s in IDENTITY
     + PROVENANCE
     + SCRIPTS
+    + KEPT_RUNS
     + TREES
     + SPELLED
     + TOOLS

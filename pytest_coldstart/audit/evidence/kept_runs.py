@@ -1,0 +1,221 @@
+"""How a shell text runs a kept file other than by handing its name to an interpreter.
+
+``scripts`` counts a kept file as run where a runner is handed its name (``bash s.sh``). A
+shell also runs what reaches it on stdin or through a substitution, and some programs load a
+file by themselves. This module makes those runs visible to it, each with only what it runs:
+
+- ``fed``: the segments of a pipeline that feed a runner reading its program from stdin
+  (``cat s.sh | bash``, ``cat x.py | python3``, ``… | sh -s``) or an xargs handing names to a
+  runner (``echo s.sh | xargs bash``): a reader of data (``cat data.csv | python3 plot.py``)
+  runs nothing it is fed;
+- ``substituted``: what a command word that is a substitution runs (``$(cat s.sh)``);
+- ``loads``: the text with the files a program loads by itself spelled as its operands:
+  ``make`` its makefile (``-f F``, ``-C DIR``: recipe lines are shell), an interactive or login
+  shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named. A compiler is none of
+  these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
+- ``written_at``: the redirect targets of a segment - a file written, not run.
+- ``home_key``/``rc_written``: rc files live in a home the audit cannot place (``~/.bashrc``);
+  they are kept under one home-relative key.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
+from pytest_coldstart.audit.evidence.shell_writes import may_write
+
+SHELLS = frozenset(["bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "mksh"])
+_INTERPRETERS = frozenset(["python", "python3", "python2", "node", "perl", "ruby", "php", "lua", "tclsh", "pwsh"])
+#: options after which the program comes from the command line, not stdin
+_INLINE = frozenset(["-c", "-e", "-m", "-E", "--eval", "-r", "--command", "-Command"])
+_WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "timeout", "nice", "command", "exec", "builtin", "stdbuf"])
+_HANDERS = frozenset(["xargs", "parallel"])
+_HANDER_VALUED = frozenset(["-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "-j", "--arg-file"])
+MAKES = frozenset(["make", "gmake", "bmake"])
+MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+_MAKEFILE_NAMES = frozenset(name.lower() for name in MAKEFILES)
+_SHELL_RC = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile")
+_ZSH_RC = ("~/.zshenv", "~/.zprofile", "~/.zshrc", "~/.zlogin")
+RC_FILES = frozenset(last_component(name) for name in (*_SHELL_RC, *_ZSH_RC))
+_HOME_PATH = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/]+)/(\.[\w.]+)$")
+_RC_PATH = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:ba|z)?[a-z_]+")
+_HINT = re.compile(
+    r"\b(?:[gb]?make|zsh)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
+)
+_REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
+_SUBSTITUTION = re.compile(r"^[\"']?(?:\$\(([^()]*)\)|`([^`]*)`)")
+_ESCAPE = re.compile(r"\\[nt]")
+_ESCAPES = {"\\n": "\n", "\\t": "\t"}
+_PARTS = re.compile(f"({SEGMENT.pattern})")
+
+
+def head_index(words: list[str]) -> int:
+    """Where the program is among ``words``: past wrappers, assignments and options."""
+    skip = _WRAPPERS | {"run", "uv", "poetry", "npx"}
+    return next((i for i, w in enumerate(words) if w not in skip and "=" not in w and w[:1] != "-"), len(words))
+
+
+def _words(segment: str) -> list[str]:
+    return [word.strip("\"'") for word in segment.split()]
+
+
+def reads_program_from_stdin(segment: str) -> bool:
+    """A shell or an interpreter run with no program named: it runs what it is fed."""
+    words = _words(segment)
+    start = head_index(words)
+    if start == len(words):
+        return False
+    head, args = program_name(words[start]), words[start + 1 :]
+    if head in _HANDERS:  # xargs bash, parallel python3: what it is fed becomes the runner's operands
+        command = _handed(args)
+        return command is not None and (program_name(command) in SHELLS or program_name(command) in _INTERPRETERS)
+    if head in ("source", "."):
+        return bool(args) and args[0] in ("/dev/stdin", "-")
+    if head not in SHELLS and head not in _INTERPRETERS:
+        return False
+    if any(arg in ("-", "/dev/stdin", "-s") for arg in args):
+        return True
+    if any(arg in _INLINE or (head in SHELLS and arg[:1] == "-" and arg[1:2] != "-" and "c" in arg) for arg in args):
+        return False
+    return not any(arg[:1] != "-" for arg in args)  # a script named: stdin is its data
+
+
+def _handed(args: list[str]) -> str | None:
+    """The command an xargs or a parallel runs: its first word past its options and their values."""
+    skip = False
+    for arg in args:
+        if skip:
+            skip = False
+        elif arg in _HANDER_VALUED:
+            skip = True
+        elif arg[:1] != "-":
+            return arg
+    return None
+
+
+def fed(text: str) -> set[str]:
+    """The segments (as ``SEGMENT`` cuts them) piped, directly or through filters, into a
+    runner that reads its program from stdin. Each segment is added once: linear."""
+    if "|" not in text:
+        return set()
+    parts = _PARTS.split(text)
+    out: set[str] = set()
+    begin = 0  # the first segment of the pipeline not yet fed to a runner
+    for i in range(0, len(parts), 2):
+        if i > begin and reads_program_from_stdin(parts[i]):
+            out.update(parts[begin:i:2])
+            begin = i
+        if not (i + 1 < len(parts) and parts[i + 1] in ("|", "|&")):
+            begin = i + 2
+    return out
+
+
+def last_offsets(text: str) -> dict[str, int]:
+    """Where each segment of ``text`` last starts (one pass)."""
+    out: dict[str, int] = {}
+    at = 0
+    for part in _PARTS.split(text):
+        out[part] = at
+        at += len(part)
+    return out
+
+
+def substituted(segment: str) -> str | None:
+    """The inside of a substitution that is the segment's command word (``$(cat s.sh)``)."""
+    words = segment.split()
+    start = head_index([w.strip("\"'") for w in words])
+    if start == len(words):
+        return None
+    match = _SUBSTITUTION.match(" ".join(words[start:]))
+    return None if match is None else (match.group(1) or match.group(2) or "")
+
+
+def written_at(segment: str) -> set[str]:
+    """The files a segment's redirections write (``python3 gen.py > out.sh`` writes out.sh)."""
+    return {match.group(1).strip("\"'") for match in _REDIRECT.finditer(segment)} if ">" in segment else set()
+
+
+def may_load(text: str) -> bool:
+    """Cheap necessary condition of ``loads``."""
+    return _HINT.search(text) is not None
+
+
+def loads(text: str) -> str:
+    """``text`` with each segment whose program loads files by itself ending in their names;
+    a make segment becomes ``make <its makefiles>`` (its targets are not files it runs)."""
+    parts = _PARTS.split(text)
+    for i in range(0, len(parts), 2):
+        parts[i] = _spelled(parts[i])
+    return "".join(parts)
+
+
+def _spelled(segment: str) -> str:
+    words = _words(segment)
+    start = head_index(words)
+    if start == len(words):
+        return segment
+    head, args = program_name(words[start]), words[start + 1 :]
+    extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
+    if head in MAKES:
+        return f"make {' '.join(_makefiles(args))}"
+    if head == "zsh":
+        extra += _ZSH_RC
+    elif head in SHELLS and _interactive(args):
+        extra += _SHELL_RC
+    return f"{segment} {' '.join(extra)}" if extra else segment
+
+
+def _interactive(args: list[str]) -> bool:
+    """``-i``, ``-l``, ``--login`` or a cluster holding one, among the shell's own options
+    (before its script or its ``-c`` string)."""
+    for arg in args:
+        if arg == "--login" or (arg[:1] == "-" and arg[1:2] != "-" and ("i" in arg or "l" in arg)):
+            return True
+        if arg[:1] != "-" or "c" in arg:
+            return False
+    return False
+
+
+def _makefiles(args: list[str]) -> list[str]:
+    """The files ``make args`` reads: each ``-f F``, else the default names in ``-C DIR``."""
+    named, folder = [], ""
+    for i, arg in enumerate(args):
+        value = args[i + 1] if i + 1 < len(args) else ""
+        if arg in ("-f", "--file", "--makefile"):
+            named.append(value)
+        elif arg.startswith(("--file=", "--makefile=")):
+            named.append(arg.partition("=")[2])
+        elif arg in ("-C", "--directory"):
+            folder = f"{folder}{value.rstrip('/')}/" if not value.startswith("/") else f"{value.rstrip('/')}/"
+        elif arg.startswith("-f") and len(arg) > 2:
+            named.append(arg[2:])
+    return [f"{folder}{name}" for name in named or MAKEFILES]
+
+
+def home_key(token: str) -> str | None:
+    """The one key of an rc file in a home (``~/.bashrc``, ``$HOME/.zshrc``, ``/root/.profile``)."""
+    match = _HOME_PATH.match(token)
+    return f"~/{match.group(1)}" if match is not None and match.group(1).lower() in RC_FILES else None
+
+
+def rc_written(texts: Iterable[str]) -> list[str]:
+    """The home keys of the rc files a shell text that may write names (``>> ~/.bashrc``,
+    ``cp x ~/.zshrc``): fail closed, any it names."""
+    found = (home_key(match.group(0)) for text in texts if may_write(text) for match in _RC_PATH.finditer(text))
+    return sorted({key for key in found if key is not None})
+
+
+def printed(text: str) -> str:
+    """``text`` and, where it has ``\\n`` or ``\\t``, the lines ``printf``/``echo -e`` make of it
+    (``printf 'all:\\n\\tcat x' > Makefile`` writes a recipe line ``cat x``)."""
+    if "\\n" not in text and "\\t" not in text:
+        return text
+    return f"{text}\n{_ESCAPE.sub(lambda m: _ESCAPES[m.group(0)], text)}"
+
+
+def hints(names: Collection[str]) -> list[bytes]:
+    """What a call's lowercased text must hold to load one of the kept files ``names``."""
+    out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & set(names) else []
+    return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out
