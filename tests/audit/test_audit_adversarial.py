@@ -115,6 +115,12 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "own_files_by_a_brace_glob",
     "own_files_by_an_extended_glob",
     "own_folder_walked_by_perl",
+    "honest_variable_naming_a_workspace_file_across_calls",
+    "honest_exported_tool_home_used_in_a_later_call",
+    "honest_variable_holding_oracle_only_printed",
+    "honest_build_folder_variable_listed_later",
+    "honest_temp_folder_made_at_run_time_used_later",
+    "honest_helper_function_and_alias_across_calls",
 }
 
 
