@@ -23,6 +23,7 @@ def _carried(*calls: str) -> dict[str, str]:
         (["export F=oracle"], "cat $F.json", "cat oracle.json"),
         (["declare -x F=oracle"], 'cat "$F.json"', 'cat "oracle.json"'),
         (["F=ora", "F+=cle"], "cat $F.json", "cat oracle.json"),
+        (['F="ora""cle"'], "cat $F.json", "cat oracle.json"),
         (["A=(oracle json)"], "cat ${A[0]}.${A[1]}", "cat oracle.json"),
         (["F=xxoracle"], "cat ${F:2}.json", "cat oracle.json"),
         (["G=oracle", "F=G"], "cat ${!F}.json", "cat oracle.json"),
@@ -56,3 +57,15 @@ def test_the_state_is_bounded_and_the_newest_kept():
 def test_a_name_printed_is_no_function_run():
     state = _carried("F=oracle", "say() { echo $@; }")
     assert not any("oracle.json" in text for text in with_decoded(['echo "checked $F"'], state))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "open(os.environ['F'] + '.json')",
+        'open(os.getenv("F") + ".json")',
+        "fs.readFileSync(process.env.F + '.json')",
+    ],
+)
+def test_code_reading_a_carried_environment_variable_reads_its_value(code):
+    assert "'oracle'" in valued_text(code, _carried("export F=oracle")).replace('"', "'")

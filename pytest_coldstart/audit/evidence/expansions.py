@@ -92,13 +92,19 @@ _MAX_EMBEDDED = 64
 _ASSIGN = re.compile(
     r"""(?:^|(?<=[\s;&|('"{]))(?:(?:export|local|declare|readonly|typeset|my|our)\s+(?:-\w+\s+)*)?"""
     r"""(?:\$([A-Za-z_][A-Za-z0-9_]*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))"""
-    r"""|([A-Za-z_][A-Za-z0-9_]*)(\+?)=("[^"\n]*"|'[^'\n]*'|(?:[^\s;&|()'"$]|\$(?!\())*))"""
+    r"""|([A-Za-z_][A-Za-z0-9_]*)(\+?)=((?:"[^"\n]*"|'[^'\n]*')(?:"[^"\n]*"|'[^'\n]*'|[\w./-])*|(?:[^\s;&|()'"$]|\$(?!\())*))"""
 )
+_QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")  # "ora""cle": the pieces the shell joins
 #: $x, ${x...}, ${!x}, ${a[0]}, and Ruby's #{x}; the operators applied to a known value
 _OPS = r"%%|%|##|#|//|/|,,|\^\^|,|\^|:"
 _EXPANSION = re.compile(
     rf"[$#](?:\{{(?P<bang>!)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<index>\[[^\]}}]*\])?(?:(?P<op>{_OPS})(?P<arg>[^}}]*))?\}}"
     r"|(?<=\$)(?P<word>[A-Za-z_][A-Za-z0-9_]*))"
+)
+#: code reading an environment variable: os.environ['F'], os.getenv("F"), process.env.F, ENV['F']
+_ENVIRON = re.compile(
+    r"""\b(?:os\.environ\[\s*(['"])(?P<a>\w+)\1\s*\]|(?:os\.environ\.get|getenv)\(\s*(['"])(?P<b>\w+)\3[^)\n]{0,256}\)"""
+    r"""|process\.env(?:\.(?P<c>\w+)|\[\s*(['"])(?P<d>\w+)\6\s*\])|ENV\[\s*(['"])(?P<e>\w+)\8\s*\])"""
 )
 #: a command substitution a value holds: known only at run time
 RUNTIME = ("$(", "`")
@@ -141,7 +147,7 @@ def assignments(text: str, known: Mapping[str, str] | None = None, *, runtime: b
         return found
     for match in itertools.islice(_ASSIGN.finditer(text), _MAX_VARIABLES):
         name, raw = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(5))
-        value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
+        value = _QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw) if raw[:1] in "'\"" else raw
         after = text[match.end() : match.end() + 2]
         if not match.group(1) and not raw and after[:1] == "(":
             found.update(_array(name, text, match.end(), values))
@@ -173,14 +179,23 @@ def _array(name: str, text: str, start: int, values: Mapping[str, str]) -> dict[
 def valued_text(text: str, known: Mapping[str, str] | None = None) -> str:
     """``text`` with the variables it or earlier calls (``known``) assign a literal read as
     their values; ``text`` itself when it expands none of them."""
-    return _valued(text, known or {}) if ("$" in text or "#{" in text) and (known or "=" in text) else text
+    expands = "$" in text or "#{" in text or "env" in text or "ENV" in text
+    return _valued(text, known or {}) if expands and (known or "=" in text) else text
 
 
 def _valued(text: str, known: Mapping[str, str]) -> str:
     values = ChainMap(assignments(text, known), cast("MutableMapping[str, str]", known))
     if not any(values.maps):
         return text
-    return _EXPANSION.sub(lambda match: _expanded(match, values), text)
+    text = _EXPANSION.sub(lambda match: _expanded(match, values), text)
+    return _ENVIRON.sub(lambda match: _environ(match, values), text) if "env" in text or "ENV" in text else text
+
+
+def _environ(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """Code's read of a known environment variable as the literal it holds (then joined)."""
+    name = next(found for found in match.group("a", "b", "c", "d", "e") if found)
+    value = values.get(name)
+    return match.group(0) if value is None or value.startswith(RUNTIME) or "'" in value else f"'{value}'"
 
 
 def _expanded(match: re.Match[str], values: Mapping[str, str]) -> str:

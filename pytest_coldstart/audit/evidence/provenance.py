@@ -144,6 +144,7 @@ class Provenance:
         """Record the call's writes; returns the declarations whose file it writes."""
         self._fed += 1
         self._agent_feed = agent
+        self.workspace.cdpath |= any("CDPATH" in text for text in strings(arguments))  # from now on
         written: set[str] = set()
         writes = self._writes(tool, arguments)
         for key, how, source in writes:
@@ -188,9 +189,13 @@ class Provenance:
         """What a call leaves its shell session with for later calls: the folder it cd'd into,
         and the variables, functions and aliases it made (``session_state``; fail closed: later
         calls are read with them). Also for a call not worth the full look."""
+        texts = list(strings(arguments))
         if isinstance(arguments, dict) and is_writer(tool, arguments):
-            arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
-        for text in strings(arguments):
+            texts = list(strings({key: value for key, value in arguments.items() if key not in CONTENT_KEYS}))
+        elif self.scripts.by_key:  # source env.sh: what a kept file it runs sets, the session keeps
+            texts += [self.scripts.by_key[key] for key in self.scripts.run_keys(texts, self.workspace)]
+        for text in texts:
+            self.workspace.cdpath |= "CDPATH" in text  # a later relative cd may land in its folders
             self.workspace.carry_cwd(text)
             self.names_made += session_state.carry(text, self.variables)
 
