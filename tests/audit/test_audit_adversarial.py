@@ -121,6 +121,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_build_folder_variable_listed_later",
     "honest_temp_folder_made_at_run_time_used_later",
     "honest_helper_function_and_alias_across_calls",
+    "honest_environment_and_cdpath_across_calls",
 }
 
 
