@@ -35,11 +35,13 @@ MAX_BODY = 4096
 MAX_INVOKED = 16
 MAX_DEFINED = 64  # functions and aliases a text defines (each body scanned at most MAX_BODY)
 DEFINED = "()"  # the key prefix of a function or an alias (alone: the mark that one is kept)
-#: Cheap necessary condition (lowercased text) that a text leaves some state: an assignment, a
-#: read, printf -v, a function or an alias.
-HINT = r"[a-z0-9_\]]\+?=|\bread\s|\bprintf\s+-v|\(\)\s*\{|\bfunction\s|\balias\s"
-_HINT = re.compile(HINT, re.IGNORECASE)
-_RAW_HINT = re.compile(HINT.encode("ascii"))
+#: Cheap necessary condition that a text leaves some state: an assignment, a read, printf -v, a
+#: function or an alias (words looked for as substrings first: a regex at every position is slow)
+_WORDS = ("read", "printf", "()", "function", "alias")
+_ASSIGNED = re.compile(r"[A-Za-z0-9_\]]\+?=")
+_RAW_ASSIGNED = re.compile(rb"[a-z0-9_\]]\+?=")
+_RAW_WORDS = tuple(word.encode("ascii") for word in _WORDS)
+MAX_NAMED = 64  # kept bodies named in the mark; past it every text is looked at for a run of one
 _START = r"(?:^|(?<=[\s;&|(]))"
 _READ = re.compile(
     _START
@@ -59,11 +61,15 @@ def carry(text: str, state: MutableMapping[str, str]) -> int:
     """Keep in ``state`` what ``text`` leaves its shell with: its variables (literal, or the
     command substitution that makes them), functions and aliases. Returns how many names it
     adds (a name assigned again is none)."""
-    if _HINT.search(text) is None:
+    if not _hinted(text):
         return 0
     defined = _definitions(text)
     found = {**assignments(text, state, runtime=True), **_made(text), **defined}
-    found |= {DEFINED: ""} if defined or DEFINED in state else {}  # the mark: some body is kept
+    if defined:  # the mark: the names of the kept bodies (all of them: "*")
+        named = dict.fromkeys([*state.get(DEFINED, "").split(), *(name[len(DEFINED) :] for name in defined)])
+        found[DEFINED] = " ".join(named) if len(named) <= MAX_NAMED and "*" not in named else "*"
+    elif DEFINED in state:
+        found[DEFINED] = state[DEFINED]
     added = 0
     for name, value in found.items():
         added += state.pop(name, None) is None  # the newest last: the oldest is dropped first
@@ -75,14 +81,19 @@ def carry(text: str, state: MutableMapping[str, str]) -> int:
 
 def leaves_state(raw: bytes) -> bool:
     """Cheap necessary condition: a call's arguments (lowercased JSON) may leave some state."""
-    return _RAW_HINT.search(raw) is not None
+    return any(word in raw for word in _RAW_WORDS) or (b"=" in raw and _RAW_ASSIGNED.search(raw) is not None)
+
+
+def _hinted(text: str) -> bool:
+    return any(word in text for word in _WORDS) or ("=" in text and _ASSIGNED.search(text) is not None)
 
 
 def readings(text: str, state: Mapping[str, str] | None) -> Iterator[str]:
     """The bodies of the functions and aliases ``text`` runs (kept in ``state`` or defined in
     ``text`` itself), each as that call runs it: its arguments and variables valued."""
-    own = _definitions(text) if _HINT.search(text) is not None else {}
-    if not own and DEFINED not in (state or {}):
+    own = _definitions(text) if "(" in text or "function" in text or "alias" in text else {}
+    named = (state or {}).get(DEFINED, "").split()
+    if not own and "*" not in named and not any(name in text for name in named):
         return
     values = ChainMap({**own, **_made(text)}, cast("MutableMapping[str, str]", state or {}))
     yield from itertools.islice(_invoked(text, values, 2), MAX_INVOKED)
