@@ -55,8 +55,8 @@ class Prescan:
             writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
         if writer:
             return True
-        if len(model.workspace.link_names) > MAX_LINK_NAMES:
-            return True  # a run that makes many links: every call is worth the full look
+        if len(model.workspace.link_names) > MAX_LINK_NAMES or model.names_made > session_state.MAX_STATE:
+            return True  # a run that makes many links or shell names: every call is worth the full look
         scan = self._names(model)
         if _HINTS.search(text) is not None or scan.search(text) is not None:
             return True
