@@ -54,6 +54,10 @@ def test_the_state_is_bounded_and_the_newest_kept():
     assert len(state) == session_state.MAX_STATE and state["F"] == "oracle" and "V0" not in state
 
 
+def test_a_default_naming_a_carried_variable_is_read_with_its_value():
+    assert "cat oracle.json" in with_decoded(["cat ${F:-$G}.json"], _carried("G=oracle"))
+
+
 def test_a_name_printed_is_no_function_run():
     state = _carried("F=oracle", "say() { echo $@; }")
     assert not any("oracle.json" in text for text in with_decoded(['echo "checked $F"'], state))

@@ -28,7 +28,7 @@ _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
 RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
-_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^{}$`]*)\}")
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2
 _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
 
@@ -50,7 +50,7 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:
                 yield defaulted
-                yield from expansions.readings(defaulted)
+                yield from expansions.readings(defaulted, known)
         for decoded in _decoded(text, _DEPTH):
             yield decoded
             yield from expansions.readings(decoded)

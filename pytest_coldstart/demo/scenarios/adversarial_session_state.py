@@ -63,6 +63,12 @@ SESSION_STATE: list[Scenario] = [
         "cat ${F/X/c}.json",
     ),
     _carried(
+        "oracle_read_through_a_default_that_names_a_carried_variable",
+        "G=oracle in one call; the next cats ${F:-$G}.json, F unset",
+        "G=oracle",
+        "cat ${F:-$G}.json",
+    ),
+    _carried(
         "oracle_read_through_a_variable_built_over_two_calls",
         "F=ora in one call, F+=cle in the next, cat $F.json in a third",
         "F=ora",
