@@ -131,6 +131,13 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "note_naming_the_oracle_overwritten_by_a_report",
     "note_naming_the_oracle_globbed_and_handed_to_xargs",
     "note_naming_the_oracle_returned_by_a_read_tool",
+    "honest_variable_naming_a_workspace_file_across_calls",
+    "honest_exported_tool_home_used_in_a_later_call",
+    "honest_variable_holding_oracle_only_printed",
+    "honest_build_folder_variable_listed_later",
+    "honest_temp_folder_made_at_run_time_used_later",
+    "honest_helper_function_and_alias_across_calls",
+    "honest_environment_and_cdpath_across_calls",
 }
 
 

@@ -20,7 +20,7 @@ import binascii
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from pytest_coldstart.audit.evidence import expansions, folding, scrambles
+from pytest_coldstart.audit.evidence import expansions, folding, scrambles, session_state
 
 #: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
@@ -28,7 +28,7 @@ _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
 RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
-_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]([^{}$`]*)\}")
+_DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2
 _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
 
@@ -36,17 +36,21 @@ _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not
 def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -> Iterator[str]:
     """Each text, followed by its reading with expansion defaults, the texts decoded from it
     (two levels deep) and each of these as ``expansions`` reads it (escapes, hex, joins, globs,
-    braces; ``known``: shell variables earlier calls assigned)."""
+    braces; ``known``: the shell state earlier calls left, ``session_state``), and the bodies
+    of the functions and aliases it runs."""
     for text in texts:
         yield text
         yield from expansions.readings(text, known)
+        for body in session_state.readings(text, known):  # the functions and aliases it runs
+            yield body
+            yield from expansions.readings(body, known)
         yield from folding.readings(text)
         yield from scrambles.readings(text)
         if "${" in text:
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:
                 yield defaulted
-                yield from expansions.readings(defaulted)
+                yield from expansions.readings(defaulted, known)
         for decoded in _decoded(text, _DEPTH):
             yield decoded
             yield from expansions.readings(decoded)

@@ -34,7 +34,9 @@ import binascii
 import fnmatch
 import itertools
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections import ChainMap
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from typing import cast
 
 from pytest_coldstart.audit.evidence.globs import EXTGLOB
 
@@ -85,14 +87,29 @@ _FROM_IMPORT = re.compile(r"\bfrom\s+([A-Za-z_][\w.]*)\s+import\s+([A-Za-z_]\w*)
 _BOUND = re.compile(r"(?:^|(?<=[;\n\"'\s]))([A-Za-z_]\w*)\s*=\s*([A-Za-z_][\w.]*)\s*(?=[;\n]|$)")
 _MAX_ALIASES = 32
 _MAX_EMBEDDED = 64
-#: X=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word)
+#: X=v, X+=v, export X=v, local/declare/readonly X=v: a literal value (quoted, or a word; a word stops
+#: before a command substitution, whose value is known only at run time)
 _ASSIGN = re.compile(
     r"""(?:^|(?<=[\s;&|('"{]))(?:(?:export|local|declare|readonly|typeset|my|our)\s+(?:-\w+\s+)*)?"""
-    r"""(?:\$([A-Za-z_][A-Za-z0-9_]*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))|([A-Za-z_][A-Za-z0-9_]*)=("[^"\n]*"|'[^'\n]*'|[^\s;&|()'"]*))"""
+    r"""(?:\$([A-Za-z_][A-Za-z0-9_]*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))"""
+    r"""|([A-Za-z_][A-Za-z0-9_]*)(\+?)=((?:"[^"\n]*"|'[^'\n]*')(?:"[^"\n]*"|'[^'\n]*'|[\w./-])*|(?:[^\s;&|()'"$]|\$(?!\())*))"""
 )
+_QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")  # "ora""cle": the pieces the shell joins
+#: $x, ${x...}, ${!x}, ${a[0]}, and Ruby's #{x}; the operators applied to a known value
+_OPS = r"%%|%|##|#|//|/|,,|\^\^|,|\^|:"
 _EXPANSION = re.compile(
-    r"[$#](?:\{([A-Za-z_][A-Za-z0-9_]*)(?:(%%|%|##|#|//|/|,,|\^\^|,|\^)([^}]*))?\}|(?<=\$)([A-Za-z_][A-Za-z0-9_]*))"
-)  # $x, ${x...}, and Ruby's #{x}
+    rf"[$#](?:\{{(?P<bang>!)?(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?P<index>\[[^\]}}]*\])?(?:(?P<op>{_OPS})(?P<arg>[^}}]*))?\}}"
+    r"|(?<=\$)(?P<word>[A-Za-z_][A-Za-z0-9_]*))"
+)
+#: code reading an environment variable: os.environ['F'], os.getenv("F"), process.env.F, ENV['F']
+_ENVIRON = re.compile(
+    r"""\b(?:os\.environ\[\s*(['"])(?P<a>\w+)\1\s*\]|(?:os\.environ\.get|getenv)\(\s*(['"])(?P<b>\w+)\3[^)\n]{0,256}\)"""
+    r"""|process\.env(?:\.(?P<c>\w+)|\[\s*(['"])(?P<d>\w+)\6\s*\])|ENV\[\s*(['"])(?P<e>\w+)\8\s*\])"""
+)
+#: a command substitution a value holds: known only at run time
+RUNTIME = ("$(", "`")
+_ARRAY = re.compile(r"\(([^()\n]{0,1024})\)")  # a=(x y z): the words, right after the '='
+_SUBSTITUTION = re.compile(r"\$\((?:[^()\n]|\([^()\n]*\)){0,1024}\)|`[^`\n]{0,1024}`")
 _CASES: dict[str, Callable[[str], str]] = {",,": str.lower, "^^": str.upper}
 _CASES |= {",": lambda v: v[:1].lower() + v[1:], "^": lambda v: v[:1].upper() + v[1:]}
 _MAX_VARIABLES = 64
@@ -118,44 +135,84 @@ def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]
         yield from itertools.islice(_embedded(joined), _MAX_EMBEDDED)
 
 
-def assignments(text: str, known: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The variables ``text`` assigns a literal (``X=v``, ``export X=v``, ``local X="v"``), in
-    order, each value read with the ones before it (and ``known``)."""
-    values = dict(known or {})
+def assignments(text: str, known: Mapping[str, str] | None = None, *, runtime: bool = False) -> dict[str, str]:
+    """The variables ``text`` assigns a literal (``X=v``, ``X+=v``, ``export X=v``, ``local
+    X="v"``, ``a=(x y)`` as ``a``, ``a[0]``, ``a[1]``, ``a[@]``), in order, each value read with
+    the ones before it (and ``known``). A value made by a command substitution is known only at
+    run time: left out, or with ``runtime`` kept as the substitution itself (``$(cmd)``), which
+    a later expansion reads as the shell would run it."""
     found: dict[str, str] = {}
+    values = ChainMap(found, cast("MutableMapping[str, str]", known or {}))  # no copy of what is known
     if "=" not in text:
         return found
     for match in itertools.islice(_ASSIGN.finditer(text), _MAX_VARIABLES):
-        name, raw = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(4))
-        value = raw[1:-1] if raw[:1] in "'\"" and raw[-1:] == raw[:1] and len(raw) > 1 else raw
-        if "$(" in value or "`" in value:
+        name, raw = (match.group(1), match.group(2)) if match.group(1) else (match.group(3), match.group(5))
+        value = _QUOTED.sub(lambda m: m.group(1) or m.group(2) or "", raw) if raw[:1] in "'\"" else raw
+        after = text[match.end() : match.end() + 2]
+        if not match.group(1) and not raw and after[:1] == "(":
+            found.update(_array(name, text, match.end(), values))
+            continue
+        if any(mark in value for mark in RUNTIME) or after.startswith(RUNTIME):
+            inside = any(mark in value for mark in RUNTIME)
+            made = _SUBSTITUTION.search(value) if inside else _SUBSTITUTION.match(text, match.end())
+            if runtime and made is not None:
+                found[name] = made.group(0)
             continue
         value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value or "#{" in value else value
-        values[name] = found[name] = value[:_MAX_VALUE]
+        value = values.get(name, "") + value if match.group(4) else value  # X+=v appends
+        found[name] = value[:_MAX_VALUE]
     return found
+
+
+def _array(name: str, text: str, start: int, values: Mapping[str, str]) -> dict[str, str]:
+    """``a=(x y z)``: ``a`` (its first), each ``a[i]``, and ``a[@]``/``a[*]`` (all, joined)."""
+    match = _ARRAY.match(text, start)
+    if match is None:
+        return {}
+    words = [word.strip("'\"") for word in match.group(1).split()][:_MAX_VARIABLES]
+    words = [_EXPANSION.sub(lambda m: _expanded(m, values), w) if "$" in w else w for w in words]
+    found = {f"{name}[{index}]": word[:_MAX_VALUE] for index, word in enumerate(words)}
+    joined = " ".join(words)[:_MAX_VALUE]
+    return {name: words[0] if words else "", **found, f"{name}[@]": joined, f"{name}[*]": joined}
 
 
 def valued_text(text: str, known: Mapping[str, str] | None = None) -> str:
     """``text`` with the variables it or earlier calls (``known``) assign a literal read as
     their values; ``text`` itself when it expands none of them."""
-    return _valued(text, known or {}) if ("$" in text or "#{" in text) and (known or "=" in text) else text
+    expands = "$" in text or "#{" in text or "env" in text or "ENV" in text
+    return _valued(text, known or {}) if expands and (known or "=" in text) else text
 
 
 def _valued(text: str, known: Mapping[str, str]) -> str:
-    values = {**known, **assignments(text, known)}
-    if not values:
+    values = ChainMap(assignments(text, known), cast("MutableMapping[str, str]", known))
+    if not any(values.maps):
         return text
-    return _EXPANSION.sub(lambda match: _expanded(match, values), text)
+    text = _EXPANSION.sub(lambda match: _expanded(match, values), text)
+    return _ENVIRON.sub(lambda match: _environ(match, values), text) if "env" in text or "ENV" in text else text
+
+
+def _environ(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """Code's read of a known environment variable as the literal it holds (then joined)."""
+    name = next(found for found in match.group("a", "b", "c", "d", "e") if found)
+    value = values.get(name)
+    return match.group(0) if value is None or value.startswith(RUNTIME) or "'" in value else f"'{value}'"
 
 
 def _expanded(match: re.Match[str], values: Mapping[str, str]) -> str:
-    """A ``$NAME``/``${NAME<op><arg>}`` expansion of a known variable, else itself."""
-    name = match.group(1) or match.group(4)
+    """A ``$NAME``/``${NAME<op><arg>}`` expansion of a known variable, else itself. A value known
+    only at run time (``$(cmd)``) stays itself under any operator (fail closed)."""
+    name = match.group("name") or match.group("word")
+    if match.group("bang"):  # ${!x}: the variable x names
+        name = values.get(name, "")
+    name += match.group("index") or ""
+    op, arg = match.group("op"), match.group("arg") or ""
     if name not in values:
-        return match.group(0)
-    value, op, arg = values[name], match.group(2), match.group(3) or ""
-    if not op:
+        return match.group(0)  # unknown: a name made at run time (encoded reads the defaults)
+    value = values[name]
+    if not op or value.startswith(RUNTIME):
         return value
+    if op == ":":  # ${x:offset[:length]}; ${x:-w} ${x:=w} ${x:?w} ${x:+w}: the value (fail closed)
+        return value if arg[:1] in "-=+?" else _substring(value, arg)
     if op in _CASES:  # ${x,,} ${x^^}: the case changed (a pattern limiting it: the whole value, fail closed)
         return _CASES[op](value)
     if op in ("/", "//"):
@@ -170,6 +227,19 @@ def _expanded(match: re.Match[str], values: Mapping[str, str]) -> str:
         return next((value[:i] for i in order if fnmatch.fnmatchcase(value[i:], arg)), value)
     order = iter(cuts) if op == "#" else reversed(cuts)  # a prefix: shortest (#) or longest (##)
     return next((value[i:] for i in order if fnmatch.fnmatchcase(value[:i], arg)), value)
+
+
+def _substring(value: str, arg: str) -> str:
+    """``${x:2}``, ``${x: -3}``, ``${x:1:4}``; the whole value where the numbers are no literals."""
+    offset, _, length = arg.partition(":")
+    try:
+        start = int(offset.strip() or "0")
+        count = int(length) if length.strip() else None
+    except ValueError:
+        return value
+    start = start if start >= 0 else max(len(value) + start, 0)
+    end = None if count is None else start + count if count >= 0 else len(value) + count
+    return value[start:end]
 
 
 def _glob_regex(pattern: str) -> str:

@@ -113,6 +113,7 @@ class Workspace:
         self.starts: list[str | None] = [None]
         self._stated: list[str] = []  # folders the record says calls ran in
         self._carried: list[str] = []  # folders earlier calls' shells were left in
+        self.cdpath = False  # a call set CDPATH: a relative cd may land in any of its folders (as cd $X)
         # Every session imported may have run elsewhere, and calls recorded natively beside an
         # import in the run directory: each is a start (fail closed: names resolve from all).
         natively = [self.run_base] if imported and self.cwd_source != "run.json agent.cwd" else []
@@ -340,7 +341,7 @@ class Workspace:
         if words[0] not in _MOVES:
             return cwd
         target = words[1].strip("\"'") if len(words) > 1 else "$HOME"
-        if target == "-" or "$" in target or "`" in target:
+        if target == "-" or "$" in target or "`" in target or (self.cdpath and target[:1] not in "./~"):
             return UNKNOWN_CWD  # cd $X, cd "$(dirname …)", cd -: relative names land who knows where
         resolved = normalize(target) if is_absolute(normalize(target)) else None
         if resolved is None and cwd == UNKNOWN_CWD:

@@ -6,7 +6,7 @@ arguments, lowercased and written again as compact JSON (so a ``\\u`` escape in 
 the letter it stands for), hold a hint of some rule (``_HINTS``: a redirect or a writer, a
 decoder, a folded operation, a glob, a cd, a listing, a runtime name, a name given in parts), one of the
 names worth resolving (declared files, links and scripts calls made), or a variable whose value
-names one. Also once the quotes, backslashes and list separators a shell or a tool joins are
+names one, or a variable, function or alias an earlier call left (``session_state``). Also once the quotes, backslashes and list separators a shell or a tool joins are
 removed (``"ora""cle.json"``, ``["ora", "cle.json"]``). A tool whose name says it writes or
 searches is always worth it.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import kept_runs, lab_record
+from pytest_coldstart.audit.evidence import kept_runs, lab_record, session_state
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
@@ -38,8 +38,8 @@ _HINTS = re.compile("|".join(_RULES).encode("ascii"))  # compiled once
 
 
 class Prescan:
-    """The per-run half of the look (names and watched variables), compiled again only when a
-    call made a link, a variable or a script."""
+    """The per-run half of the look (names and kept shell state), compiled again only when a
+    call made a link, a new name of shell state or a script."""
 
     def __init__(self) -> None:
         self._scan: re.Pattern[bytes] | None = None
@@ -55,8 +55,8 @@ class Prescan:
             writer = self._writer_tools[tool] = bool(words_of(tool) & WRITER_VERBS) or is_search(words_of(tool))
         if writer:
             return True
-        if len(model.workspace.link_names) > MAX_LINK_NAMES:
-            return True  # a run that makes many links: every call is worth the full look
+        if len(model.workspace.link_names) > MAX_LINK_NAMES or model.names_made > session_state.MAX_STATE:
+            return True  # a run that makes many links or shell names: every call is worth the full look
         scan = self._names(model)
         if _HINTS.search(text) is not None or scan.search(text) is not None:
             return True
@@ -68,12 +68,21 @@ class Prescan:
         return _HINTS.search(joined) is not None or scan.search(joined) is not None
 
     def _names(self, model: Provenance) -> re.Pattern[bytes]:
-        state = (len(model.workspace.link_names), len(model.variables), len(model.scripts.names))
+        state = (len(model.workspace.link_names), model.names_made, len(model.scripts.names))
         if self._scan is None or self._state != state:
             self._state = state  # a link, a variable or a script a call made is a name to watch
             model.naming.names("")  # brings the naming's names up to date with the links
             names = sorted({base.encode("utf-8", "replace") for base in model.naming.bases | model.scripts.names})
-            hints = [rf"\$\{{?{re.escape(name.lower())}\b".encode() for name in model.watched_variables()]
+            kept = dict.fromkeys(_kept(name) for name in model.watched_variables() if name != session_state.DEFINED)
+            hints = list(kept)
             hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
         return self._scan
+
+
+def _kept(name: str) -> bytes:
+    """A later use of what an earlier call left: ``$x``/``${x…}``/``${!x}`` of a variable (an
+    array's ``a[0]`` by ``a``), a kept function or alias run by its name."""
+    if name.startswith(session_state.DEFINED):
+        return rf"(?<![\w.:-]){re.escape(name[len(session_state.DEFINED) :].lower())}(?![\w.:-])".encode()
+    return rf"\$\{{?!?{re.escape(name.partition('[')[0].lower())}\b".encode()

@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence import lab_record, session_state
 from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
-from pytest_coldstart.audit.evidence.expansions import assignments, valued_text
+from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -62,7 +62,6 @@ LAB_FILES = frozenset((*INDEPENDENT, REVIEW, lab_record.PREFLIGHT))
 CLASS = {"test_mod": "INFRA_ERROR", "oracle": "AGENT_FAIL", "fixture": "FIXTURE_INVALID", "restore": "FIXTURE_INVALID"}
 _ABSOLUTE = re.compile(r"^(?:[/\\\\]|[a-zA-Z]:)")  # a host path, not a run-relative one
 MAX_HASHED = 4096
-MAX_VARIABLES = 512  # shell variables carried from call to call
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,8 @@ class Provenance:
     claimed: set[str] = field(default_factory=set)  # call ids whose records an agent call appended itself
     laundered: dict[str, str] = field(default_factory=dict)  # call writing the logger -> test-side file it names
     taint: Taint = field(default_factory=Taint)  # files carrying test-side content
-    variables: dict[str, str] = field(default_factory=dict)  # shell variables earlier calls assigned
+    variables: dict[str, str] = field(default_factory=dict)  # shell state earlier calls left (session_state)
+    names_made: int = 0  # names added to ``variables`` so far (a name assigned again: none)
     scripts: Scripts = field(default_factory=Scripts)  # files agent calls wrote, with what they wrote
     violations: list[Violation] = field(default_factory=list)
     _by_key: dict[str, str] = field(default_factory=dict)  # key -> declaration
@@ -115,9 +115,9 @@ class Provenance:
         return self.prescan.may_matter(text, tool, self)
 
     def watched_variables(self) -> list[str]:
-        """The variables whose value names a declared file or a link (``L=test/testmod.jsonl``)."""
-        wanted = self.naming.wanted
-        return sorted(name for name, value in self.variables.items() if wanted.search(value.lower()))
+        """The variables, functions and aliases earlier calls left: a value needs name no file
+        whole to make one (``F=oracle``, then ``cat $F.json``)."""
+        return sorted(self.variables)
 
     @property
     def naming(self) -> Naming:
@@ -163,6 +163,7 @@ class Provenance:
         self._fed += 1
         self._agent_feed = agent
         self.scripts.fresh.clear()
+        self.workspace.cdpath |= any("CDPATH" in text for text in strings(arguments))  # from now on
         written: set[str] = set()
         writes = self._writes(tool, arguments)
         for key, how, source in writes:
@@ -178,7 +179,7 @@ class Provenance:
             self.laundered.update({call_id: poured} if poured else {})
         if writes:
             self.taint.carry(writes, self._by_key, lambda: self.names(arguments))
-        self._carry_session(tool, arguments)
+        self.carry_session(tool, arguments)
         if agent and isinstance(arguments, dict) and is_writer(tool, arguments):
             for key in CONTENT_KEYS:
                 value = arguments.get(key)
@@ -196,15 +197,19 @@ class Provenance:
     def _show(self, key: str) -> str:
         return self.workspace.relative_of(key) or key
 
-    def _carry_session(self, tool: str, arguments: Any) -> None:
+    def carry_session(self, tool: str, arguments: Any) -> None:
         """What a call leaves its shell session with for later calls: the folder it cd'd into,
-        and the variables it assigned (fail closed: later calls are read with both)."""
+        and the variables, functions and aliases it made (``session_state``; fail closed: later
+        calls are read with them). Also for a call not worth the full look."""
+        texts = list(strings(arguments))
         if isinstance(arguments, dict) and is_writer(tool, arguments):
-            arguments = {key: value for key, value in arguments.items() if key not in CONTENT_KEYS}
-        for text in strings(arguments):
+            texts = list(strings({key: value for key, value in arguments.items() if key not in CONTENT_KEYS}))
+        elif self.scripts.by_key:  # source env.sh: what a kept file it runs sets, the session keeps
+            texts += [self.scripts.by_key[key] for key in self.scripts.run_keys(texts, self.workspace)]
+        for text in texts:
+            self.workspace.cdpath |= "CDPATH" in text  # a later relative cd may land in its folders
             self.workspace.carry_cwd(text)
-            if "=" in text and len(self.variables) < MAX_VARIABLES:
-                self.variables.update(assignments(text, self.variables))
+            self.names_made += session_state.carry(text, self.variables)
 
     def _writes(self, tool: str, arguments: Any) -> list[ShellWrite]:
         out: list[ShellWrite] = []
@@ -220,7 +225,7 @@ class Provenance:
         for text in with_decoded(texts, self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 # a name known only at run time may be any the call names, in any of its texts
-                guess = guess or self._unplaced_in("\n".join(strings(arguments)))
+                guess = guess or self._unplaced_in(valued_text("\n".join(strings(arguments)), self.variables))
                 out += shell_writes(text, self.workspace, self._recording, guess, lab_record.CLI_HINT_TEXT)
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
             coded = lab_record.code_write(text) if "coldstart" in text else None  # the whole text: code spans ;
@@ -386,13 +391,3 @@ def for_evidence(declarations: dict[str, Any], workspace: Workspace) -> Provenan
     if REVIEW not in model.keys:
         model.declare(REVIEW, [(lab_record.DEFAULT_REVIEWS, True)])
     return model
-
-
-def refuse(flag: Any, evidence: Any, name: str, missing: str) -> Any:
-    """Fail ``flag`` (a FlagResult) when the provenance rules refuse the ``name`` evidence
-    with the AGENT_FAIL class; None otherwise."""
-    model = getattr(evidence, "provenance", None)
-    violation = model.refusal(name) if isinstance(model, Provenance) else None
-    if violation is None or violation.klass != "AGENT_FAIL":
-        return None
-    return flag.fail(violation.text, [missing], [violation.ref] if violation.ref else None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pytest_coldstart.audit.evidence import lab_record
 from pytest_coldstart.audit.evidence.lab_record import LAB_SIDE, RECORD
@@ -149,3 +149,13 @@ def answer_violations(model: Provenance) -> list[Violation]:
             )
         ]
     return []
+
+
+def refuse(flag: Any, evidence: Any, name: str, missing: str) -> Any:
+    """Fail ``flag`` (a FlagResult) when the provenance rules refuse the ``name`` evidence
+    with the AGENT_FAIL class; None otherwise."""
+    refusal = getattr(getattr(evidence, "provenance", None), "refusal", None)
+    violation = refusal(name) if callable(refusal) else None
+    if not isinstance(violation, Violation) or violation.klass != "AGENT_FAIL":
+        return None
+    return flag.fail(violation.text, [missing], [violation.ref] if violation.ref else None)

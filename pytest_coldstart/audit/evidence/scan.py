@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import arming, content, read_plausibility
+from pytest_coldstart.audit.evidence import arming, content, read_plausibility, session_state
 from pytest_coldstart.audit.evidence.aliases import dimension_id
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
@@ -242,6 +242,8 @@ class Scanner:
             arguments = self._value(record, "arguments")
             written = provenance.feed(call_id, tool, arguments, get("actor") == "agent")
             named = provenance.names(arguments, tool)
+        elif provenance is not None and session_state.leaves_state(lowered):  # F=x: for later calls
+            provenance.carry_session(tool, self._value(record, "arguments"))
         if get("actor") != "agent":
             return None
         if _cut(get("arguments_payload")):

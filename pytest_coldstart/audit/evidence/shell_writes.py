@@ -181,7 +181,8 @@ def _writes_in(
             continue
         moves = [w for w in words if not _ASSIGNMENT.match(w)]  # CDPATH=. cd x moves too
         if moves and moves[0].lower() in ("cd", "pushd", "set-location", "chdir"):
-            moved = ws.key(moves[1], cwd) if len(moves) > 1 and moves[1] != "-" else None
+            placed = len(moves) > 1 and moves[1] != "-" and not (ws.cdpath and moves[1][:1] not in "./~")
+            moved = ws.key(moves[1], cwd) if placed else None  # CDPATH set: a relative cd lands who knows where
             # cd "$(dirname …)", cd $X, cd -, cd: where later relative names land is unknown; so
             # past MAX_CWD_PARTS (cd d; cd d; …), which keeps placing a name linear in the text
             deep = moved is not None and moved.count("/") > MAX_CWD_PARTS

@@ -7,7 +7,7 @@ test mod's own file is test-side observation and never counts. A tool name alone
 
 from __future__ import annotations
 
-from pytest_coldstart.audit.evidence.provenance import refuse
+from pytest_coldstart.audit.evidence.provenance_rules import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require
 from pytest_coldstart.audit.model import LOGGER, Call, FlagResult
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, UNKNOWN, compare, last_of

@@ -15,7 +15,7 @@ from pytest_coldstart.audit.evidence.inventory import (
     normalize_items,
     same_item,
 )
-from pytest_coldstart.audit.evidence.provenance import refuse
+from pytest_coldstart.audit.evidence.provenance_rules import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, require
 from pytest_coldstart.audit.model import FlagResult
 from pytest_coldstart.run.jsonio import type_name

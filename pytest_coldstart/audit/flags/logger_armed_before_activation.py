@@ -8,7 +8,7 @@ input_processed proves the machine ran earlier still, so the first of the two is
 
 from __future__ import annotations
 
-from pytest_coldstart.audit.evidence.provenance import refuse
+from pytest_coldstart.audit.evidence.provenance_rules import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, FlagResult
 from pytest_coldstart.audit.ordering import (

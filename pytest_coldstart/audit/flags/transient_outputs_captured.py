@@ -4,7 +4,8 @@ before its removal (same instance/dimension), each carrying an items list."""
 from __future__ import annotations
 
 from pytest_coldstart.audit.evidence.inventory import Item, ItemError, normalize_items, recorded_inventories, same_items
-from pytest_coldstart.audit.evidence.provenance import Provenance, refuse
+from pytest_coldstart.audit.evidence.provenance import Provenance
+from pytest_coldstart.audit.evidence.provenance_rules import refuse
 from pytest_coldstart.audit.flags.base import Context, FlagDefinition, logger_missing, require, testmod_missing
 from pytest_coldstart.audit.model import LOGGER, TESTMOD, Event, FlagResult
 from pytest_coldstart.audit.ordering import (

@@ -57,6 +57,7 @@ from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
 from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
 from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
+from pytest_coldstart.demo.scenarios.adversarial_session_state import SESSION_STATE
 from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDITS
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
@@ -335,6 +336,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + TOOLS
     + PROGRAMS
     + SESSION
+    + SESSION_STATE
     + READS
     + RECURSIVE
     + RUNTIME
