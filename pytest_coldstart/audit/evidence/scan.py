@@ -21,7 +21,7 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import arming, content, read_plausibility
+from pytest_coldstart.audit.evidence import arming, content, memo, read_plausibility
 from pytest_coldstart.audit.evidence.aliases import dimension_id
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
@@ -105,6 +105,7 @@ class Scanner:
         # A stored result read back many times (the same file re-read) is loaded and judged once:
         # the judgement depends on the text alone. Bounded, so distinct payloads cost no memory.
         self._judged: dict[tuple[Any, Any, Any], tuple[Any, Any]] = {}
+        self._judge_text = memo.short_texts(1024, 8192)(matcher.judge)  # and a text read again inline
         self._start()
 
     def _start(self) -> None:
@@ -338,7 +339,7 @@ class Scanner:
                 call.content, call.content_uuid = self._judged[key]
                 return
         value = self._value(record, "result")
-        call.content, call.content_uuid = judged = self.matcher.judge(content.text_of(value))
+        call.content, call.content_uuid = judged = self._judge_text(content.text_of(value))
         if key is not None and value is not None:
             if len(self._judged) >= JUDGED_PAYLOADS:
                 self._judged.clear()
@@ -383,6 +384,8 @@ def _cut(ref: Any) -> bool:
 def _scope(record: dict[str, Any], spellings: tuple[str, ...]) -> str | None:
     """A call's instance or dimension; two spellings that disagree name no single one (their
     values joined, which matches no experiment: fail closed)."""
+    if record.keys().isdisjoint(spellings):
+        return None  # most calls name no scope: no walk
     texts = (_text(record.get(s)) for s in spellings)
     if spellings == SCOPE_SPELLINGS["dimension"]:
         texts = (None if text is None else dimension_id(text) for text in texts)
