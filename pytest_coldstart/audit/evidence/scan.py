@@ -105,7 +105,6 @@ class Scanner:
         # A stored result read back many times (the same file re-read) is loaded and judged once:
         # the judgement depends on the text alone. Bounded, so distinct payloads cost no memory.
         self._judged: dict[tuple[Any, Any, Any], tuple[Any, Any]] = {}
-        self._judge_text = memo.short_texts(1024, 8192)(matcher.judge)  # and a text read again inline
         self._start()
 
     def _start(self) -> None:
@@ -275,7 +274,7 @@ class Scanner:
             dimension=_scope(record, SCOPE_SPELLINGS["dimension"]),
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
-            span=resolution(at_text),
+            span=_span(at_text) if type(at_text) is str else resolution(at_text),
         )
         if provenance is not None:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
@@ -339,7 +338,7 @@ class Scanner:
                 call.content, call.content_uuid = self._judged[key]
                 return
         value = self._value(record, "result")
-        call.content, call.content_uuid = judged = self._judge_text(content.text_of(value))
+        call.content, call.content_uuid = judged = self.matcher.judge_value(value)
         if key is not None and value is not None:
             if len(self._judged) >= JUDGED_PAYLOADS:
                 self._judged.clear()
@@ -368,6 +367,8 @@ class Scanner:
             self.findings.infra(f"payload {PAYLOADS}/{ref.get('sha256')}: unreadable")
         return None
 
+
+_span = memo.short_texts(4096, 64)(resolution)  # neighbouring records share their time's text
 
 #: the spellings of a record's scope (seed §5: instance/instance_id, dimension/dim)
 SCOPE_SPELLINGS = {"instance": ("instance", "instance_id"), "dimension": ("dimension", "dim")}
