@@ -151,3 +151,30 @@ def _type(value: Any) -> str:
     from pytest_coldstart.run.jsonio import type_name
 
     return type_name(value)
+
+
+#: the spellings of a record's scope (seed §5: instance/instance_id, dimension/dim)
+SCOPE_SPELLINGS = {"instance": ("instance", "instance_id"), "dimension": ("dimension", "dim")}
+
+
+def scope_values(record: dict[str, Any], which: str) -> list[str]:
+    """The distinct values a record gives its instance or dimension (``which``), every spelling."""
+    spellings = SCOPE_SPELLINGS[which]
+    if record.keys().isdisjoint(spellings):
+        return []  # most calls name no scope: no walk
+    texts = (_text(record.get(s)) for s in spellings)
+    if which == "dimension":
+        texts = (None if text is None else dimension_id(text) for text in texts)
+    return [value for value in dict.fromkeys(texts) if value is not None]
+
+
+def call_scope(record: dict[str, Any], which: str) -> str | None:
+    """A call's instance or dimension; two spellings that disagree name no single one (their
+    values joined, which matches no experiment: fail closed)."""
+    return " / ".join(scope_values(record, which)) or None
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    return str(value) if isinstance(value, (str, int)) else None

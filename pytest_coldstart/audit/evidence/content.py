@@ -22,6 +22,7 @@ from pytest_coldstart.audit.model import Event
 
 _TOKENS = re.compile(r"[a-z0-9]+")
 UUID_WINDOW = 4000
+SEEN, SEEN_CHARS = 1024, 8192  # values whose judgement is remembered at a time, and their longest
 _ENCODER = json.JSONEncoder(ensure_ascii=False)  # json.dumps with an option builds one per call
 
 
@@ -33,6 +34,17 @@ def text_of(value: Any) -> str:
         return _ENCODER.encode(value).lower()
     except (TypeError, ValueError):
         return ""
+
+
+def _seen_key(value: Any) -> Any:
+    """A hashable stand-in for a value that fixes its ``text_of``: a short string, or the items
+    of an object of short strings (no numbers: 1, 1.0 and True are equal keys, not equal text)."""
+    if type(value) is str:
+        return value if len(value) <= SEEN_CHARS else None
+    if type(value) is dict and all(type(item) is str for item in value.values()):
+        items = tuple(value.items())
+        return items if sum(len(key) + len(item) for key, item in items) <= SEEN_CHARS else None
+    return None
 
 
 def names(text: str, basenames: Iterable[str]) -> bool:
@@ -78,6 +90,19 @@ class ContentMatcher:
             if capture.uuid:
                 self._by_uuid.setdefault(capture.uuid, []).append(capture)
         self._item_lists = ItemListIndex([(c.uuid, c.items) for c in self.captures], minimum=2)
+        self._seen: dict[Any, tuple[str | None, str | None]] = {}
+
+    def judge_value(self, value: Any) -> tuple[str | None, str | None]:
+        """``judge(text_of(value))``; a value seen before (a file read again) is judged once."""
+        key = _seen_key(value)
+        judged = self._seen.get(key) if key is not None else None
+        if judged is None:
+            judged = self.judge(text_of(value))
+            if key is not None:
+                if len(self._seen) >= SEEN:  # bounded: distinct reads cost no memory
+                    self._seen.clear()
+                self._seen[key] = judged
+        return judged
 
     def judge(self, text: str) -> tuple[str | None, str | None]:
         """("items", uuid) for captured content, ("uuid", uuid) for a uuid alone, else (None, None)."""

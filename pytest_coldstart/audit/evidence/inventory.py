@@ -53,7 +53,41 @@ def item_name(raw: str) -> str:
     return name if ":" in name else f"minecraft:{name}"
 
 
+_SEEN: dict[Any, Item] = {}  # item values normalised before: one audit's checks read the same carts
+SEEN_MOST = 65_536
+
+
 def normalize_item(value: Any) -> Item:
+    key = _seen_key(value)
+    if key is None:
+        return _normalize_item(value)
+    item = _SEEN.get(key)
+    if item is None:
+        item = _normalize_item(value)  # an ItemError is raised again each time, never remembered
+        if len(_SEEN) >= SEEN_MOST:
+            _SEEN.clear()
+        _SEEN[key] = item
+    return item
+
+
+def _seen_key(value: Any) -> Any:
+    """A hashable stand-in for an item value, equal only for values normalised alike: a string,
+    or an object's (key, type, value) triples of strings, integers, booleans and nulls (the type
+    keeps 1 and True apart; a float or a nested value is never remembered: -0.0 == 0.0)."""
+    if type(value) is str:
+        return value
+    if type(value) is not dict:
+        return None
+    key = []
+    for name, item in value.items():
+        kind = type(item)
+        if kind is not str and kind is not int and kind is not bool and item is not None:
+            return None
+        key.append((name, kind, item))
+    return tuple(key)
+
+
+def _normalize_item(value: Any) -> Item:
     if isinstance(value, str):
         match = _STRING_ITEM.match(value)
         if not match:

@@ -21,6 +21,7 @@ from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
+from pytest_coldstart.audit.evidence.hint_scan import AnyOf
 from pytest_coldstart.audit.evidence.naming import MAX_LINK_NAMES
 from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_HINT
 from pytest_coldstart.audit.evidence.shell_words import URI_HINT
@@ -34,7 +35,8 @@ if TYPE_CHECKING:
 CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
 _RULES = [WRITE_HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", CD_HINT]
 _RULES += [RUNTIME_READ_HINT, FOLDER_READ_HINT.pattern, r'"(?:ext|extension|suffix)"\s*:', URI_HINT]
-_HINTS = re.compile("|".join(_RULES).encode("ascii"))  # compiled once
+_HINTS = re.compile("|".join(_RULES).encode("ascii"))  # the rule hints' one alternation (tests use it)
+_ANY_HINT = AnyOf([rule.encode("ascii") for rule in _RULES])  # the same answer, a fifth of the time
 
 
 class Prescan:
@@ -58,14 +60,14 @@ class Prescan:
         if len(model.workspace.link_names) > MAX_LINK_NAMES or model.names_made > session_state.MAX_STATE:
             return True  # a run that makes many links or shell names: every call is worth the full look
         scan = self._names(model)
-        if _HINTS.search(text) is not None or scan.search(text) is not None:
+        if _ANY_HINT.search(text) or scan.search(text) is not None:
             return True
         # "ora""cle.json", o'racle'.json, o\\racle.json, ["ora", "cle.json"]: a name the shell or a
         # tool joins (a quote or a backslash inside a JSON string is escaped; an apostrophe is not)
         if not (b"\\" in text or b"'" in text or b'", "' in text or b'","' in text):
             return False
         joined = text.replace(b'", "', b"").replace(b'","', b"").translate(None, b"\"'\\")
-        return _HINTS.search(joined) is not None or scan.search(joined) is not None
+        return _ANY_HINT.search(joined) or scan.search(joined) is not None
 
     def _names(self, model: Provenance) -> re.Pattern[bytes]:
         state = (len(model.workspace.link_names), model.names_made, len(model.scripts.names))

@@ -21,8 +21,8 @@ from datetime import datetime
 from typing import Any
 
 from pytest_coldstart.audit import integrity
-from pytest_coldstart.audit.evidence import arming, content, read_plausibility, session_state
-from pytest_coldstart.audit.evidence.aliases import dimension_id
+from pytest_coldstart.audit.evidence import arming, content, memo, read_plausibility, session_state
+from pytest_coldstart.audit.evidence.aliases import SCOPE_SPELLINGS, call_scope, scope_values
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
 from pytest_coldstart.audit.model import Call, Event, Findings
@@ -162,11 +162,10 @@ class Scanner:
             out.live_marks.append((line.number, record))
         elif kind == "phase" and isinstance(record.get("phase"), str):
             self._lifecycle = record["phase"]
-            for key, aliases in SCOPE_SPELLINGS.items():
+            for key in SCOPE_SPELLINGS:
                 # every spelling: instance and instance_id naming two labs is no one scope
-                for value in dict.fromkeys(_text(record.get(a)) for a in aliases):
-                    value = dimension_id(value) if key == "dimension" and value is not None else value
-                    if value is not None and len(out.scopes) < RECENT:
+                for value in scope_values(record, key):
+                    if len(out.scopes) < RECENT:
                         out.scopes.append((key, value, f"{TRAJECTORY} line {line.number} ({self._lifecycle} phase)"))
             out.agent_phase_seen = out.agent_phase_seen or self._lifecycle == "agent"
 
@@ -272,12 +271,12 @@ class Scanner:
             tick=tick if isinstance(tick, int) and not isinstance(tick, bool) else None,
             phase="agent",
             actor="agent",
-            instance=_scope(record, SCOPE_SPELLINGS["instance"]),
-            dimension=_scope(record, SCOPE_SPELLINGS["dimension"]),
+            instance=call_scope(record, "instance"),
+            dimension=call_scope(record, "dimension"),
             agent=True,
             at_text=at_text if isinstance(at_text, str) else None,
-            span=resolution(at_text),
-            zoneless=zoneless(at_text),
+            span=_span(at_text) if type(at_text) is str else resolution(at_text),
+            zoneless=_zoneless(at_text) if type(at_text) is str else False,
         )
         if provenance is not None:
             if named:  # identity is the path the call names, resolved in the run (never a file name)
@@ -342,7 +341,7 @@ class Scanner:
                 call.content, call.content_uuid = self._judged[key]
                 return
         value = self._value(record, "result")
-        call.content, call.content_uuid = judged = self.matcher.judge(content.text_of(value))
+        call.content, call.content_uuid = judged = self.matcher.judge_value(value)
         if key is not None and value is not None:
             if len(self._judged) >= JUDGED_PAYLOADS:
                 self._judged.clear()
@@ -372,8 +371,8 @@ class Scanner:
         return None
 
 
-#: the spellings of a record's scope (seed §5: instance/instance_id, dimension/dim)
-SCOPE_SPELLINGS = {"instance": ("instance", "instance_id"), "dimension": ("dimension", "dim")}
+_span = memo.short_texts(4096, 64)(resolution)  # neighbouring records share their time's text
+_zoneless = memo.short_texts(4096, 64)(zoneless)
 
 
 def _cut(ref: Any) -> bool:
@@ -382,19 +381,3 @@ def _cut(ref: Any) -> bool:
         return False
     preview = ref.get("preview")
     return not (isinstance(preview, str) and sha256_bytes(preview.encode("utf-8")) == ref.get("sha256"))
-
-
-def _scope(record: dict[str, Any], spellings: tuple[str, ...]) -> str | None:
-    """A call's instance or dimension; two spellings that disagree name no single one (their
-    values joined, which matches no experiment: fail closed)."""
-    texts = (_text(record.get(s)) for s in spellings)
-    if spellings == SCOPE_SPELLINGS["dimension"]:
-        texts = (None if text is None else dimension_id(text) for text in texts)
-    values = [value for value in dict.fromkeys(texts) if value is not None]
-    return " / ".join(values) if values else None
-
-
-def _text(value: Any) -> str | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    return str(value) if isinstance(value, (str, int)) else None
