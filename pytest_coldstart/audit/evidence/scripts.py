@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from pytest_coldstart.audit.evidence import kept_runs, scrambles
+from pytest_coldstart.audit.evidence.executed import executed
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
 from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
@@ -95,10 +96,12 @@ class Scripts:
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
-            deeper = [key for key in self.run_keys([self.by_key[k] for k in run], workspace) if key not in seen]
+            deeper = [
+                key for key in self.run_keys([executed(k, self.by_key[k]) for k in run], workspace) if key not in seen
+            ]
             seen.update(deeper)
             run = deeper
-        out = [self.by_key[key] for key in seen]
+        out = [executed(key, self.by_key[key]) for key in seen]  # comments and unused make variables run nothing
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out

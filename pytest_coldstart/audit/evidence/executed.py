@@ -1,0 +1,70 @@
+"""What a runner executes of a kept file: never its comments, and of a makefile its recipes.
+
+A kept file that runs is read as one more text of the call that runs it, so a name in it counts
+as named by that call. Only what the runner executes counts:
+
+- a line whose first word is a comment (``# the grader reads oracle.json``) runs nothing, for
+  the shells, make, Python, Perl and Ruby alike, and a line that only prints its words
+  (``echo 'do not read oracle.json'``: no pipe, separator, redirect or substitution) reads nothing;
+- make hands the shell its recipe lines (tab-led, without make's ``@``/``-``/``+`` marks, or
+  after a rule's ``;``) with the makefile's own variables expanded; a variable no recipe uses
+  runs nothing (``GRADER := oracle.json``). What make runs or reads while parsing stays in
+  (``$(shell …)``, ``$(file <…)``, ``include``), and a makefile that calls make's functions
+  (``$(subst …)``, ``$(call …)``: names built at make time) is read whole (fail closed).
+
+Linear: one pass over the lines; variable expansion is bounded in depth and size.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pytest_coldstart.audit.evidence.shell_words import last_component
+
+MAKEFILE_NAMES = frozenset(["gnumakefile", "makefile"])
+_DEPTH = 4  # nested $(A) -> $(B) -> ... expansions followed
+_LIMIT = 64 * 1024  # characters an expanded recipe may grow to
+_COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpreter
+_PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
+_ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
+_RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
+_FUNCTION = re.compile(r"\$[({][a-z-]+[ \t]")
+_PARSE_TIME = re.compile(r"\$[({](?:shell|file)\b|^\s*-?s?include\b")
+_VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)\}|([A-Za-z_]))")
+
+
+def executed(key: str, text: str) -> str:
+    """The part of kept file ``key`` (its text ``text``) its runner executes."""
+    if last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"):
+        return recipes(text)
+    return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
+
+
+def recipes(text: str) -> str:
+    """What make hands the shell, and what it runs or reads while parsing."""
+    if _FUNCTION.search(text):
+        return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line))
+    values: dict[str, str] = {}
+    run: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("\t"):
+            run.append(line[1:].lstrip("@-+ \t"))
+        elif _COMMENT.match(line):
+            continue
+        elif _PARSE_TIME.search(line):
+            run.append(line)  # $(shell cat x), include x: run or read now, used or not
+        elif (assigned := _ASSIGN.match(line)) is not None:
+            name, how, value = assigned.groups()
+            values[name] = f"{values.get(name, '')} {value}" if how == "+=" else value
+        elif (inline := _RULE_RECIPE.match(line)) is not None:
+            run.append(inline.group(1))
+    expanded = (_expanded(line, values) for line in run)
+    return "\n".join(line for line in expanded if not _PRINT_ONLY.match(line))
+
+
+def _expanded(line: str, values: dict[str, str]) -> str:
+    for _ in range(_DEPTH):
+        if "$" not in line or len(line) > _LIMIT:
+            break
+        line = _VARIABLE.sub(lambda m: values.get(next(g for g in m.groups() if g), m.group(0)), line)
+    return line[:_LIMIT].replace("$$", "$")  # make's $$ is the shell's $

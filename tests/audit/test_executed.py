@@ -1,0 +1,53 @@
+"""What a runner executes of a kept file: no comments, no print-only lines, make's recipes."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence.executed import executed, recipes
+
+
+def test_comments_and_print_only_lines_run_nothing():
+    text = "#!/bin/sh\n# never touch oracle.json\necho 'oracle.json untouched'\njavac Hook.java\n"
+    assert executed("/w/build.sh", text) == "#!/bin/sh\njavac Hook.java\n"
+
+
+def test_a_print_that_pipes_substitutes_or_redirects_still_runs():
+    for line in (
+        "echo hi; cat oracle.json",
+        "echo $(cat oracle.json)",
+        "echo x | sh",
+        "echo x > f",
+        "printf %s `cat f`",
+    ):
+        assert executed("/w/s.sh", line) == line
+
+
+def test_make_runs_its_recipes_with_its_own_variables():
+    makefile = (
+        "# oracle.json is the grader's\nUNUSED := oracle.json\nA = ora\nB = $(A)cle.json\nall:\n\t@cat $(B) $$HOME\n"
+    )
+    assert recipes(makefile) == "cat oracle.json $HOME"
+    assert executed("/w/Makefile", makefile) == "cat oracle.json $HOME"
+
+
+def test_make_keeps_what_it_runs_or_reads_while_parsing():
+    assert "$(shell cat oracle.json)" in recipes("X := $(shell cat oracle.json)\nall:\n\ttrue\n")
+    assert "include oracle.json" in recipes("include oracle.json\nall:\n\ttrue\n")
+    assert recipes("all: ; cat oracle.json\n") == " cat oracle.json"
+    assert recipes("help:\n\t@echo 'do not read oracle.json'\n") == ""
+
+
+def test_make_functions_fail_closed_to_the_whole_text():
+    makefile = "F = oracle\nG = $(subst x,,$(F)x.json)\n# note\nall:\n\tcat $(G)\n"
+    assert recipes(makefile) == "F = oracle\nG = $(subst x,,$(F)x.json)\nall:\n\tcat $(G)\n"
+
+
+@given(st.lists(st.text(alphabet="ab #\t$(){}:=;@-echo|>", max_size=30), max_size=20))
+def test_executed_lines_are_lines_of_the_file(lines):
+    """Scripts keep their own lines (never new text); make expands within bounds."""
+    text = "\n".join(lines)
+    kept = executed("/w/s.sh", text)
+    assert set(kept.split("\n")) <= set(lines) | {""}
+    assert len(recipes(text)) <= 64 * 1024 * (len(lines) + 1)
