@@ -61,16 +61,24 @@ def _words(segment: str) -> list[str]:
     return [word.strip("\"'") for word in segment.split()]
 
 
-def reads_program_from_stdin(segment: str) -> bool:
-    """A shell or an interpreter run with no program named: it runs what it is fed."""
+def _command(segment: str) -> tuple[list[str], int, str, list[str]] | None:
+    """A segment's words, where its program is among them, the program and its arguments."""
     words = _words(segment)
     start = head_index(words)
     if start == len(words):
+        return None
+    return words, start, program_name(words[start]), words[start + 1 :]
+
+
+def reads_program_from_stdin(segment: str) -> bool:
+    """A shell or an interpreter run with no program named: it runs what it is fed."""
+    command = _command(segment)
+    if command is None:
         return False
-    head, args = program_name(words[start]), words[start + 1 :]
+    _, _, head, args = command
     if head in _HANDERS:  # xargs bash, parallel python3: what it is fed becomes the runner's operands
-        command = _handed(args)
-        return command is not None and (program_name(command) in SHELLS or program_name(command) in _INTERPRETERS)
+        handed = _handed(args)
+        return handed is not None and (program_name(handed) in SHELLS or program_name(handed) in _INTERPRETERS)
     if head in ("source", "."):
         return bool(args) and args[0] in ("/dev/stdin", "-")
     if head not in SHELLS and head not in _INTERPRETERS:
@@ -152,11 +160,10 @@ def loads(text: str) -> str:
 
 
 def _spelled(segment: str) -> str:
-    words = _words(segment)
-    start = head_index(words)
-    if start == len(words):
+    command = _command(segment)
+    if command is None:
         return segment
-    head, args = program_name(words[start]), words[start + 1 :]
+    words, start, head, args = command
     extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
     if head in MAKES:
         return f"make {' '.join(_makefiles(args))}"

@@ -72,38 +72,28 @@ def _calls(*calls: tuple[float, str, str, str, dict[str, Any]]) -> Any:
     return configure
 
 
+def _not_the_agents(name: str, description: str, call: tuple[float, str, str, str, dict[str, Any]]) -> Scenario:
+    """Another actor writes the answer after the agent did."""
+    return S(name, description, _calls(call), F, "AGENT_FAIL", _flags(ac=F), NOT_THE_AGENTS, AUTHOR)
+
+
 _FIXED = '{"carts": []}'
 
 OTHER_ACTORS: list[Scenario] = [
-    S(
+    _not_the_agents(
         "answer_rewritten_by_the_operator",
         "after the agent wrote its answer, an operator call writes answer.json with the write tool",
-        _calls((23.0, "operator", "agent", "Write", {"file_path": "answer.json", "content": _FIXED})),
-        F,
-        "AGENT_FAIL",
-        _flags(ac=F),
-        NOT_THE_AGENTS,
-        AUTHOR,
+        (23.0, "operator", "agent", "Write", {"file_path": "answer.json", "content": _FIXED}),
     ),
-    S(
+    _not_the_agents(
         "answer_edited_by_the_harness_after_the_run",
         "in the audit phase a harness call edits one count in answer.json with sed -i",
-        _calls((23.0, "harness", "audit", "bash", {"command": 'sed -i \'s/"count": 4/"count": 5/\' answer.json'})),
-        F,
-        "AGENT_FAIL",
-        _flags(ac=F),
-        NOT_THE_AGENTS,
-        AUTHOR,
+        (23.0, "harness", "audit", "bash", {"command": 'sed -i \'s/"count": 4/"count": 5/\' answer.json'}),
     ),
-    S(
+    _not_the_agents(
         "answer_copied_in_by_the_test_side",
         "a test-side call copies a file of its own over answer.json",
-        _calls((23.0, "test", "agent", "bash", {"command": "cp /srv/lab/expected.json answer.json"})),
-        F,
-        "AGENT_FAIL",
-        _flags(ac=F),
-        NOT_THE_AGENTS,
-        AUTHOR,
+        (23.0, "test", "agent", "bash", {"command": "cp /srv/lab/expected.json answer.json"}),
     ),
     S(
         "answer_carried_out_by_the_operator_control",
