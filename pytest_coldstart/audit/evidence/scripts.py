@@ -24,7 +24,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import kept_runs, scrambles
+from pytest_coldstart.audit.evidence import kept_lists, kept_runs, scrambles
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
 from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
@@ -91,7 +91,8 @@ class Scripts:
         ``echo nosj.elcaro > n`` then ``open(open('n').read()[::-1])`` names the oracle. A kept
         file read as written adds nothing: a note that mentions oracle.json stays a note."""
         texts = list(texts)
-        used = self._used(texts, workspace, self.fresh)
+        listed: dict[str, str] = {}
+        used = self._used(texts, workspace, self.fresh, listed)
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
@@ -99,6 +100,7 @@ class Scripts:
             seen.update(deeper)
             run = deeper
         out = [self.by_key[key] for key in seen]
+        out += [kept_lists.joined(text, self.by_key[key]) for key, text in listed.items() if key not in seen]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
@@ -111,9 +113,16 @@ class Scripts:
         """The kept files ``texts`` name: True where they run them (``cat s > t`` carries s)."""
         return self._used(texts, workspace)
 
-    def _used(self, texts: Iterable[str], workspace: Workspace, fresh: Collection[str] = ()) -> dict[str, bool]:
+    def _used(
+        self,
+        texts: Iterable[str],
+        workspace: Workspace,
+        fresh: Collection[str] = (),
+        listed: dict[str, str] | None = None,
+    ) -> dict[str, bool]:
         """The kept files ``texts`` name: True where they run them; a file in ``fresh`` (written
-        by this very call) only by a segment after the first that names it."""
+        by this very call) only by a segment after the first that names it. ``listed``: filled
+        with the kept files (not fresh) a text takes names from (``kept_lists``), and that text."""
         if not self.by_key:
             return {}
         if self._wanted is None:
@@ -127,6 +136,7 @@ class Scripts:
             if self._wanted.search(lowered) is None:
                 continue
             fed = kept_runs.fed(text)
+            piped = kept_lists.piped(text) if listed is not None and kept_lists.may_list(text) else None
             offsets: dict[str, int] | None = None  # where segments start, for a fresh file's order
             first: dict[str, int] = {}  # where this text first names each fresh file
             for segment, tokens in workspace.segments(text, self._wanted):
@@ -150,6 +160,9 @@ class Scripts:
                             first[key] = lowered.find(last_component(key))
                         run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
                     found[key] = found.get(key, False) or run
+                    if not run and piped is not None and listed is not None and key not in fresh:
+                        if kept_lists.lists(segment, token, segment in piped):
+                            listed.setdefault(key, text)
         return found
 
     def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:
