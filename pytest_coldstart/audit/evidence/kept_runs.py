@@ -31,6 +31,24 @@ _INTERPRETERS = frozenset(["python", "python3", "python2", "node", "perl", "ruby
 #: options after which the program comes from the command line, not stdin
 _INLINE = frozenset(["-c", "-e", "-m", "-E", "--eval", "-r", "--command", "-Command"])
 _WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "timeout", "nice", "command", "exec", "builtin", "stdbuf"])
+#: wrappers that run the command after their options, with the options that take a value
+_VALUED = {
+    "sudo": frozenset(["-u", "-g", "-h", "-p", "-r", "-t", "-C", "-D", "-U", "-T", "--user", "--group"]),
+    "runuser": frozenset(["-u", "-g", "-G", "--user", "--group"]),
+    "doas": frozenset(["-u", "-C"]),
+    "su": frozenset(["-s", "-g", "-G", "--shell", "--group"]),
+    "nice": frozenset(["-n", "--adjustment"]),
+    "ionice": frozenset(["-c", "-n", "-p"]),
+    "env": frozenset(["-u", "-C", "-S", "--unset", "--chdir"]),
+    "timeout": frozenset(["-s", "-k", "--signal", "--kill-after"]),
+    "flock": frozenset(["-w", "-E", "--timeout"]),
+    "strace": frozenset(["-o", "-e", "-p", "-s", "-u"]),
+    "watch": frozenset(["-n", "--interval"]),
+    "setsid": frozenset(),
+    "unshare": frozenset(),
+}
+#: wrappers whose first operands come before the command: a duration, a root, a lock file
+_OPERANDS = {"timeout": 1, "chroot": 1, "flock": 1, "taskset": 1, "chrt": 1}
 _HANDERS = frozenset(["xargs", "parallel"])
 _HANDER_VALUED = frozenset(["-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "-j", "--arg-file"])
 MAKES = frozenset(["make", "gmake", "bmake"])
@@ -52,9 +70,33 @@ _PARTS = re.compile(f"({SEGMENT.pattern})")
 
 
 def head_index(words: list[str]) -> int:
-    """Where the program is among ``words``: past wrappers, assignments and options."""
+    """Where the program is among ``words``: past wrappers (``sudo -u x``, ``runuser -u x --``,
+    ``su -c``, ``timeout 10``, ``chroot DIR``, ``flock F``), their options and operands,
+    assignments and options."""
     skip = _WRAPPERS | {"run", "uv", "poetry", "npx"}
-    return next((i for i, w in enumerate(words) if w not in skip and "=" not in w and w[:1] != "-"), len(words))
+    index = 0
+    while index < len(words):
+        word = words[index]
+        wrapper = program_name(word)
+        index += 1
+        if wrapper in _VALUED or wrapper in _OPERANDS:
+            valued = _VALUED.get(wrapper, frozenset())
+            ends = ("-c", "--command", "--") if wrapper in ("su", "runuser", "flock") else ("--",)
+            while index < len(words) and words[index][:1] == "-" and words[index] not in ends:
+                index += 2 if words[index] in valued else 1
+            users = wrapper in ("su", "runuser")  # the user may come before -c: found once, not per word
+            command = (
+                next((i for i in range(index, len(words)) if words[i] in ("-c", "--command")), None) if users else None
+            )
+            if command is not None:
+                index = command + 1  # su nobody -c "bash s.sh": the command string's program
+            elif index < len(words) and words[index] in ends:
+                index += 1
+            elif wrapper in _OPERANDS:
+                index += _OPERANDS[wrapper]
+        elif word not in skip and "=" not in word and word[:1] != "-":
+            return index - 1
+    return len(words)
 
 
 def _words(segment: str) -> list[str]:
