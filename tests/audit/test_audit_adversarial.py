@@ -142,6 +142,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_list_naming_the_oracle_only_printed",
     "honest_kept_files_found_imported_and_tested",
     "honest_note_viewed_through_wrappers",
+    "honest_package_scripts_and_hook_run",
 }
 
 

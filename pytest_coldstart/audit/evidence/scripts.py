@@ -104,11 +104,16 @@ class Scripts:
             deeper = [key for key in self.run_keys([self.by_key[k] for k in run], workspace) if key not in seen]
             seen.update(deeper)
             run = deeper
-        out = [self.by_key[key] for key in seen]
+        out = [self._as_run(key) for key in seen]
         out += [kept_lists.joined(text, self.by_key[key]) for key, text in listed.items() if key not in seen]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
+
+    def _as_run(self, key: str) -> str:
+        """What runs of the kept file ``key``: a package.json's scripts, else all of it."""
+        text = self.by_key[key]
+        return kept_runs.package_scripts(text) if last_component(key) == kept_runs.PACKAGE else text
 
     def run_keys(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept files ``texts`` run."""
