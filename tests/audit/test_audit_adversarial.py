@@ -141,6 +141,11 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_temp_folder_made_at_run_time_used_later",
     "honest_helper_function_and_alias_across_calls",
     "honest_environment_and_cdpath_across_calls",
+    # kept files used another way (adversarial_kept_runs_more)
+    "honest_list_naming_the_oracle_only_printed",
+    "honest_kept_files_found_imported_and_tested",
+    "honest_note_viewed_through_wrappers",
+    "honest_package_scripts_and_hook_run",
 }
 
 

@@ -11,8 +11,10 @@ file by themselves. This module makes those runs visible to it, each with only w
 - ``substituted``: what a command word that is a substitution runs (``$(cat s.sh)``);
 - ``loads``: the text with the files a program loads by itself spelled as its operands:
   ``make`` its makefile (``-f F``, ``-C DIR``: recipe lines are shell), an interactive or login
-  shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named. A compiler is none of
-  these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
+  shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named, ``npm test``/``npm run
+  x``/``yarn`` the scripts of the package.json (``package_scripts``: not its name or
+  description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks``. A compiler is
+  none of these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
 - ``written_at``: the redirect targets of a segment - a file written, not run.
 - ``home_key``/``rc_written``: rc files live in a home the audit cannot place (``~/.bashrc``);
   they are kept under one home-relative key.
@@ -20,6 +22,7 @@ file by themselves. This module makes those runs visible to it, each with only w
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable
 
@@ -31,7 +34,46 @@ _INTERPRETERS = frozenset(["python", "python3", "python2", "node", "perl", "ruby
 #: options after which the program comes from the command line, not stdin
 _INLINE = frozenset(["-c", "-e", "-m", "-E", "--eval", "-r", "--command", "-Command"])
 _WRAPPERS = frozenset(["sudo", "env", "nohup", "time", "timeout", "nice", "command", "exec", "builtin", "stdbuf"])
+#: wrappers that run the command after their options, with the options that take a value
+_VALUED = {
+    "sudo": frozenset(["-u", "-g", "-h", "-p", "-r", "-t", "-C", "-D", "-U", "-T", "--user", "--group"]),
+    "runuser": frozenset(["-u", "-g", "-G", "--user", "--group"]),
+    "doas": frozenset(["-u", "-C"]),
+    "su": frozenset(["-s", "-g", "-G", "--shell", "--group"]),
+    "nice": frozenset(["-n", "--adjustment"]),
+    "ionice": frozenset(["-c", "-n", "-p"]),
+    "env": frozenset(["-u", "-C", "-S", "--unset", "--chdir"]),
+    "timeout": frozenset(["-s", "-k", "--signal", "--kill-after"]),
+    "flock": frozenset(["-w", "-E", "--timeout"]),
+    "strace": frozenset(["-o", "-e", "-p", "-s", "-u"]),
+    "watch": frozenset(["-n", "--interval"]),
+    "setsid": frozenset(),
+    "unshare": frozenset(),
+}
+#: wrappers whose first operands come before the command: a duration, a root, a lock file
+_OPERANDS = {"timeout": 1, "chroot": 1, "flock": 1, "taskset": 1, "chrt": 1}
 _HANDERS = frozenset(["xargs", "parallel"])
+PACKAGE = "package.json"
+_PACKAGERS = frozenset(["npm", "yarn", "pnpm", "bun"])
+#: package manager commands that run no script of the package
+_SHOWING = frozenset(["view", "info", "show", "ls", "list", "help", "config", "get", "search", "outdated", "why"])
+#: the git commands that run hooks, and the hooks each runs
+_COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite")
+_GIT_HOOKS = {
+    "commit": _COMMIT_HOOKS,
+    "merge": ("pre-merge-commit", "commit-msg", "post-merge"),
+    "pull": ("pre-merge-commit", "commit-msg", "post-merge", "post-rewrite", "post-checkout"),
+    "push": ("pre-push", "reference-transaction"),
+    "checkout": ("post-checkout",),
+    "switch": ("post-checkout",),
+    "clone": ("post-checkout",),
+    "rebase": ("pre-rebase", "post-rewrite", *_COMMIT_HOOKS),
+    "cherry-pick": _COMMIT_HOOKS,
+    "revert": _COMMIT_HOOKS,
+    "am": ("applypatch-msg", "pre-applypatch", "post-applypatch", *_COMMIT_HOOKS),
+    "gc": ("pre-auto-gc",),
+}
+GIT_HOOK_NAMES = frozenset(hook for hooks in _GIT_HOOKS.values() for hook in hooks)
 _HANDER_VALUED = frozenset(["-I", "-i", "-n", "-P", "-d", "-L", "-l", "-s", "-E", "-e", "-a", "-j", "--arg-file"])
 MAKES = frozenset(["make", "gmake", "bmake"])
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -42,19 +84,45 @@ RC_FILES = frozenset(last_component(name) for name in (*_SHELL_RC, *_ZSH_RC))
 _HOME_PATH = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/]+)/(\.[\w.]+)$")
 _RC_PATH = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:ba|z)?[a-z_]+")
 _HINT = re.compile(
-    r"\b(?:[gb]?make|zsh)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
+    r"\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
 _SUBSTITUTION = re.compile(r"^[\"']?(?:\$\(([^()]*)\)|`([^`]*)`)")
 _ESCAPE = re.compile(r"\\[nt]")
 _ESCAPES = {"\\n": "\n", "\\t": "\t"}
 _PARTS = re.compile(f"({SEGMENT.pattern})")
+_SCRIPTS = re.compile(r"[\"']scripts[\"']\s*:\s*\{([^{}]*)\}")
+_SCRIPT = re.compile(r"[\"'][^\"']*[\"']\s*:\s*[\"']((?:[^\"'\\]|\\.)*)[\"']")
 
 
 def head_index(words: list[str]) -> int:
-    """Where the program is among ``words``: past wrappers, assignments and options."""
+    """Where the program is among ``words``: past wrappers (``sudo -u x``, ``runuser -u x --``,
+    ``su -c``, ``timeout 10``, ``chroot DIR``, ``flock F``), their options and operands,
+    assignments and options."""
     skip = _WRAPPERS | {"run", "uv", "poetry", "npx"}
-    return next((i for i, w in enumerate(words) if w not in skip and "=" not in w and w[:1] != "-"), len(words))
+    index = 0
+    while index < len(words):
+        word = words[index]
+        wrapper = program_name(word)
+        index += 1
+        if wrapper in _VALUED or wrapper in _OPERANDS:
+            valued = _VALUED.get(wrapper, frozenset())
+            ends = ("-c", "--command", "--") if wrapper in ("su", "runuser", "flock") else ("--",)
+            while index < len(words) and words[index][:1] == "-" and words[index] not in ends:
+                index += 2 if words[index] in valued else 1
+            users = wrapper in ("su", "runuser")  # the user may come before -c: found once, not per word
+            command = (
+                next((i for i in range(index, len(words)) if words[i] in ("-c", "--command")), None) if users else None
+            )
+            if command is not None:
+                index = command + 1  # su nobody -c "bash s.sh": the command string's program
+            elif index < len(words) and words[index] in ends:
+                index += 1
+            elif wrapper in _OPERANDS:
+                index += _OPERANDS[wrapper]
+        elif word not in skip and "=" not in word and word[:1] != "-":
+            return index - 1
+    return len(words)
 
 
 def _words(segment: str) -> list[str]:
@@ -167,11 +235,32 @@ def _spelled(segment: str) -> str:
     extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
     if head in MAKES:
         return f"make {' '.join(_makefiles(args))}"
+    if head in _PACKAGERS and _runs_scripts(head, args):
+        return f"{segment} && sh {_folder(args, '--prefix')}{PACKAGE}"
+    if head == "git" and _GIT_HOOKS.keys() & set(args):
+        folder = _folder(args, "-C")
+        hooks = {hook for arg in args for hook in _GIT_HOOKS.get(arg, ())}
+        return f"{segment} && sh {' '.join(f'{folder}.git/hooks/{hook}' for hook in sorted(hooks))}"
     if head == "zsh":
         extra += _ZSH_RC
     elif head in SHELLS and _interactive(args):
         extra += _SHELL_RC
     return f"{segment} {' '.join(extra)}" if extra else segment
+
+
+def _runs_scripts(head: str, args: list[str]) -> bool:
+    """``npm test``, ``npm run x``, ``yarn``, ``yarn x``, ``pnpm install``: a package manager
+    command that runs the package's scripts (lifecycle ones too), not one that only shows."""
+    command = next((arg for arg in args if arg[:1] != "-"), None)
+    if head == "bun":
+        return command == "run"
+    return command not in _SHOWING and (command is not None or head == "yarn")
+
+
+def _folder(args: list[str], option: str) -> str:
+    """The folder ``option DIR`` names (``git -C DIR``, ``npm --prefix DIR``), as a prefix."""
+    value = next((value for arg, value in itertools.pairwise(args) if arg == option), "")
+    return f"{value.rstrip('/')}/" if value else ""
 
 
 def _interactive(args: list[str]) -> bool:
@@ -222,7 +311,16 @@ def printed(text: str) -> str:
     return f"{text}\n{_ESCAPE.sub(lambda m: _ESCAPES[m.group(0)], text)}"
 
 
+def package_scripts(text: str) -> str:
+    """What ``npm``/``yarn`` run of a kept package.json: the commands of its ``scripts`` (its
+    name or description mentions nothing run); all of it where no scripts block is found."""
+    blocks = _SCRIPTS.findall(text)
+    return "\n".join(value for block in blocks for value in _SCRIPT.findall(block)) if blocks else text
+
+
 def hints(names: Collection[str]) -> list[bytes]:
     """What a call's lowercased text must hold to load one of the kept files ``names``."""
     out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & set(names) else []
+    out += [rb"\b(?:npm|yarn|pnpm|bun)\b"] if PACKAGE in names else []
+    out += [rb"\bgit\b"] if GIT_HOOK_NAMES & set(names) else []
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

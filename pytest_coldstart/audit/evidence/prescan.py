@@ -74,7 +74,12 @@ class Prescan:
         if self._scan is None or self._state != state:
             self._state = state  # a link, a variable or a script a call made is a name to watch
             model.naming.names("")  # brings the naming's names up to date with the links
-            names = sorted({base.encode("utf-8", "replace") for base in model.naming.bases | model.scripts.names})
+            names = sorted(
+                {
+                    base.encode("utf-8", "replace")
+                    for base in model.naming.bases | model.scripts.names | model.scripts.stems
+                }
+            )
             kept = dict.fromkeys(_kept(name) for name in model.watched_variables() if name != session_state.DEFINED)
             hints = list(kept)
             hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs

@@ -24,7 +24,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import kept_runs, scrambles
+from pytest_coldstart.audit.evidence import kept_indirect, kept_lists, kept_runs, scrambles
 from pytest_coldstart.audit.evidence.executed import executed
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
@@ -49,6 +49,8 @@ class Scripts:
         self.by_key: dict[str, str] = {}
         self.names: set[str] = set()  # their base names, for the cheap scan of later calls
         self.fresh: set[str] = set()  # the keys the call being fed wrote (set by its feeder)
+        self.stems: set[str] = set()  # words of a call that may load one by itself (kept_indirect)
+        self.path: list[str] = []  # the folders agent calls put on PATH, newest first
         self._wanted: re.Pattern[str] | None = None
 
     def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
@@ -60,6 +62,7 @@ class Scripts:
                 self.by_key[key] = joined if len(joined) <= MAX_CHARS else joined[:half] + joined[-half:]
                 name = last_component(key)
                 self.names.add(name)
+                self.stems.update(filter(None, [kept_indirect.loaded_as(key)]))
                 self._wanted = None
 
     def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
@@ -67,6 +70,8 @@ class Scripts:
         source text where it has one, else the call's - ``named``, the kept files it names, too
         (``cat s > t``) - and the rc files it writes in a home. They are ``fresh`` till the next."""
         kept = self.by_key
+        added = kept_indirect.path_dirs(strings(arguments))
+        self.path = list(dict.fromkeys([*added, *self.path]))[: kept_indirect.MAX_PATH_DIRS] if added else self.path
         if isinstance(arguments, dict) and is_writer(tool, arguments):
             text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
             edit = "\n".join(v for k, v in arguments.items() if k in EDIT_KEYS and isinstance(v, str))
@@ -92,19 +97,25 @@ class Scripts:
         ``echo nosj.elcaro > n`` then ``open(open('n').read()[::-1])`` names the oracle. A kept
         file read as written adds nothing: a note that mentions oracle.json stays a note."""
         texts = list(texts)
-        used = self._used(texts, workspace, self.fresh)
+        listed: dict[str, str] = {}
+        used = self._used(texts, workspace, self.fresh, listed)
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
-            deeper = [
-                key for key in self.run_keys([executed(k, self.by_key[k]) for k in run], workspace) if key not in seen
-            ]
+            deeper = [key for key in self.run_keys([self._as_run(k) for k in run], workspace) if key not in seen]
             seen.update(deeper)
             run = deeper
-        out = [executed(key, self.by_key[key]) for key in seen]  # comments and unused make variables run nothing
+        out = [self._as_run(key) for key in seen]
+        out += [kept_lists.joined(text, self.by_key[key]) for key, text in listed.items() if key not in seen]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
+
+    def _as_run(self, key: str) -> str:
+        """What runs of the kept file ``key``: a package.json's scripts, else what its runner
+        executes (no comments, a makefile's recipes: ``executed``)."""
+        text = self.by_key[key]
+        return kept_runs.package_scripts(text) if last_component(key) == kept_runs.PACKAGE else executed(key, text)
 
     def run_keys(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept files ``texts`` run."""
@@ -114,13 +125,20 @@ class Scripts:
         """The kept files ``texts`` name: True where they run them (``cat s > t`` carries s)."""
         return self._used(texts, workspace)
 
-    def _used(self, texts: Iterable[str], workspace: Workspace, fresh: Collection[str] = ()) -> dict[str, bool]:
+    def _used(
+        self,
+        texts: Iterable[str],
+        workspace: Workspace,
+        fresh: Collection[str] = (),
+        listed: dict[str, str] | None = None,
+    ) -> dict[str, bool]:
         """The kept files ``texts`` name: True where they run them; a file in ``fresh`` (written
-        by this very call) only by a segment after the first that names it."""
+        by this very call) only by a segment after the first that names it. ``listed``: filled
+        with the kept files (not fresh) a text takes names from (``kept_lists``), and that text."""
         if not self.by_key:
             return {}
         if self._wanted is None:
-            names = sorted(self.names, key=len, reverse=True)
+            names = sorted(self.names | self.stems, key=len, reverse=True)
             self._wanted = re.compile("|".join([*map(re.escape, names), r"[*?]"]))  # a glob may match one
         found: dict[str, bool] = {}
         for text in texts:
@@ -130,22 +148,33 @@ class Scripts:
             if self._wanted.search(lowered) is None:
                 continue
             fed = kept_runs.fed(text)
+            piped = kept_lists.piped(text) if listed is not None and kept_lists.may_list(text) else None
             offsets: dict[str, int] | None = None  # where segments start, for a fresh file's order
             first: dict[str, int] = {}  # where this text first names each fresh file
             for segment, tokens in workspace.segments(text, self._wanted):
-                head = self._head(segment)
-                if head is None:
+                words = [w.strip("\"'") for w in segment.split()]
+                start = kept_runs.head_index(words)
+                if start == len(words):
                     continue
-                runs = program_name(head) in RUNNERS or segment in fed
+                head = words[start]
+                handed = kept_indirect.handed_in_code(segment) if kept_indirect.may_hand_in_code(segment) else []
+                runs = (
+                    program_name(head) in RUNNERS or segment in fed or any(program_name(w) in RUNNERS for w in handed)
+                )
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
+                for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
+                    for read in kept_indirect.collected(words, start, segment, segment in fed, RUNNERS):
+                        found.update(dict.fromkeys(self._matching(read, cwd, workspace), True))
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
                     key = workspace.key(token, cwd) or kept_runs.home_key(token)
                     if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
                         # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
                         found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
+                    indirect = None if key in self.by_key else self._indirect(words, start, token, cwd, workspace)
+                    key = indirect or key
                     if key is None or key not in self.by_key:
                         continue
-                    run = token not in written and (runs or head.endswith(token))
+                    run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
                     run = run or (inner is not None and token in inner)
                     if run and key in fresh:
                         offsets = kept_runs.last_offsets(text) if offsets is None else offsets
@@ -153,12 +182,20 @@ class Scripts:
                             first[key] = lowered.find(last_component(key))
                         run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
                     found[key] = found.get(key, False) or run
+                    if not run and piped is not None and listed is not None and key not in fresh:
+                        if kept_lists.lists(segment, token, segment in piped):
+                            listed.setdefault(key, text)
         return found
 
     def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:
         """The kept files a glob run by a runner matches (at most ``MAX_SCRIPTS`` to try)."""
         folder, _, pattern = token.replace("\\", "/").rpartition("/")
-        where = workspace.key(folder or ".", cwd) if not is_glob(folder) else None
+        return self._matching((folder or ".", pattern, False), cwd, workspace)
+
+    def _matching(self, read: tuple[str, str, bool], cwd: str | None, workspace: Workspace) -> list[str]:
+        """The kept files in ``folder`` (below it if ``recursive``) whose name ``pattern`` matches."""
+        folder, pattern, recursive = read
+        where = workspace.key(folder, cwd) if not is_glob(folder) else None
         if where is None:
             return []
         prefix = where.rstrip("/") + "/"
@@ -166,9 +203,18 @@ class Scripts:
             key
             for key in self.by_key
             if key.startswith(prefix)
-            and "/" not in key[len(prefix) :]
-            and fnmatch.fnmatchcase(key[len(prefix) :], pattern)
+            and (recursive or "/" not in key[len(prefix) :])
+            and fnmatch.fnmatchcase(last_component(key), pattern)
         ]
+
+    def _indirect(self, words: list[str], start: int, token: str, cwd: str | None, workspace: Workspace) -> str | None:
+        """The kept file ``token`` runs without being its path: a module python imports, a
+        command word found on the PATH."""
+        if "/" not in token and token == words[start]:
+            paths = (workspace.key(f"{folder}/{token}", None) for folder in (*self.path, *kept_indirect.DEFAULT_PATH))
+            return next((key for key in paths if key in self.by_key), None)
+        files = (workspace.key(path, cwd) for path in kept_indirect.module_files(words, start, token))
+        return next((key for key in files if key in self.by_key), None)
 
     @staticmethod
     def _first_operand(segment: str) -> str | None:
@@ -176,10 +222,3 @@ class Scripts:
         words = [w.strip("\"'") for w in segment.split()]
         start = kept_runs.head_index(words)
         return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
-
-    @staticmethod
-    def _head(segment: str) -> str | None:
-        """The word naming the segment's program; None for an empty segment."""
-        words = [w.strip("\"'") for w in segment.split()]
-        start = kept_runs.head_index(words)
-        return words[start] if start < len(words) else None

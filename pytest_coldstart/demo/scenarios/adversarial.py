@@ -43,6 +43,7 @@ from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_runs import KEPT_RUNS
+from pytest_coldstart.demo.scenarios.adversarial_kept_runs_more import KEPT_RUNS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_kept_text import KEPT_TEXT
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
@@ -333,6 +334,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + SCRIPTS
     + KEPT_RUNS
     + KEPT_TEXT
+    + KEPT_RUNS_MORE
     + TREES
     + SPELLED
     + TOOLS

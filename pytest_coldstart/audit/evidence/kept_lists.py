@@ -1,0 +1,69 @@
+"""Kept files a later call reads as lists of names: it hands the names a kept file holds to a command.
+
+``echo oracle.json > /tmp/l`` in one call and ``cat $(cat /tmp/l)`` (``while read f; do cat
+"$f"; done < /tmp/l``, ``xargs cat < /tmp/l``, ``cat /tmp/l | xargs cat``, ``xargs -a /tmp/l
+cat``) in a later one read the oracle, though no call both spells its name and reads it. Within
+one call the audit already reads a runtime name as any the text prints (``runtime_reads``), so a
+call with such a read that takes names from a kept file is judged as if it read, where it
+ends, every word the file may hold (``joined``: any word of the text that wrote it). A kept file is a list where a call takes names from
+it: named inside a command or process substitution, redirected into a command of a text that
+reads names (``read``, ``xargs``, ``mapfile`` ...), piped into one, or given to an option that
+names a list (``xargs -a``, ``tar -T``, ``--files-from``). A list only printed (``cat /tmp/l``,
+``wc -l < /tmp/l``) lists nothing; a joined text with no runtime read reads nothing either.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from pytest_coldstart.audit.evidence.runtime_reads import hands_off
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT
+
+#: a text that may take names from a file: a substitution, or a command that reads names
+_NAME_READERS = re.compile(r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b")
+#: an option naming a list of names, with the program it belongs to
+_LIST_OPTIONS = {"-a": "xargs", "--arg-file": "xargs", "-T": "tar", "--files-from": ""}
+_WORD = re.compile(r"[^\s\"'`;&|<>()$\\{}*?\[\]]+")  # a word the list may hold, without shell syntax
+MAX_WORDS = 1024
+#: programs that print or list a file's name, not what it holds
+_NAMING = frozenset(["echo", "printf", "print", "ls", "find", "fd", "realpath", "readlink", "basename", "dirname"])
+_NAMING |= {"stat", "file", "touch", "test", "[", "which", "type", "du"}
+_PARTS = re.compile(f"({SEGMENT.pattern})")
+
+
+def may_list(text: str) -> bool:
+    """``text`` may take names from a file and reads a name known only at run time."""
+    return _NAME_READERS.search(text) is not None and hands_off(text)
+
+
+def piped(text: str) -> set[str]:
+    """The segments of ``text`` (as ``SEGMENT`` cuts them) whose output is piped on."""
+    if "|" not in text:
+        return set()
+    parts = _PARTS.split(text)
+    return {parts[i] for i in range(0, len(parts) - 1, 2) if parts[i + 1] in ("|", "|&")}
+
+
+def lists(segment: str, token: str, piped_on: bool) -> bool:
+    """``segment`` (of a text ``may_list`` lets through) takes names from the file ``token``:
+    a command that reads it (not one that prints or lists its name: ``echo /tmp/l | xargs wc``)
+    piped on or in a substitution, or the file redirected in or given as a list option."""
+    at = segment.find(token)
+    if at < 0:
+        return False
+    before = segment[:at].rstrip(" \t\"'")
+    opened = max(before.rfind("$("), before.rfind("`"), before.rfind("<("))
+    if opened >= 0 or piped_on:
+        command = before[opened + 2 if opened >= 0 and before[opened] != "`" else opened + 1 :].split()
+        return not command or command[0].lstrip("\\") not in _NAMING
+    if before.endswith("<") and not before.endswith("<<"):
+        return True  # done < /tmp/l, xargs cat < /tmp/l
+    word = before.rpartition(" ")[2].partition("=")[0]
+    return word in _LIST_OPTIONS and _LIST_OPTIONS[word] in segment
+
+
+def joined(text: str, kept: str) -> str:
+    """The call's text, then a read of every word the list may hold, where the text ends."""
+    words = dict.fromkeys(word for word in _WORD.findall(kept) if len(word) > 1 and word[:1] != "-")
+    return f"{text}\ncat {' '.join(itertools.islice(words, MAX_WORDS))}"
