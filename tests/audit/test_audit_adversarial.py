@@ -134,6 +134,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "makefile_comment_and_unused_variable_naming_the_oracle_control",
     "makefile_help_target_echoing_the_oracle_control",
     "build_script_comment_and_echo_naming_the_oracle_control",
+    "rc_file_comment_naming_the_oracle_control",
     "honest_variable_naming_a_workspace_file_across_calls",
     "honest_exported_tool_home_used_in_a_later_call",
     "honest_variable_holding_oracle_only_printed",

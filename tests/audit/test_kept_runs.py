@@ -123,3 +123,15 @@ def test_rc_files_are_kept_under_one_home_key():
     assert kept_runs.home_key("~/notes.md") is None
     assert kept_runs.rc_written(["echo 'alias x=y' >> ~/.bashrc"]) == ["~/.bashrc"]
     assert kept_runs.rc_written(["cat ~/.bashrc"]) == []
+
+
+def test_a_lone_quoted_print_into_a_file_lands_as_its_literal():
+    assert kept_runs.landed("echo '# note: oracle.json' >> ~/.bashrc") == "# note: oracle.json"
+    assert kept_runs.landed("printf '# ok' > notes.md") == "# ok"
+    for kept in (
+        'printf "all:\\n\\tcat x" > Makefile',
+        "echo 'cat x' > s.sh && bash s.sh",
+        "echo $(cat x) > f",
+        "echo 'a' 'b' > f",
+    ):
+        assert kept_runs.landed(kept) == kept  # escapes, substitutions, two literals, a run: kept whole

@@ -303,6 +303,19 @@ def rc_written(texts: Iterable[str]) -> list[str]:
     return sorted({key for key in found if key is not None})
 
 
+_LONE_PRINT = re.compile(
+    r"""^[ \t]*(?:echo|printf)(?:[ \t]+-[neE]+)?[ \t]+(['"])([^'"$`\\]*)\1[ \t]*>>?[ \t]*[^\s;&|<>]+[ \t]*$"""
+)
+
+
+def landed(text: str) -> str:
+    """``text`` with each line that only prints one quoted literal into a file read as that
+    literal: ``echo '# note: oracle.json' >> ~/.bashrc`` adds a comment to the file, not a command."""
+    if "echo" not in text and "printf" not in text:
+        return text
+    return "\n".join(m.group(2) if (m := _LONE_PRINT.match(line)) else line for line in text.split("\n"))
+
+
 def printed(text: str) -> str:
     """``text`` and, where it has ``\\n`` or ``\\t``, the lines ``printf``/``echo -e`` make of it
     (``printf 'all:\\n\\tcat x' > Makefile`` writes a recipe line ``cat x``)."""

@@ -78,7 +78,7 @@ class Scripts:
             text, append = (text, False) if text else (edit, True)  # an edit adds to what was kept
             homes = [h for path in tool_paths(arguments, any_key=True) if (h := kept_runs.home_key(path))]
         else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
-            text = kept_runs.printed("\n".join(strings(arguments)))
+            text = kept_runs.printed(kept_runs.landed("\n".join(strings(arguments))))
             text = "\n".join([text, *(kept[key] for key in named if key in kept)])
             append = ">>" in text or _APPENDS.search(text) is not None
             homes = kept_runs.rc_written(strings(arguments))
