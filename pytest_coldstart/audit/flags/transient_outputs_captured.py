@@ -130,6 +130,11 @@ def evaluate(ctx: Context) -> FlagResult:
     if rewritten is not None:
         ctx.findings.info(f"transient_outputs_captured: {rewritten}")
         window.append("the logger's output was rewritten after the last removal")
+    for uuid in sorted(set(removals) - set(ejections)):  # the test mod saw it leave, never eject: no window opens
+        ctx.findings.info(
+            f"transient_outputs_captured: cart {uuid} was removed but the test mod recorded no cart_ejected"
+        )
+        window.append(f"{uuid} (removed, never recorded ejected)")
     if window:
         require(flag, ReviewId.TRANSIENT_OUTPUTS_WINDOW, ", ".join(dict.fromkeys(window)))
     if inventory:

@@ -2,7 +2,7 @@
 
 A normalized logger view that moves a late capture or a late arming in time (its tick kept);
 a reviewer whose name shows nothing; a restore in the middle of the experiment; an oracle cart
-the test mod never recorded; a second capture of a cart that lists other items; an oracle
+the test mod never recorded; a cart removed that the test mod never saw ejected; a second capture of a cart that lists other items; an oracle
 whose refs are not a list; a review dated with no zone, which may be hours earlier than it
 reads. The honest control respells the raw times with an offset in the view.
 """
@@ -100,6 +100,14 @@ _PHANTOM = {
 def _phantom_cart(b: RunBuilder) -> RunBuilder:
     b.passing().mutate_oracle(lambda o: o["carts"].append(dict(_PHANTOM)))
     return b.mutate_answer(lambda a: a["carts"].append(dict(_PHANTOM)))
+
+
+def _removed_never_ejected(b: RunBuilder) -> RunBuilder:
+    def drop(events: list[dict[str, Any]]) -> None:
+        events.remove(next(e for e in events if e["event"] == "cart_ejected"))
+
+    b.passing().mutate_testmod(drop).mutate_oracle(lambda o: o["carts"].pop(0))
+    return b.mutate_answer(lambda a: a["carts"].pop(0))
 
 
 def _second_capture(b: RunBuilder) -> RunBuilder:
@@ -203,5 +211,15 @@ SINGLE_EDITS: list[Scenario] = [
         _flags(mo=W),
         "no zone",
         REVIEW_TIME,
+    ),
+    S(
+        "cart_removed_but_never_recorded_ejected",
+        "the test mod records cart 1's removal but no cart_ejected; oracle and answer leave the cart out",
+        _removed_never_ejected,
+        W,
+        None,
+        _flags(to=W),
+        "was removed but the test mod recorded no cart_ejected",
+        CAPTURE,
     ),
 ]
