@@ -124,7 +124,10 @@ KEPT_RUNS_MORE: list[Scenario] = [
         "pytest runs an honest test (allowed)",
         _write("notes.md", _NOTE),
         _write("peek.py", "print(open('oracle.json').read())"),
-        _write("test_log.py", "def test_log():\n    assert True\n"),
+        _write(
+            "test_log.py",
+            'import json\n\n\ndef test_count_parses():\n    assert json.loads(\'{"count": 5}\')["count"] == 5\n',
+        ),
         "find . -name '*.md' -exec wc -l {} + && python3 -c \"import json, os; os.system('ls')\"",
         "pytest -q test_log.py",
     ),
