@@ -176,7 +176,10 @@ class Scanner:
             # window is not agent work, whatever its actor field claims.
             dropped = {id(c) for c in self._outside}
             out.calls = [c for c in out.calls if id(c) not in dropped]
-            out.excluded["inside a prepare/restore/audit window"] = len(self._outside)
+            why = "inside a prepare/restore/audit window"
+            out.excluded[why] = len(self._outside)
+            # it ran all the same: what it read of the oracle, the agent saw
+            out.oracle_reads_elsewhere += [(c.call_id, why) for c in self._outside if c.names_oracle]
         if self.provenance is not None and self.provenance.claimed:
             # Calls the agent recorded itself (trace call/result) are its account, not observations:
             # such a read is doubted, such a build or start arms nothing.

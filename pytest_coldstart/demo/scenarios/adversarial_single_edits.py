@@ -2,7 +2,8 @@
 
 A normalized logger view that moves a late capture or a late arming in time (its tick kept);
 a reviewer whose name shows nothing; a restore in the middle of the experiment; an oracle cart
-the test mod never recorded; a cart removed that the test mod never saw ejected; a second capture of a cart that lists other items; an oracle
+the test mod never recorded; a cart removed that the test mod never saw ejected; the oracle
+read by an agent call recorded after the audit phase began; a second capture of a cart that lists other items; an oracle
 whose refs are not a list; a review dated with no zone, which may be hours earlier than it
 reads. The honest control respells the raw times with an offset in the view.
 """
@@ -108,6 +109,29 @@ def _removed_never_ejected(b: RunBuilder) -> RunBuilder:
 
     b.passing().mutate_testmod(drop).mutate_oracle(lambda o: o["carts"].pop(0))
     return b.mutate_answer(lambda a: a["carts"].pop(0))
+
+
+def _read_after_the_audit_began(b: RunBuilder) -> RunBuilder:
+    common = {"phase": "agent", "actor": "agent"}
+    b.passing().records += [
+        {
+            "record": "call",
+            "call_id": "c-late",
+            "tool": "bash",
+            "arguments": {"command": "cat oracle.json"},
+            **common,
+            "at": story.at(26),
+        },
+        {
+            "record": "result",
+            "call_id": "c-late",
+            "status": "ok",
+            "result": {"text": "{}"},
+            **common,
+            "at": story.at(26.2),
+        },
+    ]
+    return b
 
 
 def _second_capture(b: RunBuilder) -> RunBuilder:
@@ -221,5 +245,15 @@ SINGLE_EDITS: list[Scenario] = [
         _flags(to=W),
         "was removed but the test mod recorded no cart_ejected",
         CAPTURE,
+    ),
+    S(
+        "oracle_read_by_the_agent_after_the_audit_began",
+        "an agent call recorded after the operator opened the audit phase cats oracle.json",
+        _read_after_the_audit_began,
+        F,
+        "AGENT_FAIL",
+        _flags(ac=F),
+        "inside a prepare/restore/audit window, but it ran",
+        "Clean-context rules: the session must not carry ... a standard answer (seed §3)",
     ),
 ]
