@@ -82,13 +82,17 @@ def _check_unicode(value: Any) -> None:
 
 def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
     """True when containers nest more than ``limit`` deep (the top object or array is level 1)."""
-    stack = [(value, 1)] if isinstance(value, (dict, list)) else []
-    while stack:
-        item, depth = stack.pop()
+    # level by level: no (item, depth) pair per container (big documents pass here whole)
+    level = [value] if isinstance(value, (dict, list)) else []
+    depth = 1
+    while level:
         if depth > limit:
             return True
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+        below: list[Any] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            below += [child for child in children if isinstance(child, (dict, list))]
+        level, depth = below, depth + 1
     return False
 
 
@@ -103,7 +107,7 @@ def _may_be_deep(text: str | bytes) -> bool:
 def _decode(text: str, value: Any) -> Any:
     # An unpaired surrogate can only come from a \uD800-\uDFFF escape (UTF-8 input cannot hold
     # one), so only text with such an escape pays for the walk.
-    if "\\ud" in text or "\\uD" in text:
+    if "\\u" in text and ("\\ud" in text or "\\uD" in text):
         _check_unicode(value)
     if _may_be_deep(text) and too_deep(value):
         raise InvalidJSON(f"nested too deeply: more than {MAX_DEPTH} levels")
