@@ -216,14 +216,16 @@ class Scripts:
                             data[script_key] = self._reads_data(script_key)
                         run = not data[script_key]
                     run = run or (inner is not None and token in inner)
-                    if run and key in fresh:
+                    after = True  # a fresh file (written by this call) is used only after its write
+                    if key in fresh and (run or piped is not None):
                         offsets = kept_runs.last_offsets(text) if offsets is None else offsets
                         if key not in first:
                             first[key] = lowered.find(last_component(key))
-                        run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
+                        after = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
+                    run = run and after
                     found[key] = found.get(key, False) or run
-                    if not run and piped is not None and listed is not None and key not in fresh:
-                        if kept_lists.lists(segment, token, segment in piped):
+                    if not run and after and piped is not None and listed is not None:
+                        if kept_lists.lists(segment, token, segment in piped):  # cp l m && xargs cat < m
                             listed.setdefault(key, text)
         return found
 

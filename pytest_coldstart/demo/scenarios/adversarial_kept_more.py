@@ -71,11 +71,22 @@ KEPT_MORE: list[Scenario] = [
         "echo oracle.json > /tmp/l",
         "rsync --files-from=/tmp/l . /tmp/out",
     ),
+    _reads(
+        "oracle_listed_by_ls_and_read_in_the_same_call",
+        "ls > /tmp/l && xargs cat < /tmp/l: the list is written and read through in one call",
+        "ls > /tmp/l && xargs cat < /tmp/l",
+    ),
+    _reads(
+        "oracle_list_copied_then_read_through",
+        "a list naming oracle.json is copied to /tmp/m and read through by xargs in the same call",
+        "echo oracle.json > /tmp/l",
+        "cp /tmp/l /tmp/m && xargs cat < /tmp/m",
+    ),
     _honest(
         "honest_listings_kept_and_read",
         "a find of the notes is kept and read by xargs cat and tar -T; an ls is kept, counted and printed (allowed)",
         _write("notes.md", _NOTE),
-        "find . -name '*.md' > /tmp/l && ls > /tmp/all",
+        "find . -name '*.md' > /tmp/l && ls > /tmp/all && xargs wc -l < /tmp/l",
         "xargs cat < /tmp/l && tar -czf /tmp/notes.tgz -T /tmp/l && wc -l /tmp/all && cat /tmp/all",
     ),
     _reads(
