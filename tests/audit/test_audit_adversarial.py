@@ -147,6 +147,10 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_kept_files_found_imported_and_tested",
     "honest_note_viewed_through_wrappers",
     "honest_package_scripts_and_hook_run",
+    # lists a program made, imports, hooks paths, make functions, task runners (adversarial_kept_more/_loaders)
+    "honest_listings_kept_and_read",
+    "honest_kept_scripts_import_compile_and_read_a_note",
+    "honest_hooks_path_make_functions_and_tasks",
 }
 
 

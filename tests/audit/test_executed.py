@@ -41,7 +41,15 @@ def test_make_keeps_what_it_runs_or_reads_while_parsing():
 
 def test_make_functions_fail_closed_to_the_whole_text():
     makefile = "F = oracle\nG = $(subst x,,$(F)x.json)\n# note\nall:\n\tcat $(G)\n"
-    assert recipes(makefile) == "F = oracle\nG = $(subst x,,$(F)x.json)\nall:\n\tcat $(G)\n"
+    whole = "F = oracle\nG = $(subst x,,$(F)x.json)\nall:\n\tcat $(G)\n"
+    assert recipes(makefile) == f"{whole}\ncat oracle.json"  # and the recipe as make hands it over
+
+
+def test_make_text_functions_evaluated():
+    for made in ("$(addsuffix .json,oracle)", "$(join orac,le.json)", "$(patsubst %.txt,%.json,oracle.txt)"):
+        assert recipes(f"all:\n\tcat {made}\n").endswith("\ncat oracle.json")
+    assert recipes("f = $(1)$(2)\nall:\n\tcat $(call f,orac,le.json)\n").endswith("\ncat oracle.json")
+    assert recipes("define R\ncat orac$(E)\nendef\nE = le.json\nall:\n\t$(R)\n") == "cat oracle.json"
 
 
 @given(st.lists(st.text(alphabet="ab #\t$(){}:=;@-echo|>", max_size=30), max_size=20))

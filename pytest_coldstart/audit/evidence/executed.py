@@ -7,10 +7,11 @@ as named by that call. Only what the runner executes counts:
   the shells, make, Python, Perl and Ruby alike, and a line that only prints its words
   (``echo 'do not read oracle.json'``: no pipe, separator, redirect or substitution) reads nothing;
 - make hands the shell its recipe lines (tab-led, without make's ``@``/``-``/``+`` marks, or
-  after a rule's ``;``) with the makefile's own variables expanded; a variable no recipe uses
+  after a rule's ``;``) with the makefile's own variables expanded (``define … endef`` too); a variable no recipe uses
   runs nothing (``GRADER := oracle.json``). What make runs or reads while parsing stays in
   (``$(shell …)``, ``$(file <…)``, ``include``), and a makefile that calls make's functions
-  (``$(subst …)``, ``$(call …)``: names built at make time) is read whole (fail closed).
+  (``$(subst …)``, ``$(call …)``: names built at make time) is read whole (fail closed), and
+  its recipes with the text functions evaluated (``make_functions``: the names they build).
 
 Linear: one pass over the lines; variable expansion is bounded in depth and size.
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import re
 
+from pytest_coldstart.audit.evidence import make_functions
 from pytest_coldstart.audit.evidence.shell_words import last_component
 
 MAKEFILE_NAMES = frozenset(["gnumakefile", "makefile"])
@@ -28,6 +30,8 @@ _COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpret
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
+_DEFINE = re.compile(r"^\s*(?:(?:export|override|private)\s+)*define\s+([A-Za-z_][\w.-]*)")
+_ENDEF = re.compile(r"^\s*endef\b")
 _FUNCTION = re.compile(r"\$[({][a-z-]+[ \t]")
 _PARSE_TIME = re.compile(r"\$[({](?:shell|file)\b|^\s*-?s?include\b")
 _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)\}|([A-Za-z_]))")
@@ -42,12 +46,18 @@ def executed(key: str, text: str) -> str:
 
 def recipes(text: str) -> str:
     """What make hands the shell, and what it runs or reads while parsing."""
-    if _FUNCTION.search(text):
-        return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line))
     values: dict[str, str] = {}
     run: list[str] = []
+    defining: str | None = None  # the variable a define … endef block sets (its lines, verbatim)
     for line in text.split("\n"):
-        if line.startswith("\t"):
+        if defining is not None:
+            if _ENDEF.match(line):
+                defining = None
+            else:
+                values[defining] = f"{values.get(defining, '')}\n{line}".lstrip("\n")
+        elif (block := _DEFINE.match(line)) is not None:
+            defining = block.group(1)
+        elif line.startswith("\t"):
             run.append(line[1:].lstrip("@-+ \t"))
         elif _COMMENT.match(line):
             continue
@@ -58,13 +68,19 @@ def recipes(text: str) -> str:
             values[name] = f"{values.get(name, '')} {value}" if how == "+=" else value
         elif (inline := _RULE_RECIPE.match(line)) is not None:
             run.append(inline.group(1))
-    expanded = (_expanded(line, values) for line in run)
-    return "\n".join(line for line in expanded if not _PRINT_ONLY.match(line))
+    functions = _FUNCTION.search(text) is not None
+    expanded = "\n".join(
+        line for line in (_expanded(line, values, functions) for line in run) if not _PRINT_ONLY.match(line)
+    )
+    if functions:  # names built at make time: the whole makefile too
+        return "\n".join([*(line for line in text.split("\n") if not _COMMENT.match(line)), expanded])
+    return expanded
 
 
-def _expanded(line: str, values: dict[str, str]) -> str:
-    for _ in range(_DEPTH):
+def _expanded(line: str, values: dict[str, str], functions: bool) -> str:
+    for _ in range(_DEPTH * 2 if functions else _DEPTH):
         if "$" not in line or len(line) > _LIMIT:
             break
         line = _VARIABLE.sub(lambda m: values.get(next(g for g in m.groups() if g), m.group(0)), line)
+        line = make_functions.evaluate(line, values) if functions else line
     return line[:_LIMIT].replace("$$", "$")  # make's $$ is the shell's $

@@ -11,7 +11,11 @@
   ``find . -name '*.sh' | xargs bash``) and what ``pytest`` collects (its test files and
   conftest.py below the working directory): ``(folder, base-name pattern, recursive)``;
 - ``path_dirs``: the folders a bare command word is looked up in (the usual ones, and those an
-  agent call puts on ``PATH``): ``/tmp/bin/show`` runs as ``show``.
+  agent call puts on ``PATH``): ``/tmp/bin/show`` runs as ``show``;
+- ``imported``: the module files a kept script that runs imports (``import peek`` in a main.py
+  run by ``python3 main.py`` runs peek.py; ``require('./peek')`` in node, peek.js); ``runs_code``: a script that may
+  run code it is handed or reads (``exec(open(f).read())``, ``runpy``, ``os.system``): every
+  kept file it names or is handed may run.
 Each is linear in the segment; ``path_dirs`` keeps at most ``MAX_PATH_DIRS``.
 """
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 import fnmatch
 import itertools
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 
 from pytest_coldstart.audit.evidence.runtime_reads import sources
 from pytest_coldstart.audit.evidence.shell_words import program_name
@@ -40,6 +44,19 @@ _COLLECTED = ((".", "test_*.py", True), (".", "*_test.py", True), (".", "conftes
 DEFAULT_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 MAX_PATH_DIRS = 32
 _PATH_SET = re.compile(r"\bPATH=[\"']?([^\s;&|\"']+)")
+_FROM = re.compile(r"\bfrom\s+(\.+)([\w.]*)\s+import\s+\(?([\w\s,]+)")  # relative: beside the importer
+_DYNAMIC_IMPORT = re.compile(r"(?:__import__|import_module)\s*\(\s*[\"']([\w.]+)")
+MAX_IMPORTS = 64
+_MODULE_PARTS = 6  # components of a module path matched at the end of a key
+NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+_REQUIRE = re.compile(r"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[^'";]*?\bfrom\s+)?)["'`]([^"'`\s]+)""")
+#: what lets a script run code it is handed or reads, not only read it (fail closed)
+_RUNS_CODE = re.compile(
+    r"\b(?:exec\w*|eval|compile|execfile|runpy|run_path|run_module|__import__|import_module|importlib|imp"
+    r"|spec_from_\w+|load_source|exec_module|SourceFileLoader|system|popen\w*|spawn\w*|subprocess|Popen"
+    r"|builtins|__builtins__|__subclasses__|pickle|marshal|dill|interact|InteractiveConsole|runsource|runcode"
+    r"|ctypes)\b"
+)
 _CODE_HINT = re.compile(r"\b(?:system|popen|exec|spawn|call|run|getoutput|shell_exec|passthru)\w*\s*\(", re.I)
 
 
@@ -72,17 +89,39 @@ def module_files(words: list[str], start: int, token: str) -> list[str]:
     return [f"{path}.py", f"{path}/__init__.py", f"{path}/__main__.py"]
 
 
-def collected(words: list[str], start: int, segment: str, fed: bool, runners: frozenset[str]) -> Iterator[Read]:
+def collected(
+    words: list[str], start: int, segment: str, fed: bool, runners: frozenset[str], stems: Collection[str]
+) -> Iterator[Read]:
     """What a finder hands a runner (``-exec RUNNER``, or fed on to one) and what pytest collects."""
     head = program_name(words[start]) if start < len(words) else ""
     if head in _PYTESTS or (head in _PYTHONS and words[start + 1 : start + 3] == ["-m", "pytest"]):
         yield from _COLLECTED
-    elif head in _FINDERS and (fed or _execs_runner(words[start + 1 :], runners)):
+    elif head in _FINDERS and (fed or _execs_runner(words[start + 1 :], runners, stems)):
         yield from sources(segment)
 
 
-def _execs_runner(args: list[str], runners: frozenset[str]) -> bool:
-    return any(arg in _EXECS and program_name(value) in runners for arg, value in itertools.pairwise(args))
+def _execs_runner(args: list[str], runners: frozenset[str], stems: Collection[str]) -> bool:
+    """``-exec RUNNER``: the found file is run - not by ``python3 -m py_compile {}``, whose
+    module (none the agent wrote: ``stems``) takes it as data."""
+    for index, (arg, value) in enumerate(itertools.pairwise(args)):
+        if arg in _EXECS and program_name(value) in runners:
+            module = args[index + 3] if args[index + 2 : index + 3] == ["-m"] and index + 3 < len(args) else None
+            if module is None or program_name(value) not in _PYTHONS or module.split(".")[0] in stems:
+                return True
+    return False
+
+
+def takes_data(words: list[str], start: int) -> str | None:
+    """The script a Python command runs where the words after it are its data (``python3
+    summarize.py notes.md``): None with ``-c``/``-m``, or no script."""
+    if start >= len(words) or program_name(words[start]) not in _PYTHONS:
+        return None
+    for word in words[start + 1 :]:
+        if word in ("-c", "-m") or word.startswith(("-c", "-m")):
+            return None
+        if word[:1] != "-":
+            return word
+    return None
 
 
 def path_dirs(texts: Iterable[str]) -> list[str]:
@@ -100,3 +139,42 @@ def loaded_as(key: str) -> str | None:
     if name in ("__init__.py", "__main__.py"):
         name = folder.rpartition("/")[2] + ".py"
     return name[:-3] if name.endswith(".py") and name[:-3].isidentifier() else None
+
+
+def imported(key: str, text: str) -> set[str]:
+    """The module files the kept script ``key`` (its ``text``) may load, as paths that end the
+    file's key: Python's ``import a.b`` runs a.py or a/__init__.py and a/b.py or a/b/__init__.py,
+    ``from . import peek`` peek.py; node's ``require('./peek')`` and ``import … from './peek'``
+    peek.js (or .mjs, .cjs, .ts, peek/index.js). Where the module lives (beside the script, on a
+    ``sys.path`` or ``NODE_PATH`` a call set) is not followed: any kept file so named may be it."""
+    out: dict[str, None] = {}
+    if key.endswith(NODE_SUFFIXES):
+        for path in itertools.islice(dict.fromkeys(_REQUIRE.findall(text)), MAX_IMPORTS):
+            path = "/".join(part for part in path.split("/") if part not in ("", ".", ".."))
+            out.update(dict.fromkeys([path, *(path + suffix for suffix in NODE_SUFFIXES), f"{path}/index.js"]))
+        return set(out)
+    modules = [
+        name for match in _IMPORT.finditer(text) for group in match.groups() if group for name in group.split(",")
+    ]
+    modules += [
+        f"{match.group(2)}.{name}".strip(".") for match in _FROM.finditer(text) for name in match.group(3).split(",")
+    ]
+    modules += _DYNAMIC_IMPORT.findall(text)
+    for module in itertools.islice(dict.fromkeys(m.strip() for m in modules), MAX_IMPORTS):
+        parts = [part for part in module.split(".") if part]
+        for end in range(1, len(parts) + 1):
+            path = "/".join(parts[:end])
+            out.update(dict.fromkeys([f"{path}.py", f"{path}/__init__.py"]))
+    return set(out)
+
+
+def ends_in(key: str, paths: Collection[str]) -> bool:
+    """``key`` is a file one of ``paths`` (relative, a few components) may be."""
+    parts = key.split("/")
+    return any("/".join(parts[-count:]) in paths for count in range(1, min(len(parts), _MODULE_PARTS) + 1))
+
+
+def runs_code(text: str) -> bool:
+    """A Python script that may run code it is handed or reads (fail closed: a word that may;
+    ``json.load``, ``open`` and ``import os`` read or import, they run nothing)."""
+    return _RUNS_CODE.search(text) is not None

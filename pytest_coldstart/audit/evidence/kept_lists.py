@@ -17,14 +17,20 @@ from __future__ import annotations
 import itertools
 import re
 
-from pytest_coldstart.audit.evidence.runtime_reads import hands_off
-from pytest_coldstart.audit.evidence.shell_words import SEGMENT
+from pytest_coldstart.audit.evidence.runtime_reads import hands_off, sources
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, quoted_segments
 
 #: a text that may take names from a file: a substitution, or a command that reads names
 _NAME_READERS = re.compile(r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b")
-#: an option naming a list of names, with the program it belongs to
-_LIST_OPTIONS = {"-a": "xargs", "--arg-file": "xargs", "-T": "tar", "--files-from": ""}
-_WORD = re.compile(r"[^\s\"'`;&|<>()$\\{}*?\[\]]+")  # a word the list may hold, without shell syntax
+#: an option naming a list of names, with the programs it belongs to ("": any)
+_LIST_OPTIONS = {"-a": ("xargs", "parallel"), "--arg-file": ("xargs", "parallel"), "::::": ("parallel",)}
+_LIST_OPTIONS |= {"-T": ("tar",), "--files-from": ("",)}
+#: a command that reads every name of a list it is given (no runtime name in the text needed)
+_LIST_CONSUMER = re.compile(r"\b(?:xargs|parallel)\b[^;&|\n]*\s(?:-a|--arg-file|::::)|\s(?:-T|--files-from)[\s=]")
+_REDIRECTED = re.compile(r"(?:\d|&)?>>?\|?\s*[^\s;&|<>]+")  # where a listing goes is not what it lists
+#: a word the list may hold, without shell syntax; a glob stays one (``orac*``: the shell expands
+#: an unquoted name it reads from the list)
+_WORD = re.compile(r"[^\s\"'`;&|<>()$\\{}]+")
 MAX_WORDS = 1024
 #: programs that print or list a file's name, not what it holds
 _NAMING = frozenset(["echo", "printf", "print", "ls", "find", "fd", "realpath", "readlink", "basename", "dirname"])
@@ -34,7 +40,7 @@ _PARTS = re.compile(f"({SEGMENT.pattern})")
 
 def may_list(text: str) -> bool:
     """``text`` may take names from a file and reads a name known only at run time."""
-    return _NAME_READERS.search(text) is not None and hands_off(text)
+    return _NAME_READERS.search(text) is not None and (hands_off(text) or _LIST_CONSUMER.search(text) is not None)
 
 
 def piped(text: str) -> set[str]:
@@ -60,10 +66,42 @@ def lists(segment: str, token: str, piped_on: bool) -> bool:
     if before.endswith("<") and not before.endswith("<<"):
         return True  # done < /tmp/l, xargs cat < /tmp/l
     word = before.rpartition(" ")[2].partition("=")[0]
-    return word in _LIST_OPTIONS and _LIST_OPTIONS[word] in segment
+    return word in _LIST_OPTIONS and any(program in segment for program in _LIST_OPTIONS[word])
 
 
-def joined(text: str, kept: str) -> str:
-    """The call's text, then a read of every word the list may hold, where the text ends."""
-    words = dict.fromkeys(word for word in _WORD.findall(kept) if len(word) > 1 and word[:1] != "-")
-    return f"{text}\ncat {' '.join(itertools.islice(words, MAX_WORDS))}"
+def joined(text: str, kept: str, name: str) -> list[str]:
+    """The call's text, then a read of every word the list ``name`` may hold, where the text
+    ends; and a read of every name the commands that wrote it may have listed (``ls > /tmp/l``,
+    ``find . -type f > /tmp/l``, ``printf '%s\\n' * > /tmp/l``: what they printed is unknown, so
+    each source of names they have is read, as ``runtime_reads`` reads one in a call; a writer
+    with none, ``sh -c 'ls' > /tmp/l``, may have listed any name of the folder)."""
+    words = dict.fromkeys(w for w in _WORD.findall(kept) if (len(w) > 1 or is_glob(w)) and w[:1] != "-")
+    out = [f"{text}\ncat {' '.join(itertools.islice(words, MAX_WORDS))}"]
+    writers = _writers(kept, name)
+    listed = dict.fromkeys(sources(_REDIRECTED.sub(" ", " ; ".join(writers or [kept]))))
+    listed = listed or (dict.fromkeys([(".", "*", False)]) if writers else {})
+    globs = [f"{folder}/{pattern}" for folder, pattern, recursive in listed if not recursive]
+    out += [f"cat {' '.join(globs)}"] if globs else []
+    return out + [f"find {folder} -name '{pattern}' | xargs cat" for folder, pattern, recursive in listed if recursive]
+
+
+def _writers(kept: str, name: str) -> list[str]:
+    """The segments of the shell text ``kept`` that print into the file ``name`` (a redirect to
+    it, with the segments piped or chained into it since the last that wrote another file)."""
+    if ">" not in kept:
+        return []
+    out: list[str] = []
+    since: list[str] = []
+    for segment in quoted_segments(kept):
+        targets = [
+            last_component(m.group(0).lstrip("0123456789&>|").strip().strip("\"'"))
+            for m in _REDIRECTED.finditer(segment)
+        ]
+        if name in targets:
+            out += [*since, segment]
+            since = []
+        elif targets:
+            since = []
+        else:
+            since.append(segment)
+    return out

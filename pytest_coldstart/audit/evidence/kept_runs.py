@@ -13,7 +13,10 @@ file by themselves. This module makes those runs visible to it, each with only w
   ``make`` its makefile (``-f F``, ``-C DIR``: recipe lines are shell), an interactive or login
   shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named, ``npm test``/``npm run
   x``/``yarn`` the scripts of the package.json (``package_scripts``: not its name or
-  description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks``. A compiler is
+  description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks`` (and, as
+  ``hooks_run`` names them, a kept hook anywhere: ``core.hooksPath``), a task runner its task
+  file (``just``: justfile, ``tox``: tox.ini, ``pre-commit``: its config ...), ``pip install
+  .`` the folder's setup.py. A compiler is
   none of these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
 - ``written_at``: the redirect targets of a segment - a file written, not run.
 - ``home_key``/``rc_written``: rc files live in a home the audit cannot place (``~/.bashrc``);
@@ -83,8 +86,22 @@ _ZSH_RC = ("~/.zshenv", "~/.zprofile", "~/.zshrc", "~/.zlogin")
 RC_FILES = frozenset(last_component(name) for name in (*_SHELL_RC, *_ZSH_RC))
 _HOME_PATH = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/]+)/(\.[\w.]+)$")
 _RC_PATH = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:ba|z)?[a-z_]+")
+#: task runners and installers that run a file of the folder by themselves (its tasks, hooks, setup)
+_RUNNER_FILES = {
+    "just": ("justfile", "Justfile", ".justfile"),
+    "task": ("Taskfile.yml", "Taskfile.yaml"),
+    "tox": ("tox.ini",),
+    "nox": ("noxfile.py",),
+    "invoke": ("tasks.py",),
+    "inv": ("tasks.py",),
+    "rake": ("Rakefile",),
+    "pre-commit": (".pre-commit-config.yaml",),
+    "doit": ("dodo.py",),
+}
+_RUNNER_FILE_NAMES = frozenset(name.lower() for names in _RUNNER_FILES.values() for name in names) | {"setup.py"}
+_PIPS = frozenset(["pip", "pip3"])
 _HINT = re.compile(
-    r"\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
+    r"\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
 _SUBSTITUTION = re.compile(r"^[\"']?(?:\$\(([^()]*)\)|`([^`]*)`)")
@@ -241,11 +258,36 @@ def _spelled(segment: str) -> str:
         folder = _folder(args, "-C")
         hooks = {hook for arg in args for hook in _GIT_HOOKS.get(arg, ())}
         return f"{segment} && sh {' '.join(f'{folder}.git/hooks/{hook}' for hook in sorted(hooks))}"
+    if head in _RUNNER_FILES:
+        return f"{segment} && sh {' '.join(_RUNNER_FILES[head])}"
+    if head in _PIPS or (head.startswith("python") and args[:2] == ["-m", "pip"]):
+        built = _installed(args[2:] if args[:1] == ["-m"] else args)
+        return f"{segment} && sh {' '.join(built)}" if built else segment
     if head == "zsh":
         extra += _ZSH_RC
     elif head in SHELLS and _interactive(args):
         extra += _SHELL_RC
     return f"{segment} {' '.join(extra)}" if extra else segment
+
+
+def hooks_run(text: str) -> set[str]:
+    """The git hooks the git commands of ``text`` run. ``core.hooksPath`` (``git config``,
+    ``git -c``, a config file, ``GIT_CONFIG_*``) may point git at any folder, so a kept file
+    with a hook's name runs wherever it is (fail closed)."""
+    hooks: set[str] = set()
+    for part in _PARTS.split(text)[::2]:
+        command = _command(part) if "git" in part else None
+        if command is not None and command[2] == "git":
+            hooks.update(hook for arg in command[3] for hook in _GIT_HOOKS.get(arg, ()))
+    return hooks
+
+
+def _installed(args: list[str]) -> list[str]:
+    """The setup.py files ``pip install`` runs: of each local folder it installs (``.``, ``-e ./x``)."""
+    if "install" not in args:
+        return []
+    folders = [arg for arg in args if arg[:1] in "./" and not arg.endswith((".whl", ".gz", ".zip", ".txt"))]
+    return [f"{folder.rstrip('/')}/setup.py" for folder in folders]
 
 
 def _runs_scripts(head: str, args: list[str]) -> bool:
@@ -333,7 +375,11 @@ def package_scripts(text: str) -> str:
 
 def hints(names: Collection[str]) -> list[bytes]:
     """What a call's lowercased text must hold to load one of the kept files ``names``."""
-    out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & set(names) else []
+    lowered = {name.lower() for name in names}
+    out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & lowered else []
     out += [rb"\b(?:npm|yarn|pnpm|bun)\b"] if PACKAGE in names else []
     out += [rb"\bgit\b"] if GIT_HOOK_NAMES & set(names) else []
+    out += (
+        [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
+    )
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

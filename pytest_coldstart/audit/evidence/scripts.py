@@ -40,6 +40,7 @@ _APPENDS = re.compile(r"\btee\s+(?:-\w*a|--append)")
 MAX_SCRIPTS = 256
 MAX_CHARS = 64 * 1024
 MAX_DEPTH = 3  # a kept script that runs a kept script that runs one ...
+GIT_HOOKS = kept_runs.GIT_HOOK_NAMES
 
 
 class Scripts:
@@ -102,14 +103,44 @@ class Scripts:
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
-            deeper = [key for key in self.run_keys([self._as_run(k) for k in run], workspace) if key not in seen]
+            found = self.run_keys([self._as_run(k) for k in run], workspace) + self._loaded(run, workspace)
+            deeper = [key for key in dict.fromkeys(found) if key not in seen]
             seen.update(deeper)
             run = deeper
         out = [self._as_run(key) for key in seen]
-        out += [kept_lists.joined(text, self.by_key[key]) for key, text in listed.items() if key not in seen]
+        out += [
+            line
+            for key, text in listed.items()
+            if key not in seen
+            for line in kept_lists.joined(text, self.by_key[key], last_component(key))
+        ]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
+
+    def _loaded(self, run: Iterable[str], workspace: Workspace) -> list[str]:
+        """The kept files the kept scripts ``run`` import (``kept_indirect.imported``), and every
+        kept file a Python one that may run code names (``exec(open(f).read())``)."""
+        out: list[str] = []
+        for key in run:
+            text = self._as_run(key)
+            out += self._modules(key, text)
+            if key.endswith(".py") and kept_indirect.runs_code(text):
+                out += list(self._used([text], workspace))
+        return out
+
+    def _modules(self, key: str, text: str) -> list[str]:
+        paths = kept_indirect.imported(key, text) if key.endswith((".py", *kept_indirect.NODE_SUFFIXES)) else set()
+        return [other for other in self.by_key if kept_indirect.ends_in(other, paths)] if paths else []
+
+    def _reads_data(self, key: str | None) -> bool:
+        """The kept Python script ``key`` takes its arguments as data: neither it nor a kept
+        module it imports may run code (``exec``, ``runpy``, ``os.system`` ...: fail closed)."""
+        if key is None or key not in self.by_key:
+            return False  # a script no agent call wrote: what it does with them is unknown
+        texts = [self._as_run(key)]
+        texts += [self._as_run(module) for module in self._modules(key, texts[0])]
+        return not any(kept_indirect.runs_code(text) for text in texts)
 
     def _as_run(self, key: str) -> str:
         """What runs of the kept file ``key``: a package.json's scripts, else what its runner
@@ -141,8 +172,11 @@ class Scripts:
             names = sorted(self.names | self.stems, key=len, reverse=True)
             self._wanted = re.compile("|".join([*map(re.escape, names), r"[*?]"]))  # a glob may match one
         found: dict[str, bool] = {}
+        data: dict[str | None, bool] = {}  # the kept scripts that take their arguments as data
         for text in texts:
             if kept_runs.may_load(text):  # every make segment spelled: make runs only its makefiles
+                hooks = kept_runs.hooks_run(text) if GIT_HOOKS & self.names else set()
+                found.update(dict.fromkeys((key for key in self.by_key if last_component(key) in hooks), True))
                 text = kept_runs.loads(text)
             lowered = text.lower()
             if self._wanted.search(lowered) is None:
@@ -162,8 +196,9 @@ class Scripts:
                     program_name(head) in RUNNERS or segment in fed or any(program_name(w) in RUNNERS for w in handed)
                 )
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
+                script = kept_indirect.takes_data(words, start)
                 for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
-                    for read in kept_indirect.collected(words, start, segment, segment in fed, RUNNERS):
+                    for read in kept_indirect.collected(words, start, segment, segment in fed, RUNNERS, self.stems):
                         found.update(dict.fromkeys(self._matching(read, cwd, workspace), True))
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
                     key = workspace.key(token, cwd) or kept_runs.home_key(token)
@@ -175,15 +210,22 @@ class Scripts:
                     if key is None or key not in self.by_key:
                         continue
                     run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
+                    if run and script is not None and token.strip("\"'") != script:
+                        script_key = workspace.key(script, cwd)
+                        if script_key not in data:  # each script looked at once a call, however many operands
+                            data[script_key] = self._reads_data(script_key)
+                        run = not data[script_key]
                     run = run or (inner is not None and token in inner)
-                    if run and key in fresh:
+                    after = True  # a fresh file (written by this call) is used only after its write
+                    if key in fresh and (run or piped is not None):
                         offsets = kept_runs.last_offsets(text) if offsets is None else offsets
                         if key not in first:
                             first[key] = lowered.find(last_component(key))
-                        run = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
+                        after = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
+                    run = run and after
                     found[key] = found.get(key, False) or run
-                    if not run and piped is not None and listed is not None and key not in fresh:
-                        if kept_lists.lists(segment, token, segment in piped):
+                    if not run and after and piped is not None and listed is not None:
+                        if kept_lists.lists(segment, token, segment in piped):  # cp l m && xargs cat < m
                             listed.setdefault(key, text)
         return found
 

@@ -42,6 +42,8 @@ from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
+from pytest_coldstart.demo.scenarios.adversarial_kept_loaders import KEPT_LOADERS
+from pytest_coldstart.demo.scenarios.adversarial_kept_more import KEPT_MORE
 from pytest_coldstart.demo.scenarios.adversarial_kept_runs import KEPT_RUNS
 from pytest_coldstart.demo.scenarios.adversarial_kept_runs_more import KEPT_RUNS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_kept_text import KEPT_TEXT
@@ -335,6 +337,8 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_RUNS
     + KEPT_TEXT
     + KEPT_RUNS_MORE
+    + KEPT_MORE
+    + KEPT_LOADERS
     + TREES
     + SPELLED
     + TOOLS
