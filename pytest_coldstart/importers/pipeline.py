@@ -370,11 +370,8 @@ def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[
         )
     if entry.get("subagents"):
         text += f"; read {len(entry['subagents'])} sub-agent transcript(s) with it (their calls are in the run)"
-    if entry.get("subagent_calls_missing"):
-        text += (
-            f"; warning: {len(entry['subagent_calls_missing'])} Task call(s) left no sub-agent transcript "
-            "beside the session: their sub-agents' calls are not in the run and the audit does not judge it"
-        )
+    if missing := entry.get("subagent_calls_missing"):
+        text += f"; warning: {len(missing)} Task call(s) left no sub-agent transcript (the audit stays PENDING)"
     created = parse_at(manifest.get("created_at"))
     started = parse_at(entry["session_started_at"])
     if created is not None and started is not None and started < created:
