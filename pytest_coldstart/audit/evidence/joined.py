@@ -34,7 +34,6 @@ _JOINERS = (re.compile(r"[\s.+<>,&^|~]{0,8}"), re.compile(r"[\s.+<>&^|~]{0,8}"))
 #: an interpolation of a literal or of nothing: #{} ${""} ${'x'} #{"x"}
 _INTERPOLATION = re.compile(r"""[#$]\{\s*(?:"([^"{}]*)"|'([^'{}]*)')?\s*\}""")
 _MIN_PIECES = 2
-_MAX_PIECES = 4096
 
 
 def readings(text: str) -> Iterator[str]:
@@ -52,9 +51,7 @@ def _joined(text: str, pattern: re.Pattern[str], joiner: re.Pattern[str]) -> str
     out: list[str] = []
     written = 0
     runs: list[tuple[int, int, list[str], bool]] = []  # start, end, values, any rewritten
-    for number, match in enumerate(pattern.finditer(text)):
-        if number >= _MAX_PIECES:
-            break
+    for match in pattern.finditer(text):  # no cap: a padding of pieces must not hide the name
         value, rewritten = _value(match)
         if runs and joiner.fullmatch(text, runs[-1][1], match.start()) is not None:
             start, _, values, before = runs[-1]
