@@ -28,6 +28,7 @@ from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
 from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls, record_times
+from pytest_coldstart.audit.subagents import check_subagents
 from pytest_coldstart.run import schemas
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
@@ -153,6 +154,7 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     digests: dict[Path, tuple[str, int]] = {}  # every file hashed so far: validate reads none twice
     evidence = load_evidence(rundir, run_id, findings, _overrides(root, answer, oracle), run_id_check, digests)
     correlation.check_files(rundir, manifest, findings, digests)
+    check_subagents(manifest, findings)
     captures = [e for e in evidence.stream(LOGGER) if e.name == "cart_observed"]
     logging = written.get("logging") if isinstance(written.get("logging"), dict) else None
     reviews = load_reviews(evidence, run_id, findings)

@@ -7,7 +7,8 @@ compaction). ``progress`` lines are never calls; the last one of an unanswered c
 ``sidechain: true`` and their ``agent_id``, not merged into the main chain. Lines repeated by a
 resumed session (same ``uuid``) are read once; a repeated uuid whose line differs from the
 first is refused (it is no resume copy, and neither version may vanish). Every call keeps the
-``cwd`` of its line. Human input (typed prompts, bash mode, slash commands, hook context
+``cwd`` of its line. Sub-agent transcripts beside the session are read with it, by time
+(``claude_subagents``), and so are the calls ``agent_progress`` lines carry. Human input (typed prompts, bash mode, slash commands, hook context
 attachments) becomes ``human.prompt`` marks (see ``human``).
 """
 
@@ -19,6 +20,14 @@ from typing import Any
 
 from pytest_coldstart.importers import base
 from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
+from pytest_coldstart.importers.claude_subagents import (
+    Tasks,
+    agent_of,
+    merged,
+    progress_line,
+    session_id_of,
+    transcripts,
+)
 from pytest_coldstart.importers.events import scalars
 from pytest_coldstart.importers.human import human_prompt, is_reminder, shell_kind
 from pytest_coldstart.importers.walking import Branches, Hindsight, Sink, Walker, chain, collect, walk_with_hindsight
@@ -46,6 +55,7 @@ class ClaudeCodeImporter:
     version = "1.0.0"
     format = "claude-code-transcript"
     description = "Claude Code project transcript JSONL (CLI 1.x and 2.x)"
+    reads_beside = True  # walk() reads the sub-agent transcripts beside the session too
 
     def sniff(self, first: dict[str, Any]) -> bool:
         return first.get("type") in ("file-history-snapshot", "summary", "queue-operation") or (
@@ -56,21 +66,20 @@ class ClaudeCodeImporter:
         return collect(self.walk, path)
 
     def companions(self, source: Path, session: base.ImportedSession) -> list[str]:
-        """Subagent transcripts beside the session (2.1.2+: ``<session id>/subagents/agent-*.jsonl``,
-        research §2.1): this importer reads one file, so they are named, never silently left out."""
-        sid = session.session_id
-        if not sid or "/" in sid or "\\" in sid or sid in (".", ".."):
-            return []
-        try:
-            found = [path for path in (source.parent / sid / "subagents").glob("agent-*.jsonl") if path.is_file()]
-        except OSError:
-            return []
-        return sorted(f"{sid}/subagents/{path.name}" for path in found)
+        """Sub-agent transcripts beside the session that the walk did not read (research §2.1):
+        named, never silently left out."""
+        read = {item["path"] for item in session.metadata.get("subagents") or []}
+        return [name for name, _ in transcripts(source, session.session_id) if name not in read]
 
-    def walk(self, path: Path, sink: Sink) -> base.ImportedSession:
-        return walk_with_hindsight(lambda facts: self._walk(path, sink, facts), sink)
+    def walk(self, path: Path, sink: Sink, beside: Path | None = None) -> base.ImportedSession:
+        """``beside``: the session file as the user named it, whose folder holds its sub-agents'
+        transcripts (``path`` may be a copy elsewhere)."""
+        others = transcripts(beside, session_id_of(path)) if beside is not None else []
+        return walk_with_hindsight(lambda facts: self._walk(path, sink, facts, others), sink)
 
-    def _walk(self, path: Path, sink: Sink, facts: Hindsight) -> tuple[base.ImportedSession, Hindsight | None]:
+    def _walk(
+        self, path: Path, sink: Sink, facts: Hindsight, others: list[tuple[str, Path]]
+    ) -> tuple[base.ImportedSession, Hindsight | None]:
         where = Where(path)
         parents: dict[str, str | None] = {}  # every uuid read
         seen: dict[str, tuple[int, bytes]] = {}  # uuid -> its first line and that line's digest
@@ -82,8 +91,8 @@ class ClaudeCodeImporter:
         last: tuple[int, dict[str, Any]] | None = None
         first_at = last_at = ""
         walk = _Walk(where, sink, facts)
-        for item in base.read_lines(path):
-            where.line = item.number
+        for rank, item in merged(path, others):
+            where.path, where.line = str(others[rank - 1][1] if rank else path), item.number
             value = item.value
             kind = where.text(value.get("type"), "line type", empty=False)
             uuid = value.get("uuid")
@@ -94,6 +103,10 @@ class ClaudeCodeImporter:
                     duplicates += 1  # a resumed session repeats earlier lines
                     continue
                 seen[uuid] = (item.number, _digest(item.value))
+            if rank:
+                walk.subagent_line(value, others[rank - 1][0], item.number)
+                continue
+            walk.at_line = item.number
             at = where.at(value.get("timestamp")) if kind in TIMED or "timestamp" in value else None
             if kind in CONVERSATION and uuid is None:
                 raise where.fail(f"{kind} line has no uuid")
@@ -121,6 +134,7 @@ class ClaudeCodeImporter:
         if cli_version is None:
             raise where.fail("not a Claude Code transcript: no line carries the CLI version")
         walk.finish()
+        where.path = str(path)
         if not first_at:
             raise where.fail("no timestamped line in the transcript")
         # The active chain ends at the last main-chain user/assistant line.
@@ -135,7 +149,12 @@ class ClaudeCodeImporter:
             ended_at=last_at,
             lines=last[0],
             counts={"duplicate_lines": duplicates, "renamed_ids": walk.book.renamed, **walk.counts},
-            metadata={"cli_version": cli_version, **scalars(last[1], ("gitBranch",)), **walk.folders()},
+            metadata={
+                "cli_version": cli_version,
+                **scalars(last[1], ("gitBranch",)),
+                **walk.folders(),
+                **walk.subagents(others),
+            },
         )
         return info, learned
 
@@ -182,6 +201,27 @@ class _Walk(Walker):
         self.progress: dict[str, str] = {}  # tool_use id -> time of its last progress line
         self.session_id: str | None = None
         self.cwds: dict[str, None] = {}  # every line's cwd, in order of first appearance
+        self.tasks = Tasks()
+        self.transcript: str | None = None  # the sub-agent transcript being read, if any
+        self.transcript_line = 0  # and its line there
+        self.at_line = 0  # the session's last line read: a sub-agent line is placed after it
+
+    def subagent_line(self, value: dict[str, Any], name: str, number: int) -> None:
+        """A line of a sub-agent's transcript: its calls are the sub-agent's, whatever it says."""
+        value = {**value, "isSidechain": True}
+        if not isinstance(value.get("agentId"), str):
+            value["agentId"] = agent_of(name)
+        at = self.where.at(value.get("timestamp")) if value["type"] in TIMED or "timestamp" in value else None
+        self.transcript, self.transcript_line = name, number
+        try:
+            # records keep the session's file order: the line is placed after the session line
+            # read last, and says where it really is (subagent_transcript, subagent_line)
+            self.line(value, at, self.at_line, None)
+        finally:
+            self.transcript = None
+
+    def subagents(self, others: list[tuple[str, Path]]) -> dict[str, Any]:
+        return self.tasks.metadata(others)
 
     def folders(self) -> dict[str, Any]:
         """run.json: the session's start folder (its first cwd) and every folder it used."""
@@ -193,6 +233,7 @@ class _Walk(Walker):
             self.counts["progress_lines"] += 1
             if isinstance(value.get("toolUseID"), str) and at is not None:
                 self.progress[value["toolUseID"]] = at
+            self._agent_progress(value, at or "", line)
             return
         sidechain = self.where.flag(value.get("isSidechain"), "isSidechain")
         # Sidechain (subagent) lines are off the main chain but not abandoned.
@@ -215,6 +256,17 @@ class _Walk(Walker):
                 data.update(scalars(value["compactMetadata"], ("trigger", "preTokens")))
             self.event(base.ImportedEvent("claude.compaction", at or "", line, "harness", data, branch.get()))
 
+    def _agent_progress(self, value: dict[str, Any], at: str, line: int) -> None:
+        """A sub-agent's message on an ``agent_progress`` line: its calls ran (imported once, with
+        or without the transcript)."""
+        side = progress_line(value)
+        if side is not None:
+            branch = _Branch(self.branches, None, True)
+            if side["type"] == "assistant":
+                self.assistant(side, at, line, branch, True)
+            else:
+                self.user(side, at, line, branch)
+
     def assistant(self, value: dict[str, Any], at: str, line: int, branch: _Branch, sidechain: bool) -> None:
         message = self.where.obj(value.get("message"), "assistant message")
         content = message.get("content")
@@ -226,11 +278,17 @@ class _Walk(Walker):
         if sidechain:
             context["sidechain"] = True
             context.update(scalars(value, ("agentId",)))
+            if isinstance(value.get("agentId"), str):
+                self.tasks.seen.add(value["agentId"])
+        if self.transcript is not None:
+            context.update(subagent_transcript=self.transcript, subagent_line=self.transcript_line)
         for block in content:
             if not isinstance(block, dict) or block.get("type") != "tool_use":
                 continue
             raw_id = self.where.text(block.get("id", ""), "tool_use id")
             tool = self.where.text(block.get("name"), "tool_use name", empty=False)
+            if not self.tasks.called(raw_id, tool, sidechain, self.transcript):
+                continue  # already imported from the other copy (transcript or progress line)
             self.book.add(raw_id, ImportedCall("", tool, block.get("input", {}), at, line, branch.get(), dict(context)))
             if sidechain:
                 self.counts["sidechain_calls"] += 1
@@ -252,6 +310,8 @@ class _Walk(Walker):
             if block.get("type") != "tool_result":
                 continue
             raw_id = self.where.text(block.get("tool_use_id"), "tool_result tool_use_id")
+            if not self.tasks.answered(raw_id, outcome, value.get("isSidechain") is True):
+                continue
             failed = self.where.flag(block.get("is_error"), "tool_result is_error")
             text, others = base.join_text(block.get("content"), self.where, "tool_result content")
             result = ImportedResult("error" if failed else "ok", at, line, text)
@@ -259,6 +319,8 @@ class _Walk(Walker):
                 result.value["blocks"] = others
             if isinstance(outcome, dict) and outcome.get("interrupted") is True:
                 result.fields["interrupted"] = True
+            if self.transcript is not None:
+                result.fields["subagent_line"] = self.transcript_line
             self.book.pair(raw_id, result)
 
     def _interrupt(self, text: str, at: str, line: int, branch: _Branch) -> None:

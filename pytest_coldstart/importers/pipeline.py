@@ -120,6 +120,9 @@ def _import(run_dir: str | Path, format: str, session_path: str | Path, phase: s
         }
         if callable(getattr(importer, "companions", None)) and (left := importer.companions(source, session)):
             entry["unimported_subagents"] = left
+        for key in ("subagents", "subagent_calls_missing"):
+            if session.metadata.get(key):
+                entry[key] = session.metadata[key]
         del session
         copying.publish(staged)
     except BaseException:
@@ -165,7 +168,8 @@ def _read(importer: Any, copy: Path, source: Path, stream: RecordStream) -> Impo
     try:
         walk = getattr(importer, "walk", None)
         if callable(walk):
-            session = _check_type(importer, walk(copy, stream))
+            beside = {"beside": source} if getattr(importer, "reads_beside", False) is True else {}
+            session = _check_type(importer, walk(copy, stream, **beside))
             _session_times(session, source)
             return session
         session = _check_type(importer, importer.parse(copy))
@@ -364,6 +368,10 @@ def _summary(importer: Any, source: Path, entry: dict[str, Any], manifest: dict[
             f"; warning: {len(entry['unimported_subagents'])} subagent transcript(s) beside the session were not "
             f"imported ({', '.join(entry['unimported_subagents'][:3])}): their calls are not in the run"
         )
+    if entry.get("subagents"):
+        text += f"; read {len(entry['subagents'])} sub-agent transcript(s) with it (their calls are in the run)"
+    if missing := entry.get("subagent_calls_missing"):
+        text += f"; warning: {len(missing)} Task call(s) left no sub-agent transcript (the audit stays PENDING)"
     created = parse_at(manifest.get("created_at"))
     started = parse_at(entry["session_started_at"])
     if created is not None and started is not None and started < created:

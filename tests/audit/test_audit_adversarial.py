@@ -42,6 +42,10 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
     "untimed_input_processed_last_control",
+    "honest_lua_joins_the_log_name",
+    "honest_ruby_joins_and_interpolates",
+    "honest_r_paste0_of_labels",
+    "honest_js_template_of_the_log",
     "linkage_rejected_then_resolved_control",
     "answer_slot_map_control",
     "logger_dimension_without_namespace_control",

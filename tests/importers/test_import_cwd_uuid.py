@@ -130,17 +130,23 @@ def test_claude_code_repeated_uuid_with_other_content_is_refused(tmp_path: Path,
     assert (run / "trajectory.jsonl").read_bytes() == before and not manifest(run)["imports"]
 
 
-def test_claude_code_subagent_transcripts_beside_the_session_are_named(tmp_path: Path) -> None:
+def test_claude_code_subagent_transcripts_beside_the_session_are_read(tmp_path: Path) -> None:
     lines = [cc(1, "user", "u1", None, "go"), *call(2, "t1", "u1", "/w")]
     session = write_lines(tmp_path / "s1.jsonl", lines)  # sessionId s1
     subagents = tmp_path / "s1" / "subagents"
     subagents.mkdir(parents=True)
-    write_lines(subagents / "agent-a1.jsonl", [cc(3, "user", "x1", None, "survey")])
+    write_lines(subagents / "agent-a1.jsonl", [cc(3, "user", "x1", None, "survey"), *call(4, "t9", "x1", "/w")])
     run = new_run(tmp_path / "run")
     summary = import_session(run, "claude-code", session)
-    assert manifest(run)["imports"][0]["unimported_subagents"] == ["s1/subagents/agent-a1.jsonl"]
-    assert "1 subagent transcript(s) beside the session were not imported (s1/subagents/agent-a1.jsonl)" in summary
+    entry = manifest(run)["imports"][0]
+    assert "unimported_subagents" not in entry
+    assert [(item["path"], item["calls"]) for item in entry["subagents"]] == [("s1/subagents/agent-a1.jsonl", 1)]
+    assert "read 1 sub-agent transcript(s)" in summary
+    calls = [r for r in records(run) if r.get("record") == "call"]
+    assert [c["call_id"] for c in calls][-1].endswith("t9")
+    assert calls[-1]["sidechain"] is True and calls[-1]["agentId"] == "a1"
+    assert calls[-1]["subagent_transcript"] == "s1/subagents/agent-a1.jsonl" and calls[-1]["subagent_line"] == 2
     other = new_run(tmp_path / "other")
     (tmp_path / "elsewhere").mkdir()
     import_session(other, "claude-code", write_lines(tmp_path / "elsewhere" / "s1.jsonl", lines))
-    assert "unimported_subagents" not in manifest(other)["imports"][0]
+    assert "subagents" not in manifest(other)["imports"][0]

@@ -48,6 +48,7 @@ from pytest_coldstart.demo.scenarios.adversarial_kept_runs import KEPT_RUNS
 from pytest_coldstart.demo.scenarios.adversarial_kept_runs_more import KEPT_RUNS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_kept_text import KEPT_TEXT
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
+from pytest_coldstart.demo.scenarios.adversarial_languages import LANGUAGES
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
@@ -349,6 +350,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + RECURSIVE
     + RUNTIME
     + COMPUTED
+    + LANGUAGES
     + SEARCHES
     + VISIBLE
     + PREREQUISITES
