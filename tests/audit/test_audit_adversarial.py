@@ -119,6 +119,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "answer_placeholder_by_the_operator_control",
     "causality_beside_an_operator_use_control",
     "normalized_view_respells_times_with_an_offset_control",
+    "normalized_view_respells_every_field_control",
     # files the agent wrote, never run by what handles them (adversarial_kept_runs)
     "kept_script_viewed_edited_committed_never_run",
     "java_source_with_braces_compiled_by_javac",

@@ -40,6 +40,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 )
 from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
+from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_runs import KEPT_RUNS
@@ -350,6 +351,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + PREREQUISITES
     + INVENTORIES
     + EVIDENCE
+    + EVIDENCE_MORE
     + ARMING
     + LINKED
     + REWRITTEN_AFTER
