@@ -68,8 +68,9 @@ SUPPORT: dict[ReviewId, tuple[Need, ...]] = {
 def unmet(review_id: str, refs: list[Resolution], event_of: Callable[[str], tuple[str, str | None]]) -> list[str]:
     """The needs of ``review_id`` no cited record meets. ``event_of(ref)`` is the (source,
     event) of a resolved ref, an oracle ref read as the record it names."""
-    needs = SUPPORT.get(ReviewId(review_id)) if review_id in ReviewId._value2member_map_ else None
-    if not needs:
+    try:
+        needs = SUPPORT[ReviewId(review_id)]
+    except ValueError:  # not a review id of this revision: reported elsewhere
         return []
     cited = {event_of(r.ref) for r in refs if r.ok}
     cited |= {(source, None) for source, _ in cited}
