@@ -27,12 +27,13 @@ from pytest_coldstart.audit.model import LOGGER, TESTMOD, Findings, FlagResult
 from pytest_coldstart.audit.ordering import earliest, latest
 from pytest_coldstart.audit.refs import RefIndex
 from pytest_coldstart.audit.report import build_report, write_report
-from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls, record_times
+from pytest_coldstart.audit.reviews import apply_reviews, load_reviews, named_calls, record_events, record_times
 from pytest_coldstart.audit.subagents import check_subagents
 from pytest_coldstart.run import schemas
 from pytest_coldstart.run.clock import parse_at
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.layout import AUDIT_DIR, TRAJECTORY, RunDir
+from pytest_coldstart.run.reviewers import agent_names
 from pytest_coldstart.run.vocabulary import EVIDENCE_NAMES
 
 
@@ -202,7 +203,12 @@ def _audit(root: Path, answer: str | Path | None, oracle: str | Path | None) -> 
     times = record_times([*evidence.events.values(), trajectory.calls]) if reviews else {}
     opened = max((t for t in (parse_at(manifest.get("created_at")), agent_start) if t is not None), default=None)
     agent_calls = {call.call_id for call in trajectory.calls if call.agent} if reviews else set()
-    apply_reviews(flags, reviews, index, findings, times, opened, agent_calls)
+    events = record_events(list(evidence.events.values())) if reviews else {}
+    players = [
+        e.get("actor") for e in evidence.events.get(TESTMOD, []) if e.name in ("input_attempt", "input_processed")
+    ]
+    agents = agent_names(manifest, players)
+    apply_reviews(flags, reviews, index, findings, times, opened, agent_calls, events, agents)
     integrity.fold(validation, findings)  # last: every problem the audit reported itself is known
     overall, klass = classify(flags, findings)
     return build_report(

@@ -24,7 +24,9 @@ from pytest_coldstart.audit.evidence.load import Evidence, check_hash
 from pytest_coldstart.audit.evidence.reader import HashedLines
 from pytest_coldstart.audit.model import Findings, FlagResult
 from pytest_coldstart.audit.refs import RefIndex, Resolution
+from pytest_coldstart.audit.review_support import unmet
 from pytest_coldstart.run.clock import ZONE_EARLIER, format_at, parse_at, zoneless
+from pytest_coldstart.run.reviewers import is_the_agent, unnamed
 from pytest_coldstart.run.textsafe import blank
 from pytest_coldstart.run.vocabulary import REVIEW_IDS, REVIEW_STATUSES, ReviewId, ReviewStatus, Status
 
@@ -99,8 +101,9 @@ def entry_problem(entry: dict[str, Any], run_id: str) -> tuple[str, str] | None:
         return "run", f"review {review_id}: belongs to run {entry['run_id']!r}, not {run_id!r}"
     if status in (ReviewStatus.RESOLVED, ReviewStatus.REJECTED):
         by = entry.get("by")
-        if not isinstance(by, str) or blank(by):
-            return "shape", f"review {review_id}: a {status} entry needs a non-blank reviewer (by)"
+        if not isinstance(by, str) or unnamed(by):
+            named = "" if not isinstance(by, str) or blank(by) else f": {by[:40]!r} names no one"
+            return "shape", f"review {review_id}: a {status} entry needs a non-blank reviewer (by){named}"
         if parse_at(entry.get("at")) is None or not isinstance(entry.get("at"), str):
             return "shape", f"review {review_id}: at {str(entry.get('at'))[:40]!r} is not a timestamp"
     evidence = entry.get("evidence", [])
@@ -189,6 +192,26 @@ def record_times(streams: list[list[Any]]) -> dict[tuple[str, int], datetime]:
     return {(r.stream, r.line): r.at for records in streams for r in records if r.at is not None}
 
 
+def record_events(streams: list[list[Any]]) -> dict[tuple[str, int], str]:
+    """(stream, line) -> event name of every test-mod and logger record."""
+    return {(r.stream, r.line): r.name for records in streams for r in records}
+
+
+def _event_of(index: RefIndex, events: dict[tuple[str, int], str]) -> Any:
+    """(source, event) of a resolved ref; an oracle ref is read as the record it names."""
+
+    def event_of(ref: str) -> tuple[str, str | None]:
+        prefix, _, rest = ref.partition(":")
+        if prefix.lower() == "oracle" and rest:
+            return event_of(rest)
+        where = index.locate(ref)
+        if where is not None:
+            return where[0], events.get(where[:2])
+        return index.resolve(ref).source or "", None
+
+    return event_of
+
+
 def apply_reviews(
     flags: list[FlagResult],
     latest: dict[str, dict[str, Any]],
@@ -197,9 +220,14 @@ def apply_reviews(
     times: dict[tuple[str, int], datetime] | None = None,
     opened: datetime | None = None,
     agent_calls: set[str] | None = None,
+    events: dict[tuple[str, int], str] | None = None,
+    agents: frozenset[str] = frozenset(),
 ) -> None:
     """``opened``: when the run began (no review can be dated before it); ``agent_calls``: the
-    ids of the agent's calls (a review of what the agent did cites them, not another actor's)."""
+    ids of the agent's calls (a review of what the agent did cites them, not another actor's);
+    ``events``: the event name of each stream record (a review cites records that can show it);
+    ``agents``: the run's own agent names (``reviewers.agent_names``: no reviewer of the run)."""
+    event_of = _event_of(index, events or {})
     required = {item["id"] for flag in flags for item in flag.required_review}
     for review_id, entry in sorted(latest.items()):
         if review_id not in REVIEW_IDS:
@@ -231,6 +259,13 @@ def apply_reviews(
                 )
             if agent_calls is not None and not problems:
                 problems += not_the_agents(item["id"], refs, agent_calls)
+            if events is not None and not problems:
+                problems += unmet(item["id"], refs, event_of)
+            if entry["status"] == ReviewStatus.RESOLVED and is_the_agent(entry["by"], agents):
+                problems.append(
+                    f"it is signed {entry['by'][:40]!r}, a name of the run's own agent (its actor, harness, model "
+                    "or player): the agent's word about itself is no review"
+                )
             early = too_early(entry, index, times or {}, opened) if entry["status"] == ReviewStatus.RESOLVED else None
             if early is not None:
                 problems.append(early)

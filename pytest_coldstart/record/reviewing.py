@@ -11,6 +11,7 @@ from pytest_coldstart.run import jsonio
 from pytest_coldstart.run.clock import format_at, parse_at, zoneless
 from pytest_coldstart.run.errors import ColdstartError, UsageError
 from pytest_coldstart.run.paths import open_for_write
+from pytest_coldstart.run.reviewers import agent_names, is_the_agent, unnamed
 from pytest_coldstart.run.textsafe import blank
 from pytest_coldstart.run.versioning import CURRENT, require_current
 from pytest_coldstart.run.vocabulary import REVIEW_STATUSES, ReviewStatus
@@ -36,6 +37,13 @@ def append_review(
         raise UsageError("a review needs a non-empty id")
     if not isinstance(by, str) or blank(by):
         raise UsageError("a review needs a non-blank reviewer (--by): one that shows on a page")
+    if unnamed(by):
+        raise UsageError(f"a review needs a reviewer (--by) who is named: {by[:40]!r} names no one")
+    if is_the_agent(by, agent_names(recorder.manifest)):
+        raise UsageError(
+            f"a review is a person's judgement: --by {by[:40]!r} is a name of the run's own agent "
+            "(the agent actor, its harness, model or provider)"
+        )
     refs = [ref for ref in evidence if isinstance(ref, str) and not blank(ref)]
     if status == ReviewStatus.RESOLVED and (not refs or len(refs) != len(evidence)):
         raise UsageError("a resolved review needs at least one non-blank --evidence ref")

@@ -123,6 +123,11 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "answer_placeholder_by_the_operator_control",
     "causality_beside_an_operator_use_control",
     "normalized_view_respells_times_with_an_offset_control",
+    "normalized_view_respells_every_field_control",
+    "oracle_independence_review_beside_an_agent_ref_control",
+    "reviews_signed_by_a_person_named_like_the_harness_control",
+    "input_processed_player_in_other_case_control",
+    "input_processed_player_by_uuid_control",
     # files the agent wrote, never run by what handles them (adversarial_kept_runs)
     "kept_script_viewed_edited_committed_never_run",
     "java_source_with_braces_compiled_by_javac",

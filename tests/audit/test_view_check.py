@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pytest_coldstart.audit.evidence.view_check import contradictions
+from pytest_coldstart.audit.evidence import view_check
 from pytest_coldstart.audit.model import LOGGER, Event
 from pytest_coldstart.run.clock import parse_at
 
@@ -18,6 +18,18 @@ def view(*records: dict) -> list[Event]:
         Event(LOGGER, r["event"], n, 0, f"logger:seq{n}", parse_at(r.get("at")), r.get("tick"), None, r)
         for n, r in enumerate(records, 1)
     ]
+
+
+def contradictions(records: list[Event], source: Path) -> list[str] | None:
+    """The view records the raw output does not hold (the raw side is checked below)."""
+    check = view_check.contradictions(records, source)
+    return None if check is None else check.invented
+
+
+def left_out(records: list[Event], source: Path) -> list[str]:
+    check = view_check.contradictions(records, source)
+    assert check is not None
+    return check.left_out
 
 
 def raw(tmp_path: Path, *lines: object) -> Path:
@@ -43,7 +55,9 @@ def test_a_view_that_respells_the_raw_records_holds(tmp_path):
         },
         {"event": "logger_flushed", "at": "2026-01-01T12:00:30Z"},
     )
-    assert contradictions(view(ARMED, SEEN), source) == []
+    flushed = {"event": "logger_flushed", "at": "2026-01-01T12:00:30Z"}
+    assert contradictions(view(ARMED, SEEN, flushed), source) == []
+    assert left_out(view(ARMED, SEEN, flushed), source) == []
     tick_only = raw(tmp_path, ARMED, {**SEEN, "at": None})
     assert contradictions(view(ARMED, SEEN), tick_only) == []  # the raw states the tick alone
 
@@ -75,3 +89,24 @@ def test_a_raw_line_the_projection_cannot_read_supports_nothing_and_switches_not
     assert contradictions(view(ARMED, SEEN), source) == ["logger:seq2 (cart_observed)"]
     named_only = raw(tmp_path, {"event": "cart_observed", "uuid": CART, "tick": "late"})
     assert contradictions(view(SEEN), named_only) == ["logger:seq1 (cart_observed)"]
+
+
+def test_a_view_that_leaves_out_or_changes_a_raw_record_does_not_carry_its_source(tmp_path):
+    error = {"event": "logger_error", "at": "2026-01-01T12:00:09Z", "error": "crashed"}
+    source = raw(tmp_path, ARMED, error, SEEN)
+    assert left_out(view(ARMED, SEEN), source) == ["raw line 2 (logger_error)"]  # the error dropped
+    assert left_out(view(ARMED, error, SEEN), source) == []
+    other_lab = raw(tmp_path, {**ARMED, "instance": "lab-b"}, {**SEEN, "instance": "lab-b"})
+    respelled = view({**ARMED, "instance": "lab-a"}, {**SEEN, "instance": "lab-a"})
+    assert left_out(respelled, other_lab) == ["raw line 1 (logger_armed)", "raw line 2 (cart_observed)"]
+    assert contradictions(respelled, other_lab) == ["logger:seq1 (logger_armed)", "logger:seq2 (cart_observed)"]
+    other_run = raw(tmp_path, ARMED, {**SEEN, "run_id": "another-run"})
+    assert left_out(view(ARMED, {**SEEN, "run_id": "probe"}), other_run) == ["raw line 2 (cart_observed)"]
+    twice = raw(tmp_path, ARMED, SEEN, SEEN)
+    assert left_out(view(ARMED, SEEN), twice) == ["raw line 3 (cart_observed)"]  # two records, not one
+    broken = raw(tmp_path, ARMED, {"event": "logger_error", "at": "not a time"}, SEEN)
+    assert left_out(view(ARMED, SEEN), broken)[0].startswith("raw line 2 (logger_error: ")
+    moved = {**SEEN, "position": [1, 2, 3]}
+    assert left_out(view(ARMED, moved), raw(tmp_path, ARMED, {**SEEN, "position": [1, 2, 4]})) == [
+        "raw line 2 (cart_observed)"
+    ]  # a field the projection reads is a fact whether or not a flag reads it

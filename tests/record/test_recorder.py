@@ -173,6 +173,13 @@ def test_review_rules(run):
         rec.review("machine_operated.causality", "resolved", "alice", evidence=["ok", " "])
     with pytest.raises(UsageError, match="non-blank reviewer"):
         rec.review("machine_operated.causality", "resolved", "  ", evidence=["trajectory:c0"])
+    for nobody in ("-", "?", "N/A", "unknown", "none", "null"):
+        with pytest.raises(UsageError, match="names no one"):
+            rec.review("machine_operated.causality", "resolved", nobody, evidence=["trajectory:c0"])
+    harness = rec.manifest["harness"]
+    for agent in ("agent", harness["name"], harness["model"]):
+        with pytest.raises(UsageError, match="the run's own agent"):
+            rec.review("machine_operated.causality", "resolved", agent, evidence=["trajectory:c0"])
     with pytest.raises(UsageError, match="status must be one of"):
         rec.review("machine_operated.causality", "approved", "alice", evidence=["trajectory:c0"])
     with pytest.raises(UsageError, match="not a timestamp"):

@@ -60,17 +60,17 @@ class StreamReading:
         if not self._check_sources(sources, raw_sha, "the raw logger"):
             self._forget(LOGGER)
             return
-        unsupported = view_check.contradictions(events, raw)
-        if unsupported is None:
+        check = view_check.contradictions(events, raw)
+        if check is None:
             self.findings.info(
                 "agent_logger: the raw output is not JSON lines of logger events the audit reads, so the normalized "
                 "view could not be compared with it"
             )
-        elif unsupported:
+        elif check.invented or check.left_out:
             self.findings.infra(
-                f"evidence agent_logger: the normalized view states {len(unsupported)} record(s) the raw output does "
-                f"not hold as written (another time, tick, cart or items, or none): {', '.join(unsupported[: view_check.SHOWN])}; "
-                "a view is the raw records spelled anew, never new facts"
+                "evidence agent_logger: "
+                + _disagreement(check)
+                + "; a view is the raw records spelled anew, never other facts"
             )
             self._forget(LOGGER)
             return
@@ -212,3 +212,19 @@ class StreamReading:
             self.findings.info(f"{name}: {unnamed} record(s) without an event name were ignored")
         self.digests[path] = (lines.sha256 or "", lines.size)
         return (events if ok else None), sources, lines.sha256 or "", lines.size
+
+
+def _disagreement(check: view_check.ViewCheck) -> str:
+    shown = view_check.SHOWN
+    parts = []
+    if check.invented:
+        parts.append(
+            f"the normalized view states {len(check.invented)} record(s) the raw output does not hold as written "
+            f"(another time, tick, cart, items, instance or run, or none): {', '.join(check.invented[:shown])}"
+        )
+    if check.left_out:
+        parts.append(
+            f"the normalized view leaves out or changes {len(check.left_out)} record(s) of the raw output "
+            f"(the raw output is never replaced by the view): {', '.join(check.left_out[:shown])}"
+        )
+    return "; ".join(parts)

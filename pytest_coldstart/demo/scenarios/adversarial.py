@@ -40,6 +40,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 )
 from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
+from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_loaders import KEPT_LOADERS
@@ -356,6 +357,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + PREREQUISITES
     + INVENTORIES
     + EVIDENCE
+    + EVIDENCE_MORE
     + ARMING
     + LINKED
     + REWRITTEN_AFTER

@@ -11,6 +11,7 @@ reads. The honest control respells the raw times with an offset in the view.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -32,14 +33,18 @@ VIEW_PATH = "agent/romlog.norm.jsonl"
 
 def _view(index: int, **changes: Any) -> Any:
     """The logger's raw records as a normalized view, record ``index`` given ``changes``."""
+    return view_as(lambda records: [dict(r, **changes) if n == index else r for n, r in enumerate(records)])
+
+
+def view_as(transform: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> Any:
+    """The logger's raw records, each naming the raw bytes, as ``transform`` writes the view."""
 
     def write(root: Path) -> None:
         raw = (root / story.LOGGER_PATH).read_bytes()
         records = [jsonio.loads(line) for line in raw.splitlines() if line.strip()]
         for record in records:
             record["source_sha256"] = hashlib.sha256(raw).hexdigest()
-        records[index].update(changes)
-        data = b"".join(jsonio.dumps_line(record) + b"\n" for record in records)
+        data = b"".join(jsonio.dumps_line(record) + b"\n" for record in transform(records))
         (root / VIEW_PATH).write_bytes(data)
         evidence = jsonio.read_json(root / "evidence.json")
         evidence["agent_logger"].update(normalized=VIEW_PATH, normalized_sha256=hashlib.sha256(data).hexdigest())
