@@ -22,7 +22,14 @@ from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
-from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings, uri_decoded
+from pytest_coldstart.audit.evidence.shell_words import (
+    any_reading,
+    dequoted,
+    last_component,
+    strings,
+    uri_decoded,
+    without_comments,
+)
 from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
@@ -151,8 +158,10 @@ class Naming:
         """The fail-closed declarations a read of a whole folder reaches (``folder_reads``), the
         folder taken in the cwd the read runs in, from each start of the session (``cd .. &&
         cat *``; after ``cd $X``: anywhere). A subshell or popd may return to the start: then
-        the starts are read too (fail closed)."""
-        return {name for text in texts for name in self._folders_read_in(text)}
+        the starts are read too (fail closed). A text is read with its comments too and without
+        them (``grep -r x # note``: the comment's words are no operands; fail closed both ways)."""
+        readings = dict.fromkeys([*texts, *(without_comments(text) for text in texts)])
+        return {name for text in readings for name in self._folders_read_in(text)}
 
     def _folders_read_in(self, text: str) -> set[str]:
         found = self._read_where_it_runs(text, folder_reads)
