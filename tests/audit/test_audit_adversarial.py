@@ -147,6 +147,10 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_kept_files_found_imported_and_tested",
     "honest_note_viewed_through_wrappers",
     "honest_package_scripts_and_hook_run",
+    "oracle_named_only_in_a_shell_comment",
+    "git_log_status_and_a_diff_of_its_own_file",
+    "pi_at_prefix_paths_of_its_own_files",
+    "windows_aliases_of_its_own_files",
 }
 
 

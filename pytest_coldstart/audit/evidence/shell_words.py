@@ -159,6 +159,10 @@ def wrapper_folders(words: list[str]) -> list[str]:
     return found[:8]
 
 
+#: tools whose command line a POSIX shell or PowerShell runs, where ``#`` starts a comment (not
+#: cmd.exe's, nor code tools': Lua's ``#t`` is a length)
+COMMENTING_SHELLS = frozenset(["bash", "sh", "zsh", "shell", "terminal", "exec", "execute", "command", "commands"])
+COMMENTING_SHELLS |= {"powershell", "pwsh"}
 #: what the shell reads as one piece when it looks for comments: a quoted string (escapes in
 #: double quotes and ANSI-C quotes kept inside it), an escaped character, a here-document's
 #: operator (group 1: its delimiter, quoted or not; ``<<<`` is a here-string), a newline, a ``#``
