@@ -17,7 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-from pytest_coldstart.audit.evidence.git_reads import INTENT
+from pytest_coldstart.audit.evidence.git_reads import marks_intent
 from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
 
@@ -112,7 +112,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         tuple[str, str]
     ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
     code_reads = _CODE_READ.search(text) is not None
-    intent = "git" in text and INTENT.search(text) is not None  # git add -N . && git diff
+    intent = False  # a git add -N before: git diff prints the new files (git add -N . && git diff)
     folders = {}  # the literals the text assigns variables a listing is handed (looked up once)
     if code_reads and _VAR_LISTING.search(text) is not None:
         folders = {match.group("var"): match.group("folder") for match in _ASSIGNED_FOLDER.finditer(text)}
@@ -140,6 +140,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         if not words:
             continue
         head = last_component(words[0]).lower()
+        intent = intent or (head == "git" and marks_intent(words))
         yield from _reads(words, head, intent)
         yield from _served(words, head)
         if head == "find":

@@ -32,8 +32,10 @@ _VALUED = frozenset(["-n", "--max-count", "-o", "--output-directory", "--format"
 _VALUED |= {"-e", "-f", "-A", "-B", "-C", "-m", "--max-depth", "--threads", "--remote", "-L", "--author", "--grep"}
 
 
-#: ``git add -N`` / ``--intent-to-add``: new files shown whole by a plain ``git diff``
-INTENT = re.compile(r"\badd\b[^;&|\n]*\s(?:-[A-Za-z]*N\b|--intent-to-add)")
+def marks_intent(words: list[str]) -> bool:
+    """``git add -N`` / ``--intent-to-add`` (the words of one command): a plain ``git diff``
+    after it prints the new files whole."""
+    return "add" in words and any(w == "--intent-to-add" or (w[:1] == "-" != w[1:2] and "N" in w) for w in words)
 
 
 def git_content_reads(command: str, rest: list[str], intent: bool = False) -> list[str] | None:
