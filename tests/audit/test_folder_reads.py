@@ -67,6 +67,16 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         ("git add -A && git diff --cached", [(".", "*", True)]),
         ("git -C test grep -e x", [("test/.", "*", True)]),
         ("git grep cart workspace", [("workspace", "*", True)]),
+        # a commit's, the index's or every object's files printed (git_reads): fail closed
+        ("git commit -qm x && git show", [(".", "*", True)]),
+        ("git log -p", [(".", "*", True)]),
+        ("git format-patch -1 --stdout", [(".", "*", True)]),
+        ("git grep uuid HEAD", [("HEAD", "*", True), (".", "*", True)]),
+        ("git diff HEAD~1 HEAD", [(".", "*", True)]),
+        ("git add -N . && git diff", [(".", "*", True)]),
+        ("git cat-file --batch-all-objects --batch", [(".", "*", True)]),
+        ("git log -p -- agent", [("agent", "*", True)]),
+        ("git diff HEAD -- agent/", [("agent/", "*", True)]),
         ("git diff --no-index /tmp/e .", [("/tmp/e", "*", True), (".", "*", True)]),
         ("grep -d recurse x .", [(".", "*", True)]),
         ("grep --directories=recurse x test", [("test", "*", True)]),
@@ -111,7 +121,8 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "python3 -c \"import os; print(os.listdir('.'))\"",  # a listing that opens nothing reads nothing
         "python3 -c \"s = set(); s.add('.'); print(os.listdir())\"",  # a set's add is no archive
         "du -sh *; file *; stat *; chmod 644 *; rm -f *.tmp; expr 3 * 4",
-        "git status; git diff; git log -p; git commit -am x",
+        "git status; git diff; git log --oneline; git commit -am x",
+        "git show --stat HEAD; git log --stat; git show HEAD:agent/x.py",
         "git add -A && git commit -qm 'update notes.md'",  # stages, shows nothing
         "diff -u a.py b.py",  # two files, no folder
         "tar -xzf a.tgz -C workspace",

@@ -17,6 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from pytest_coldstart.audit.evidence.git_reads import marks_intent
 from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
 
@@ -111,6 +112,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         tuple[str, str]
     ] = []  # (root, pattern) a find printed, for a reader on the next segment (find . | xargs cat)
     code_reads = _CODE_READ.search(text) is not None
+    intent = False  # a git add -N before: git diff prints the new files (git add -N . && git diff)
     folders = {}  # the literals the text assigns variables a listing is handed (looked up once)
     if code_reads and _VAR_LISTING.search(text) is not None:
         folders = {match.group("var"): match.group("folder") for match in _ASSIGNED_FOLDER.finditer(text)}
@@ -138,7 +140,8 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         if not words:
             continue
         head = last_component(words[0]).lower()
-        yield from _reads(words, head)
+        intent = intent or (head == "git" and marks_intent(words))
+        yield from _reads(words, head, intent)
         yield from _served(words, head)
         if head == "find":
             patterns = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")] or ["*"]
@@ -214,7 +217,7 @@ def _value(words: list[str], names: tuple[str, ...]) -> str | None:
     return next((words[i + 1] for i, w in enumerate(words[:-1]) if w in names), None)
 
 
-def _reads(words: list[str], head: str) -> Iterator[Read]:
+def _reads(words: list[str], head: str, intent: bool) -> Iterator[Read]:
     operands, skip = [], False
     for word in words[1:]:
         if skip:
@@ -233,7 +236,7 @@ def _reads(words: list[str], head: str) -> Iterator[Read]:
             if is_glob(operand) and len(re.sub(r"[*?\[\].]", "", base)) < 2:
                 folder = posixpath.dirname(operand.rstrip("/"))
                 yield (folder if folder and not is_glob(folder) else ".", base, is_glob(folder))
-    yield from program_reads(words, head, operands, flags)
+    yield from program_reads(words, head, operands, flags, intent)
 
 
 def _find_roots(words: list[str]) -> list[str]:

@@ -27,7 +27,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.audit.evidence.run_tree import symlink_names
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, segment_tokens, strings
+from pytest_coldstart.audit.evidence.win_paths import long_path, win32_path
 
 RUN = "<run>"  # the key prefix of the run directory when the host path it had is unknown
 _DRIVE = re.compile(r"^[a-zA-Z]:/")
@@ -103,7 +105,9 @@ class Workspace:
         self.case_insensitive = (
             flagged if isinstance(flagged, bool) else any(word in host for word in _CASE_INSENSITIVE_OS)
         )
-        self.symlinks = self._symlinks()
+        self.windows = "windows" in host  # Win32's aliases of a name (``win_paths``)
+        self.declared: set[str] = set()  # keys of declared files: what an ambiguous short name is taken as
+        self.symlinks = symlink_names(self.root)
         self._run_keys: dict[str, str | None] = {}
         self._keys: dict[tuple[str, str | None], str | None] = {}  # Workspace.key's memo
         self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
@@ -127,25 +131,6 @@ class Workspace:
             where = f"{self.cwd if self.cwd != RUN else 'the run directory'} (from {self.cwd_source})"
         run = self.run_base if self.run_base != RUN else "not recorded"
         return f"agent working directory: {where}; the run directory's path on the agent's host: {run}"
-
-    def _symlinks(self) -> set[str]:
-        """Lowercased names of the symlinks inside the run (a call may name a file through one)."""
-        names: set[str] = set()
-        stack = [str(self.root)]
-        while stack:
-            try:
-                entries = list(os.scandir(stack.pop()))
-            except OSError:
-                continue
-            for entry in entries:
-                try:
-                    if entry.is_symlink():
-                        names.add(entry.name.lower())
-                    elif entry.is_dir(follow_symlinks=False) and entry.name != ".coldstart":
-                        stack.append(entry.path)
-                except OSError:
-                    continue
-        return names
 
     # -- keys ------------------------------------------------------------------------------
 
@@ -185,6 +170,8 @@ class Workspace:
 
     def _key(self, token: str, cwd: str | None) -> str | None:
         raw = token.strip().replace("\\", "/")
+        if self.windows or _DRIVE.match(raw):  # oracle.json., oracle.json::$DATA: the file itself
+            raw = win32_path(raw)
         if raw.startswith("/proc/"):  # /proc/self/cwd/x is x; /proc/self/root/x is /x
             raw = _PROC_ROOT.sub("/", _PROC_CWD.sub("./", raw, count=1), count=1)
         head, _, rest = raw.partition("/")
@@ -200,7 +187,16 @@ class Workspace:
         if self.aliases:  # links calls made: followed component by component (x/link/.. too)
             full = self._through_links(raw if is_absolute(text) else f"{cwd or self.cwd}/{raw}")
         inside = self.inside(full)
+        if inside is not None and "~" in inside and self.windows:  # ORACLE~1.JSO: the long name it stands for
+            inside = long_path(str(self.root), inside, lambda rel: self._declares(self.run_key(rel)))
         return self.run_key(inside) if inside is not None else self.fold(full)
+
+    def declare(self, keys: set[str]) -> None:
+        self.declared |= keys
+        self._keys.clear()  # a short name resolved before may now be taken as a declared file
+
+    def _declares(self, key: str | None) -> bool:
+        return key is not None and any(k == key or k.startswith(key + "/") for k in self.declared)
 
     def alias(self, link: str, target: str) -> None:
         """A call made ``link`` a symbolic link to ``target``: later paths through it are the

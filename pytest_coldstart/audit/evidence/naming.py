@@ -16,13 +16,20 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
-from pytest_coldstart.audit.evidence import globs
+from pytest_coldstart.audit.evidence import globs, win_paths
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
-from pytest_coldstart.audit.evidence.shell_words import any_reading, dequoted, last_component, strings, uri_decoded
+from pytest_coldstart.audit.evidence.shell_words import (
+    any_reading,
+    dequoted,
+    last_component,
+    strings,
+    uri_decoded,
+    without_comments,
+)
 from pytest_coldstart.audit.evidence.tool_reads import tool_reads, without_filters
 
 _GLOB = re.compile(r"[*?]")
@@ -59,7 +66,8 @@ class Naming:
 
     def _compile(self) -> None:
         alternatives = sorted(self.bases, key=len, reverse=True)
-        self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern]))
+        windows = [win_paths.HINT] if self.workspace.windows else []  # ORACLE~1.JSO names no base
+        self.wanted = re.compile("|".join([*map(re.escape, alternatives), _GLOB.pattern, *windows]))
 
     def _know_links(self) -> None:
         """The names worth resolving: declared base names, the run's symlinks and the links
@@ -86,7 +94,7 @@ class Naming:
             base = bases.get(token)
             if base is None:
                 base = bases[token] = last_component(token)
-            if base not in self.bases:
+            if base not in self.bases and not self._windows_alias(base):
                 # A pattern with some letters of a name (*.json, ora*); a bare * or */ is code or prose.
                 if _GLOB.search(base) and len(_GLOB.sub("", base)) >= 2:
                     found.update(self._globbed(token, base, cwd))
@@ -97,8 +105,24 @@ class Naming:
             elif key is None or self.workspace.unknown_host(key):
                 # $RUN/oracle.json, ~/x/oracle.json, or a host path while the run's is unknown:
                 # test-side evidence by that name
-                found.update(name for name in self.fail_closed for k in self.keys.get(name, ()) if _base(k) == base)
+                found.update(
+                    name
+                    for name in self.fail_closed
+                    for k in self.keys.get(name, ())
+                    if self._same_base(_base(k), base)
+                )
         return found
+
+    def _windows_alias(self, base: str) -> bool:
+        """On a Windows host: a name Win32 opens as a declared one (``oracle.json.``, a short name)."""
+        return self.workspace.windows and (
+            win_paths.win32_path(base) in self.bases or bool(win_paths.SHORT.match(base))
+        )
+
+    def _same_base(self, declared: str, base: str) -> bool:
+        if declared == base or not self.workspace.windows:
+            return declared == base
+        return win_paths.win32_path(base) == declared or win_paths.could_alias(base, declared)
 
     def reached(self, target: str, text: str, keys_of: Collection[str], *, code: bool = False) -> list[str]:
         """The keys of declarations ``keys_of`` a write to ``target`` - a name known only at run
@@ -151,8 +175,10 @@ class Naming:
         """The fail-closed declarations a read of a whole folder reaches (``folder_reads``), the
         folder taken in the cwd the read runs in, from each start of the session (``cd .. &&
         cat *``; after ``cd $X``: anywhere). A subshell or popd may return to the start: then
-        the starts are read too (fail closed)."""
-        return {name for text in texts for name in self._folders_read_in(text)}
+        the starts are read too (fail closed). A text is read with its comments too and without
+        them (``grep -r x # note``: the comment's words are no operands; fail closed both ways)."""
+        readings = dict.fromkeys([*texts, *(without_comments(text) for text in texts)])
+        return {name for text in readings for name in self._folders_read_in(text)}
 
     def _folders_read_in(self, text: str) -> set[str]:
         found = self._read_where_it_runs(text, folder_reads)

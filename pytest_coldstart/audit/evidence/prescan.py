@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import kept_runs, lab_record, session_state
+from pytest_coldstart.audit.evidence import kept_runs, lab_record, session_state, win_paths
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
@@ -83,6 +83,7 @@ class Prescan:
             kept = dict.fromkeys(_kept(name) for name in model.watched_variables() if name != session_state.DEFINED)
             hints = list(kept)
             hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs
+            hints += [win_paths.HINT.encode()] if model.workspace.windows else []  # oracle~1.jso
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
         return self._scan
 

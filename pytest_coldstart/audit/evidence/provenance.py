@@ -104,6 +104,7 @@ class Provenance:
             if key is not None:
                 keys.add(key)
         self._by_key = {key: name for name, keys in self.keys.items() for key in keys}
+        self.workspace.declare(keys)
         self.prescan.forget()
         self._naming = None
 

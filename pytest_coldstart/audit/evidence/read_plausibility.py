@@ -71,7 +71,7 @@ def doubt(
         return "its own arguments already hold the captured content, so the result may echo what the agent wrote"
     if set(_WORDS.findall(tool.lower())) & NO_READ_TOOLS:
         return f"`{tool}` reads no file: what it returns is not the logger's"
-    heads = naming_heads(ws, logger_keys, _uncommented(arguments))
+    heads = naming_heads(ws, logger_keys, uncommented(arguments))
     if not heads and naming_heads(ws, logger_keys, arguments):
         return "it names the logger file only in a comment, which runs nothing (a filename echoed)"
     if heads and all(head in NON_READERS for head in heads):
@@ -79,13 +79,14 @@ def doubt(
     return None
 
 
-def _uncommented(value: Any) -> Any:
+def uncommented(value: Any) -> Any:
+    """``value`` with the shell comments of its strings left out (``without_comments``)."""
     if isinstance(value, str):
         return without_comments(value)
     if isinstance(value, dict):
-        return {key: _uncommented(item) for key, item in value.items()}
+        return {key: uncommented(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [_uncommented(item) for item in value]
+        return [uncommented(item) for item in value]
     return value
 
 

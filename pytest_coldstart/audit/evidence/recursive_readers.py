@@ -18,6 +18,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
+from pytest_coldstart.audit.evidence.git_reads import git_content_reads
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component
 
 Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
@@ -37,9 +38,12 @@ _PAX_VALUED = frozenset(["-f", "-x", "-s", "-o", "-b", "-p", "-G", "-U", "-T"])
 _DIFF_VALUED = frozenset(["-x", "-X", "-I", "-F", "-L", "-U", "--exclude", "--label", "--from-file", "--to-file"])
 
 
-def program_reads(words: list[str], head: str, operands: list[str], flags: list[str]) -> Iterator[Read]:
+def program_reads(
+    words: list[str], head: str, operands: list[str], flags: list[str], intent: bool = False
+) -> Iterator[Read]:
     """The folders the program ``head`` reads whole, run with ``words`` (``operands`` and
-    ``flags``: its words parted, a grep's option values set aside)."""
+    ``flags``: its words parted, a grep's option values set aside; ``intent``: the command
+    line marks new files with ``git add -N``)."""
     if head in RECURSING or (head in GREPS and _grep_recurses(words, flags)):
         paths = operands[1:] if not any(f in ("-e", "-f", "--regexp", "--file") for f in flags) else operands
         yield from (whole(path) for path in paths or ["."])
@@ -62,7 +66,7 @@ def program_reads(words: list[str], head: str, operands: list[str], flags: list[
         folders = [p for p in _unvalued(words, _DIFF_VALUED) if not _file_like(p)]  # diff -u a.py b.py: files
         yield from ((path, "*", recursive) for path in folders)
     elif head == "git":
-        yield from _git(words)
+        yield from _git(words, intent)
 
 
 def whole(path: str) -> Read:
@@ -79,9 +83,10 @@ def _grep_recurses(words: list[str], flags: list[str]) -> bool:
     return any(w in ("-d", "--directories") and words[i + 1] == "recurse" for i, w in enumerate(words[:-1]))
 
 
-def _git(words: list[str]) -> Iterator[Read]:
-    """``git [-C DIR] grep|diff --cached|diff --no-index ...``: the folders it reads, each
-    relative to ``-C``'s folder."""
+def _git(words: list[str], intent: bool) -> Iterator[Read]:
+    """``git [-C DIR] grep|diff --cached|diff --no-index ...`` and the commands that print a
+    commit's or the index's files (``git_reads``): the folders it reads, each relative to
+    ``-C``'s folder."""
     index, folder = 1, ""
     while index < len(words) and words[index].startswith("-"):
         if words[index] == "-C" and index + 1 < len(words):
@@ -95,6 +100,9 @@ def _git(words: list[str]) -> Iterator[Read]:
         paths = _unvalued(rest, _GIT_GREP_VALUED, first=0)
         given = any(w in ("-e", "-f") for w in options)
         paths = [p for p in (paths if given else paths[1:]) if p != "--"]
+        paths = [*(paths or ["."]), *(git_content_reads(command, rest, intent) or [])]  # git grep x HEAD
+    elif (shown := git_content_reads(command, rest, intent)) is not None:
+        paths = shown  # git show, log -p, diff REV, grep REV: what a commit or the index holds
     elif command == "diff" and any(w in ("--cached", "--staged") for w in options):
         # what was staged, printed: git add alone shows nothing (honest agents add -A and commit)
         paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]

@@ -25,6 +25,8 @@ from pytest_coldstart.audit.evidence import arming, content, memo, read_plausibi
 from pytest_coldstart.audit.evidence.aliases import SCOPE_SPELLINGS, call_scope, scope_values
 from pytest_coldstart.audit.evidence.provenance import Provenance
 from pytest_coldstart.audit.evidence.provenance_rules import TEST_SIDE
+from pytest_coldstart.audit.evidence.shell_words import COMMENTING_SHELLS
+from pytest_coldstart.audit.evidence.tool_writes import words_of
 from pytest_coldstart.audit.model import Call, Event, Findings
 from pytest_coldstart.audit.ordering import AFTER, BEFORE, compare
 from pytest_coldstart.run import jsonio
@@ -317,6 +319,9 @@ class Scanner:
         assert provenance is not None
         if "oracle" not in provenance.names_beside_content(tool, arguments):
             return False
+        if words_of(tool) & COMMENTING_SHELLS:  # ls agent # not oracle.json: a comment runs nothing
+            if "oracle" not in provenance.names_beside_content(tool, read_plausibility.uncommented(arguments)):
+                return False
         echoed = read_plausibility.only_echoed(provenance.workspace, provenance.keys.get("oracle", ()), arguments)
         return not echoed or "oracle" in provenance.run_names(tool, arguments)  # echoed into a script it runs
 

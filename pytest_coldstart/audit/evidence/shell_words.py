@@ -159,14 +159,28 @@ def wrapper_folders(words: list[str]) -> list[str]:
     return found[:8]
 
 
-_COMMENT_LEXEME = re.compile(r"\"[^\"]*\"?|'[^']*'?|#|[^\"'#]+")
+#: tools whose command line a POSIX shell or PowerShell runs, where ``#`` starts a comment (not
+#: cmd.exe's, nor code tools': Lua's ``#t`` is a length)
+COMMENTING_SHELLS = frozenset(["bash", "sh", "zsh", "shell", "terminal", "exec", "execute", "command", "commands"])
+COMMENTING_SHELLS |= {"powershell", "pwsh"}
+#: what the shell reads as one piece when it looks for comments: a quoted string (escapes in
+#: double quotes and ANSI-C quotes kept inside it), an escaped character, a here-document's
+#: operator (group 1: its delimiter, quoted or not; ``<<<`` is a here-string), a newline, a ``#``
+_COMMENT_LEXEME = re.compile(
+    r"\$'(?:[^'\\]|\\.)*'?|\"(?:[^\"\\]|\\.)*\"?|'[^']*'?|\\.|<<<"
+    r"|<<-?[ \t]*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([^\s;&|<>()'\"]+))|\n|#|[^\"'\\#<\n$]+|.",
+    re.DOTALL,
+)
 
 
 def without_comments(text: str) -> str:
-    """``text`` without its comments: an unquoted ``#`` that starts a word, to the line's end."""
+    """``text`` without its comments as bash drops them: an unquoted, unescaped ``#`` that
+    starts a word, to the line's end; a here-document's body is data, kept whole (its ``#``
+    lines are the input of the command it feeds, a script's comments or not)."""
     if "#" not in text:
         return text
     kept: list[str] = []
+    pending: list[tuple[str, bool]] = []  # here-documents whose bodies start at the next newline
     position = 0
     while position < len(text):
         match = _COMMENT_LEXEME.match(text, position)
@@ -176,9 +190,27 @@ def without_comments(text: str) -> str:
             newline = text.find("\n", position)
             position = len(text) if newline < 0 else newline
             continue
+        if lexeme.startswith("<<") and lexeme != "<<<":
+            pending.append((next(g for g in match.groups() if g is not None), lexeme.startswith("<<-")))
         kept.append(lexeme)
         position = match.end()
+        if lexeme == "\n" and pending:
+            position = _body_end(text, position, pending)
+            kept.append(text[match.end() : position])
+            pending = []
     return "".join(kept)
+
+
+def _body_end(text: str, position: int, delimiters: list[tuple[str, bool]]) -> int:
+    """Where the bodies of the here-documents ``delimiters`` starting at ``position`` end: past
+    each one's delimiter line (after leading tabs for ``<<-``), the text's end when one is missing."""
+    for delimiter, tabs in delimiters:
+        closing = re.compile(("^\t*" if tabs else "^") + re.escape(delimiter) + "$", re.MULTILINE)
+        found = closing.search(text, position)
+        if found is None:
+            return len(text)
+        position = found.end() + (1 if text[found.end() : found.end() + 1] == "\n" else 0)
+    return position
 
 
 def strings(value: Any) -> Iterator[str]:

@@ -34,6 +34,7 @@ from pytest_coldstart.audit.evidence.shell_words import (
     hinted_in,
     last_component,
     quoted_segments,
+    without_comments,
     wrapper_folders,
 )
 from pytest_coldstart.audit.evidence.shell_words import program_name as _head
@@ -142,7 +143,10 @@ def shell_writes(
     # (cd test; cat > x), >(tee x), $(cp a b), `cp a b`.
     opened = _CLOSES.sub("\n", _OPENS.sub("\n", text)) if _OPENS.search(text) else None
     unwrapped = [_unwrap(s) for s in SEGMENT.split(opened)] if opened is not None else plain
-    for other in (quoted, unwrapped):
+    # A comment's words are no operands (git clean -fdx # tidy: the whole tree); fail closed, both readings.
+    uncommented = without_comments(text)
+    bare = SEGMENT.split(uncommented) if uncommented != text else plain
+    for other in (quoted, unwrapped, bare):
         if other != plain:
             seen = set(found)
             for write in _writes_in(other, ws, also, unplaced, also_hint, cwd, uncertain, depth):

@@ -95,10 +95,10 @@ def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iter
         named = any_key or bool(words & _PATH_WORDS) or key.lower() in ("to", "from")
         pathlike = named and not words & _CONTENT_WORDS
         if pathlike and isinstance(value, str) and value.strip():
-            yield _without_scheme(value)
+            yield from _spellings(value)
         elif pathlike and isinstance(value, list):
             parts = [item for item in value if isinstance(item, str) and item.strip()]
-            yield from (_without_scheme(item) for item in parts)
+            yield from (path for item in parts for path in _spellings(item))
             if 1 < len(parts) == len(value) and not words & _MANY:  # one path's segments, not many paths
                 yield "/".join(parts)
         if isinstance(value, (dict, list)):
@@ -106,5 +106,10 @@ def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iter
     yield from joined_path(arguments)  # {"dir": "test", "name": "x.jsonl"}
 
 
-def _without_scheme(value: str) -> str:
-    return file_uri_path(value) if value[:5].lower() == "file:" else value
+def _spellings(value: str) -> Iterator[str]:
+    """The paths a tool's path argument may be: a ``file:`` URI's path; pi's tools drop a
+    leading ``@`` (``@test/x.jsonl`` is test/x.jsonl), so both (fail closed: any harness)."""
+    path = file_uri_path(value) if value[:5].lower() == "file:" else value
+    yield path
+    if path.startswith("@") and len(path) > 1:
+        yield path[1:]

@@ -53,6 +53,7 @@ from pytest_coldstart.demo.scenarios.adversarial_languages import LANGUAGES
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
+from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
@@ -334,6 +335,7 @@ _REST: list[Scenario] = [
 ADVERSARIAL: dict[str, Scenario] = {
     s.name: s
     for s in IDENTITY
+    + PATHS_MORE
     + PROVENANCE
     + SCRIPTS
     + KEPT_RUNS
