@@ -97,6 +97,10 @@ def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
 def _may_be_deep(text: str | bytes) -> bool:
     # Nesting past the limit needs more than MAX_DEPTH opening brackets: a C-speed count lets
     # nearly every line skip the walk (brackets inside strings only make it walk for nothing).
+    # ``text`` is the JSON of the value: nesting that deep also closes, so a short text skips
+    # even the count.
+    if len(text) <= 2 * MAX_DEPTH + 1:
+        return False
     if isinstance(text, str):
         return text.count("[") + text.count("{") > MAX_DEPTH
     return text.count(b"[") + text.count(b"{") > MAX_DEPTH
@@ -105,7 +109,7 @@ def _may_be_deep(text: str | bytes) -> bool:
 def _decode(text: str, value: Any) -> Any:
     # An unpaired surrogate can only come from a \uD800-\uDFFF escape (UTF-8 input cannot hold
     # one), so only text with such an escape pays for the walk.
-    if "\\ud" in text or "\\uD" in text:
+    if "\\u" in text and ("\\ud" in text or "\\uD" in text):  # one scan for the usual line
         _check_unicode(value)
     if _may_be_deep(text) and too_deep(value):
         raise InvalidJSON(f"nested too deeply: more than {MAX_DEPTH} levels")
