@@ -53,9 +53,10 @@ class Prefilter:
         self.needles = tuple(pair for _, members in self.groups for pair in members)
         self.literals = tuple(value.encode("utf-8") for value in literals)
         self._keys: dict[str, int] = {}  # key -> SAFE, LISTED or CHANGED
-        # every gate in one scan (``clean``): a short text is looked at once, not once per gate
+        # every gate and both escapes in one scan (``clean``): a short text is looked at once,
+        # not once per gate (the scan is of lowered text: ``\\U`` counts too, a walk more)
         gates = _trie(sorted(gate for gate, _ in self.groups))
-        self._gates = re.compile(gates) if gates else None
+        self._scan = re.compile(rb"\\[u/]" + (b"|" + gates if gates else b""))
 
     def hits(self, data: bytes, among: tuple[tuple[bytes, str], ...] | None = None) -> tuple[Any, ...]:
         """The needles (``(bytes, str)`` pairs) in ``data``; ALWAYS when it must be walked in full.
@@ -82,12 +83,10 @@ class Prefilter:
     def clean(self, data: bytes) -> bool:
         """No rule can change the JSON ``data``: no needle, no literal, no escape in it (what
         ``hits`` finds nothing in, in one scan of the gates)."""
-        if self.always or b"\\u" in data or b"\\/" in data or any(literal in data for literal in self.literals):
+        if self.always or (self.literals and any(literal in data for literal in self.literals)):
             return False
-        if self._gates is None:
-            return True
         if data.isascii():
-            return self._gates.search(data.lower()) is None
+            return self._scan.search(data.lower()) is None
         return not self.hits(data)  # casefolding: the careful way
 
     def suspect(self, value: Any, hits: tuple[Any, ...]) -> bool:

@@ -19,6 +19,7 @@ from pytest_coldstart.record.manifest import initial_manifest
 from pytest_coldstart.record.manifest_check import writable_manifest
 from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.record.reviewing import append_review
+from pytest_coldstart.record.taxonomy import FAMILIES
 from pytest_coldstart.record.trajectory import Appender, lock_for
 from pytest_coldstart.run import jsonio, layout
 from pytest_coldstart.run.clock import Clock, format_at, parse_at
@@ -237,7 +238,8 @@ class Recorder:
             raise UsageError(f"a phase record needs a phase (one of {', '.join(PHASES)})")
         elif kind == "mark" and (not isinstance(fields.get("name"), str) or not fields["name"].strip()):
             raise UsageError("a mark needs a non-empty name")
-        return records.normalize(fields)  # the taxonomy's shape
+        # the taxonomy's shape; normalize would only copy a protocol record's private copy again
+        return records.normalize(fields) if kind in FAMILIES else fields
 
     def call(
         self,

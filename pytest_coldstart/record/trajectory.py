@@ -216,14 +216,13 @@ def _json(value: Any) -> bytes:
     return jsonio.dumps_line(value)
 
 
-def _spliced(envelope: dict[str, Any], body: bytes) -> bytes:
-    """The line ``jsonio.dumps_line`` writes for the envelope followed by the body's fields."""
+def _spliced(head: bytes, envelope: dict[str, Any], body: bytes) -> bytes:
+    """The line ``jsonio.dumps_line`` writes for the envelope followed by the body's fields;
+    ``head`` is the envelope's fixed start (``_head``), the same for every line of a run."""
     mono = envelope["monotonic_ms"]
-    head = (
-        b'{"schemaVersion":%d,"run_id":%b,"seq":%d,"at":%b,"monotonic_ms":%b,"record":%b,"call_id":%b,"parent_id":%b,"prev":%b'
+    line = head + (
+        b'%d,"at":%b,"monotonic_ms":%b,"record":%b,"call_id":%b,"parent_id":%b,"prev":%b'
         % (
-            envelope["schemaVersion"],
-            _json(envelope["run_id"]),
             envelope["seq"],
             _json(envelope["at"]),
             float.__repr__(mono).encode() if type(mono) is float else _json(mono),
@@ -233,7 +232,19 @@ def _spliced(envelope: dict[str, Any], body: bytes) -> bytes:
             _json(envelope["prev"]),
         )
     )
-    return head + b"," + body[1:] if len(body) > 2 else head + b"}"
+    return line + b"," + body[1:] if len(body) > 2 else line + b"}"
+
+
+def _head(run_id: str) -> bytes:
+    return b'{"schemaVersion":%d,"run_id":%b,"seq":' % (CURRENT, _json(run_id))
+
+
+def _later(moment: datetime | None, text: str | None) -> datetime | None:
+    """The later of ``moment`` and the time ``text`` (as format_at writes it) names."""
+    if text is None:
+        return moment
+    parsed = datetime.fromisoformat(text)
+    return parsed if moment is None or parsed > moment else moment
 
 
 class Appender:
@@ -275,29 +286,37 @@ class Appender:
                 pending_calls: dict[str, int] = {}
                 lines: list[bytes] = []
                 written: list[dict[str, Any]] = []
+                head = _head(self.run_id)
+                # The latest time written as format_at writes it, kept as text (fixed width: text
+                # order is time order) and parsed only when a record takes the clock's time.
+                latest: str | None = None
                 for fields in records:
                     if index is not None:
                         self._check_call(fields, index, pending_calls)
                     seq += 1
                     explicit = fields.get("at")
-                    at_text = None
+                    moment: datetime | None = None
                     if type(explicit) is str and _SURE_AT.fullmatch(explicit):
-                        at_text, moment = explicit, datetime.fromisoformat(explicit)  # already as format_at writes it
+                        at_text = explicit  # already as format_at writes it
+                        if latest is None or explicit > latest:
+                            latest = explicit
                     elif explicit is not None:
-                        parsed = parse_at(explicit)
-                        if parsed is None:
+                        moment = parse_at(explicit)
+                        if moment is None:
                             raise ColdstartError(f"record {seq}: 'at' {explicit!r} is not a timestamp", TRAJECTORY)
-                        moment = parsed
+                        at_text = format_at(moment)
                     else:
+                        prev_at, latest = _later(prev_at, latest), None
                         moment = self.clock.now()
                         if prev_at is not None and moment < prev_at:
                             moment = prev_at  # wall clock stepped back: never write a decreasing time
+                        at_text = format_at(moment)
                     mono = max(prev_mono, round((self.clock.monotonic_ns() - self.origin) / 1e6, 3))
                     record = {
                         "schemaVersion": CURRENT,
                         "run_id": self.run_id,
                         "seq": seq,
-                        "at": at_text or format_at(moment),
+                        "at": at_text,
                         "monotonic_ms": mono,
                         "record": fields["record"],
                         "call_id": fields.get("call_id"),
@@ -305,7 +324,7 @@ class Appender:
                         "prev": prev_hash,
                     }
                     if type(fields) is Serialized:
-                        line = _spliced(record, fields.body)
+                        line = _spliced(head, record, fields.body)
                     else:
                         for key, value in fields.items():
                             if key not in record:
@@ -314,7 +333,8 @@ class Appender:
                     lines.append(line + b"\n")
                     written.append(record)
                     prev_hash = sha256_bytes(line)
-                    prev_at = max(prev_at, moment) if prev_at is not None else moment
+                    if moment is not None:
+                        prev_at = max(prev_at, moment) if prev_at is not None else moment
                     prev_mono = mono
                 fd = open_for_write(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
                 try:

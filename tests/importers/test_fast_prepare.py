@@ -3,6 +3,7 @@ is serialized once; every record comes out byte for byte as the full preparation
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tempfile
@@ -16,9 +17,11 @@ from hypothesis import strategies as st
 from test_scrub import ENV, KEYS, STRINGS
 
 from pytest_coldstart.importers import spool
-from pytest_coldstart.importers.prefilter import _trie
+from pytest_coldstart.importers.prefilter import Prefilter, _trie
 from pytest_coldstart.importers.spool import serialize
+from pytest_coldstart.record import logsettings
 from pytest_coldstart.record.recorder import Recorder
+from pytest_coldstart.record.redaction import Redactor
 from pytest_coldstart.run.errors import ColdstartError
 
 LARGE = st.sampled_from(["x" * 20_000, "token=" + "y" * 20_000, "é" * 9_000])
@@ -69,3 +72,21 @@ def test_a_clean_small_record_skips_the_redactor_and_a_secret_does_not(tmp_path)
 def test_the_gate_trie_finds_a_gate_exactly_where_one_is(words, text):
     pattern = re.compile(_trie(sorted(set(words))))
     assert (pattern.search(text) is not None) == any(word in text for word in words)
+
+
+@functools.cache
+def _prefilter() -> Prefilter:
+    settings = logsettings.complete({"redaction": {"env": ["SEEDED"]}})
+    return Prefilter(Redactor.from_settings(settings, environ=ENV))
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([b"\\u00e9", b"\\/", b"\\U", b"\\n", b"TOKEN", b"pass", b"w", b"\xc3\xa9", b"x"]), max_size=6
+    )
+)
+def test_clean_passes_over_nothing_that_hits_finds(parts):
+    """``clean`` scans for the escapes together with the gates: never clean where ``hits`` finds one."""
+    data = b'{"k":"' + b"".join(parts) + b'"}'
+    assert not (_prefilter().clean(data) and _prefilter().hits(data))
