@@ -230,6 +230,8 @@ def test_stored_reports_are_used_only_while_current_and_run_strings_are_escaped(
             "r",
             "--evidence",
             "trajectory:c-actuate",
+            "--evidence",
+            "testmod:seq5",  # the agent's call and the input it caused: agent-side alone shows nothing
         ).returncode
         == 0
     )

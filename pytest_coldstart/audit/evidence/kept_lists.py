@@ -32,6 +32,7 @@ _REDIRECTED = re.compile(r"(?:\d|&)?>>?\|?\s*[^\s;&|<>]+")  # where a listing go
 #: an unquoted name it reads from the list)
 _WORD = re.compile(r"[^\s\"'`;&|<>()$\\{}]+")
 MAX_WORDS = 1024
+_OPENERS = re.compile(r"\$\(|<\(|`|\(|\)")
 #: programs that print or list a file's name, not what it holds
 _NAMING = frozenset(["echo", "printf", "print", "ls", "find", "fd", "realpath", "readlink", "basename", "dirname"])
 _NAMING |= {"stat", "file", "touch", "test", "[", "which", "type", "du"}
@@ -51,6 +52,23 @@ def piped(text: str) -> set[str]:
     return {parts[i] for i in range(0, len(parts) - 1, 2) if parts[i + 1] in ("|", "|&")}
 
 
+def _still_open(before: str) -> int:
+    """Where the substitution still open at the end of ``before`` opens, or -1: the file after
+    ``javac -d $(mktemp -d)`` is no name the substitution takes from it. A bare ``(`` (a
+    subshell, ``$((``) is counted so that its ``)`` closes it, not the substitution."""
+    opened: list[int] = []
+    for match in _OPENERS.finditer(before):
+        token = match.group(0)
+        if token == "`" and opened and before[opened[-1]] == "`":
+            opened.pop()
+        elif token == ")":
+            if opened and before[opened[-1]] != "`":
+                opened.pop()
+        else:
+            opened.append(match.start())
+    return next((at for at in reversed(opened) if before[at] != "("), -1)
+
+
 def lists(segment: str, token: str, piped_on: bool) -> bool:
     """``segment`` (of a text ``may_list`` lets through) takes names from the file ``token``:
     a command that reads it (not one that prints or lists its name: ``echo /tmp/l | xargs wc``)
@@ -59,7 +77,7 @@ def lists(segment: str, token: str, piped_on: bool) -> bool:
     if at < 0:
         return False
     before = segment[:at].rstrip(" \t\"'")
-    opened = max(before.rfind("$("), before.rfind("`"), before.rfind("<("))
+    opened = _still_open(before)
     if opened >= 0 or piped_on:
         command = before[opened + 2 if opened >= 0 and before[opened] != "`" else opened + 1 :].split()
         return not command or command[0].lstrip("\\") not in _NAMING
