@@ -5,6 +5,13 @@ the seed's own "reviewer name") is a missing reviewer, as a blank one is; a name
 run's own agent (the agent actor, the harness, its model or provider, the agent's player in
 the game) is the agent's word about itself, never a review. The recorder refuses both and the
 audit does not count them.
+
+Both compare a name's skeleton (``skeleton``), so a name respelled to look the same is the same
+name: invisible characters (zero-width, soft hyphen, fillers) and accents are dropped, the
+common Cyrillic and Greek look-alikes of Latin letters are read as those letters (a small
+table, not Unicode's whole confusables list), and punctuation, brackets, quotes and separators
+are ignored - ``<Reviewer-Name>``, ``N.A.``, ``a\u200bgent``, ``\u0430gent.`` and ``DeepSeek
+Flash`` (model ``deepseek/deepseek-flash``) are the names they look like.
 """
 
 from __future__ import annotations
@@ -15,26 +22,36 @@ from typing import Any
 
 from pytest_coldstart.run.textsafe import blank
 
-#: words that stand in for a name (compared case-folded, spaces collapsed)
-PLACEHOLDERS = frozenset(
-    ("n/a", "na", "none", "null", "nil", "unknown", "undefined", "anonymous", "anon", "nobody", "noone")
-    + ("no one", "tbd", "todo", "unset", "reviewer name", "not applicable")
+#: Cyrillic and Greek letters that look like a Latin one, by case (the common ones only)
+_LOOK_ALIKES = str.maketrans(
+    "АВЕКМНОРСТХУІЈЅаеорсухіјѕһԁӏԛԝ" + "ΑΒΕΖΗΙΚΜΝΟΡΤΥΧοαικνρυχϲ" + "ı",
+    "ABEKMHOPCTXYIJSaeopcyxijshdlqw" + "ABEZHIKMNOPTYXoaikvpuxc" + "i",
 )
 
 
-def _fold(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+def skeleton(name: str) -> str:
+    """``name`` as compared: look-alikes read as Latin, case-folded, accents and invisible
+    characters dropped, only letters and digits kept (punctuation and spaces separate nothing)."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).translate(_LOOK_ALIKES).casefold())
+    return "".join(char for char in folded if char.isalnum() and not blank(char))
+
+
+#: words that stand in for a name (compared as skeletons)
+PLACEHOLDERS = frozenset(
+    skeleton(word)
+    for word in ("n/a", "none", "null", "nil", "unknown", "undefined", "anonymous", "anon", "nobody", "no one")
+    + ("tbd", "todo", "unset", "reviewer name", "not applicable")
+)
 
 
 def unnamed(by: str) -> bool:
     """True when ``by`` names no one: blank, no letter or digit at all, or a placeholder word."""
-    if blank(by) or not any(char.isalnum() for char in by):
-        return True
-    return _fold(by) in PLACEHOLDERS
+    folded = skeleton(by)
+    return not folded or folded in PLACEHOLDERS
 
 
 def agent_names(manifest: Any, players: Iterable[str] = ()) -> frozenset[str]:
-    """The run's own agent, folded: the agent actor, the harness's name, model (also its last
+    """The run's own agent, as skeletons: the agent actor, the harness's name, model (also its last
     path part) and provider from run.json, and the agent's ``players`` (the test mod's actors)."""
     names = {"agent"}
     harness = manifest.get("harness") if isinstance(manifest, dict) else None
@@ -44,8 +61,8 @@ def agent_names(manifest: Any, players: Iterable[str] = ()) -> frozenset[str]:
             if isinstance(value, str) and not blank(value):
                 names.update((value, value.rsplit("/", 1)[-1]))
     names.update(p for p in players if isinstance(p, str) and not blank(p))
-    return frozenset(_fold(name) for name in names)
+    return frozenset(skeleton(name) for name in names) - {""}
 
 
 def is_the_agent(by: str, names: frozenset[str]) -> bool:
-    return _fold(by) in names
+    return skeleton(by) in names

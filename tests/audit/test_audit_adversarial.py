@@ -126,6 +126,11 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "normalized_view_respells_every_field_control",
     "oracle_independence_review_beside_an_agent_ref_control",
     "reviews_signed_by_a_person_named_like_the_harness_control",
+    "reviews_signed_by_a_person_with_accents_control",
+    "reviews_signed_by_a_person_in_chinese_control",
+    "reviews_signed_by_a_person_in_cyrillic_control",
+    "reviews_signed_by_a_person_in_greek_control",
+    "reviews_signed_by_a_single_letter_control",
     "input_processed_player_in_other_case_control",
     "input_processed_player_by_uuid_control",
     # files the agent wrote, never run by what handles them (adversarial_kept_runs)

@@ -57,6 +57,7 @@ from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
+from pytest_coldstart.demo.scenarios.adversarial_reviewers import REVIEWERS
 from pytest_coldstart.demo.scenarios.adversarial_recorded import RECORDED
 from pytest_coldstart.demo.scenarios.adversarial_recursive import RECURSIVE
 from pytest_coldstart.demo.scenarios.adversarial_redaction import REDACTION
@@ -360,6 +361,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + INVENTORIES
     + EVIDENCE
     + EVIDENCE_MORE
+    + REVIEWERS
     + ARMING
     + LINKED
     + REWRITTEN_AFTER
