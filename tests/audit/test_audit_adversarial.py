@@ -131,6 +131,12 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "reviews_signed_by_a_person_in_cyrillic_control",
     "reviews_signed_by_a_person_in_greek_control",
     "reviews_signed_by_a_single_letter_control",
+    "honest_note_shows_a_redirect_onto_the_testmod",
+    "honest_json_note_holds_a_redirect_onto_the_testmod",
+    "honest_java_comment_shows_a_redirect_onto_the_logger",
+    "honest_readme_shows_a_redirect_onto_the_logger",
+    "honest_script_written_and_never_run",
+    "honest_script_written_and_only_viewed",
     "input_processed_player_in_other_case_control",
     "input_processed_player_by_uuid_control",
     # files the agent wrote, never run by what handles them (adversarial_kept_runs)

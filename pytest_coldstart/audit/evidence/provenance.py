@@ -54,6 +54,7 @@ from pytest_coldstart.audit.evidence.shell_writes import RUNTIME_NAME, ShellWrit
 from pytest_coldstart.audit.evidence.taint import CARRIED, Taint, keys_named
 from pytest_coldstart.audit.evidence.tool_writes import READER_VERBS, is_writer, tool_paths, words_of
 from pytest_coldstart.audit.evidence.tree_writes import expand
+from pytest_coldstart.audit.evidence.written_data import beside_data
 
 INDEPENDENT = TEST_SIDE
 AGENT_FILES = ("answer", "agent_logger")
@@ -218,7 +219,9 @@ class Provenance:
             for target in tool_paths(arguments, any_key=True):  # a writer's uri or p is a path too
                 out += [(k, f"{tool} tool", None) for k in self.workspace.placed(target, self._unplaced)]
         guess = None
-        texts = list(strings(arguments))
+        # a file tool's text is data, judged when its file runs: read it only where it is not kept
+        kept = [key for key, _, _ in out if key not in self._by_key] if self._agent_feed else []
+        texts = list(strings(beside_data(tool, arguments, kept, self.scripts)))
         named = self.scripts.named(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else {}
         self._named_kept = list(named)
         self._running = [key for key, run in named.items() if run]

@@ -57,10 +57,10 @@ from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
-from pytest_coldstart.demo.scenarios.adversarial_reviewers import REVIEWERS
 from pytest_coldstart.demo.scenarios.adversarial_recorded import RECORDED
 from pytest_coldstart.demo.scenarios.adversarial_recursive import RECURSIVE
 from pytest_coldstart.demo.scenarios.adversarial_redaction import REDACTION
+from pytest_coldstart.demo.scenarios.adversarial_reviewers import REVIEWERS
 from pytest_coldstart.demo.scenarios.adversarial_runtime import RUNTIME
 from pytest_coldstart.demo.scenarios.adversarial_scripts import SCRIPTS
 from pytest_coldstart.demo.scenarios.adversarial_searches import SEARCHES
@@ -72,6 +72,7 @@ from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
 from pytest_coldstart.demo.scenarios.adversarial_visible import VISIBLE
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
+from pytest_coldstart.demo.scenarios.adversarial_written_data import WRITTEN_DATA
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
 from pytest_coldstart.run import jsonio
 
@@ -344,6 +345,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_RUNS_MORE
     + KEPT_MORE
     + KEPT_LOADERS
+    + WRITTEN_DATA
     + TREES
     + SPELLED
     + TOOLS
