@@ -29,9 +29,25 @@ _LOOK_ALIKES = str.maketrans(
 )
 
 
+#: combining marks kept in a row (UAX #15's stream-safe bound): normalization sorts a run of
+#: them in time that grows with its square, and the skeleton drops every mark anyway
+_SAFE_RUN = 30
+
+
+def _stream_safe(name: str) -> str:
+    out: list[str] = []
+    run = 0
+    for char in name:
+        run = run + 1 if unicodedata.combining(char) else 0
+        if run <= _SAFE_RUN:
+            out.append(char)
+    return "".join(out)
+
+
 def skeleton(name: str) -> str:
     """``name`` as compared: look-alikes read as Latin, case-folded, accents and invisible
     characters dropped, only letters and digits kept (punctuation and spaces separate nothing)."""
+    name = _stream_safe(name) if len(name) > _SAFE_RUN else name
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).translate(_LOOK_ALIKES).casefold())
     return "".join(char for char in folded if char.isalnum() and not blank(char))
 

@@ -82,3 +82,13 @@ def test_the_recorder_refuses_the_same_spellings(tmp_path):
         with pytest.raises(UsageError, match="names no one"):
             rec.review("machine_operated.causality", "resolved", name, evidence=["trajectory:c0"])
     assert rec.review("machine_operated.causality", "resolved", "José Núñez", evidence=["trajectory:c0"])["by"]
+
+
+def test_a_long_run_of_combining_marks_is_cut_to_the_stream_safe_bound():
+    # normalization sorts a run of marks in quadratic time; the skeleton drops marks anyway
+    from pytest_coldstart.run.reviewers import _SAFE_RUN, _stream_safe, skeleton
+
+    hostile = "r" + "\u0316\u0301" * 50_000
+    assert len(_stream_safe(hostile)) == 1 + _SAFE_RUN
+    assert skeleton(hostile) == "r" == skeleton("r\u0316\u0301")
+    assert skeleton("José Núñez") == skeleton("jose nunez")
