@@ -66,7 +66,20 @@ from pytest_coldstart.audit.evidence.folder_reads import folder_reads
         # git diff --cached prints what was staged (git add alone shows nothing)
         ("git add -A && git diff --cached", [(".", "*", True)]),
         ("git -C test grep -e x", [("test/.", "*", True)]),
-        ("git grep cart workspace", [("workspace", "*", True)]),
+        ("git grep cart -- workspace", [("workspace", "*", True)]),
+        # a word before -- that looks like no path may be a branch or a tag: the repository
+        ("git grep cart workspace", [("workspace", "*", True), (".", "*", True)]),
+        ("git tag t && git show t", [(".", "*", True)]),
+        ("git show $(git rev-parse HEAD)", [(".", "*", True)]),
+        ("git log -S uuid -p", [(".", "*", True)]),
+        ("git diff-tree -p --root HEAD", [(".", "*", True)]),
+        ("git ls-tree -r HEAD | xargs -n1 git cat-file -p", [(".", "*", True)]),
+        ("git clone -q . /tmp/c", [(".", "*", True)]),
+        # pathspec magic and a repository named elsewhere: the top, wherever that is
+        ("git show HEAD -- ':!workspace'", [("$GIT_REPOSITORY", "*", True)]),
+        ("git diff --cached -- :/", [("$GIT_REPOSITORY", "*", True)]),
+        ("GIT_DIR=../.git git show", [("$GIT_REPOSITORY", "*", True)]),
+        ("git -c core.worktree=.. show", [("$GIT_REPOSITORY", "*", True)]),
         # a commit's, the index's or every object's files printed (git_reads): fail closed
         ("git commit -qm x && git show", [(".", "*", True)]),
         ("git log -p", [(".", "*", True)]),
@@ -123,6 +136,8 @@ def test_the_folders_a_command_reads_whole(text, reads):
         "du -sh *; file *; stat *; chmod 644 *; rm -f *.tmp; expr 3 * 4",
         "git status; git diff; git log --oneline; git commit -am x",
         "git show --stat HEAD; git log --stat; git show HEAD:agent/x.py",
+        "git clone -q https://github.com/x/y.git; git clone git@github.com:x/y.git",
+        "git diff-tree --name-only -r HEAD; git reflog",
         "git add -A && git commit -qm 'update notes.md'",  # stages, shows nothing
         "diff -u a.py b.py",  # two files, no folder
         "tar -xzf a.tgz -C workspace",

@@ -337,6 +337,8 @@ class Workspace:
         if words[0] not in _MOVES:
             return cwd
         target = words[1].strip("\"'") if len(words) > 1 else "$HOME"
+        if target[:1] in "~$" and "/" in target.rstrip("/"):  # cd $HOME/src/x is cd ~/src/x (a home's folder)
+            target = self.homed(target)
         if target == "-" or "$" in target or "`" in target or (self.cdpath and target[:1] not in "./~"):
             return UNKNOWN_CWD  # cd $X, cd "$(dirname …)", cd -: relative names land who knows where
         resolved = normalize(target) if is_absolute(normalize(target)) else None

@@ -190,7 +190,6 @@ class Naming:
         found: set[str] = set()
         starts = list(self.workspace.starts)
         where = _Where(self.workspace, starts)
-        returns = "popd" in text  # back to a folder a pushd left: the starts too (fail closed)
         passed: list[str] = []  # segments entered since the last read: moved through only when one comes
         judged: set[tuple[Read, str | None]] = set()
 
@@ -200,7 +199,7 @@ class Naming:
             for segment in passed:
                 where.enter(segment)
             passed.clear()
-            for cwd in dict.fromkeys([*where.current, *(starts if returns else ())]):
+            for cwd in dict.fromkeys(where.current):
                 if (read, cwd) not in judged:
                     judged.add((read, cwd))
                     found |= self._read_whole(*read, cwd)
@@ -260,6 +259,8 @@ class _Where:
         self.workspace = workspace
         self.current = list(starts)
         self.saved: list[list[str | None]] = []
+        self.pushed: list[list[str | None]] = []  # the folders pushd left, popd's to return to
+        self.starts = starts
         self.closing = 0  # subshells the last segment closed: left once its reads are judged
 
     def enter(self, segment: str) -> None:
@@ -270,7 +271,13 @@ class _Where:
         if opens and len(self.saved) < MAX_SUBSHELLS:
             self.saved.append(list(self.current))
         inner = segment.rpartition("$(")[2]  # x=$(cd test: the substitution's own command moves
-        self.current = self.workspace.after(inner, self.current)
+        verb = inner.split(maxsplit=1)[0].lstrip("({") if inner.strip() else ""
+        if verb == "pushd":
+            self.pushed.append(list(self.current)) if len(self.pushed) < MAX_SUBSHELLS else self.pushed.clear()
+        if verb == "popd":  # back where pushd left; a pushd of an earlier call (or too many): the starts too
+            self.current = self.pushed.pop() if self.pushed else list(dict.fromkeys([*self.current, *self.starts]))
+        else:
+            self.current = self.workspace.after(inner, self.current)
         self.closing = len(stripped) - len(stripped.rstrip(")`")) if self.saved else 0
 
 

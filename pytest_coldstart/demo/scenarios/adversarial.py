@@ -54,6 +54,7 @@ from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
+from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
@@ -336,6 +337,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     s.name: s
     for s in IDENTITY
     + PATHS_MORE
+    + VCS
     + PROVENANCE
     + SCRIPTS
     + KEPT_RUNS
