@@ -54,7 +54,6 @@ from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
-from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
@@ -70,6 +69,7 @@ from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDIT
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
+from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
 from pytest_coldstart.demo.scenarios.adversarial_visible import VISIBLE
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
