@@ -43,6 +43,11 @@ _VALUED |= {"-S", "-G", "--since", "--until", "--after", "--before", "--committe
 _VALUED |= {"--depth", "-b", "--branch", "--origin", "--reference", "--separate-git-dir"}
 #: the repository's top wherever git runs: a folder no one can place (fail closed: the whole run)
 REPOSITORY = "$GIT_REPOSITORY"
+#: the last component of a folder whose repository git prints whole: the folder where no
+#: repository may hold the run, else the whole run (``naming`` decides, knowing the session)
+HERE = "<repository>"
+#: the pattern of a read that stands for a ``git init`` of its folder: no read, a repository made
+INIT = "<git init>"
 _PLUMBING = frozenset(["diff-tree", "diff-index", "diff-files", "reflog"])  # print patches with -p
 _VERSION = re.compile(r"^v?\d+(?:[._-]\w+)*$")  # v1.0, 2.3.1: tags, not paths
 MAGIC = (":/", ":(", ":!", ":^")  # pathspec magic: the top, exclusions, globs over the whole tree
@@ -126,7 +131,7 @@ def git_content_reads(command: str, rest: list[str], intent: bool = False) -> li
     if any(w.startswith(MAGIC) for w in [*pathspecs, *operands]):
         return [REPOSITORY]
     paths = pathspecs or [w for w in operands if _is_path(w)]
-    return paths or ["."]
+    return paths or [HERE]
 
 
 def _is_path(word: str) -> bool:

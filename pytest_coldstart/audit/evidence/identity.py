@@ -118,6 +118,8 @@ class Workspace:
         self._stated: list[str] = []  # folders the record says calls ran in
         self._carried: list[str] = []  # folders earlier calls' shells were left in
         self.cdpath = False  # a call set CDPATH: a relative cd may land in any of its folders (as cd $X)
+        #: a git repository may hold the run (one is there, or a call made one at or above it)
+        self.repository = (root / ".git").exists()
         # Every session imported may have run elsewhere, and calls recorded natively beside an
         # import in the run directory: each is a start (fail closed: names resolve from all).
         natively = [self.run_base] if imported and self.cwd_source != "run.json agent.cwd" else []

@@ -12,6 +12,7 @@ escapes removed) are not tokenised.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
@@ -20,6 +21,7 @@ from pytest_coldstart.audit.evidence import globs, win_paths
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
+from pytest_coldstart.audit.evidence.git_reads import HERE, INIT, REPOSITORY
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
 from pytest_coldstart.audit.evidence.shell_words import (
@@ -194,16 +196,33 @@ class Naming:
         judged: set[tuple[Read, str | None]] = set()
 
         for read in reads(text, passed.append):
-            if not self._matches_any(read[1]):
+            if read[1] != INIT and not self._matches_any(read[1]):
                 continue  # echo done, ls *.py: a pattern no fail-closed file's name has
             for segment in passed:
                 where.enter(segment)
             passed.clear()
+            if read[1] == INIT:  # git init at the run's root or above: git show in a subfolder prints it
+                self.workspace.repository |= any(self._may_hold_run(read[0], cwd) for cwd in where.current)
+                continue
+            if last_component(read[0]) == HERE:  # git show: the cwd's repository, maybe the run's
+                read = (
+                    REPOSITORY if self.workspace.repository else posixpath.dirname(read[0]) or ".",
+                    read[1],
+                    read[2],
+                )
             for cwd in dict.fromkeys(where.current):
                 if (read, cwd) not in judged:
                     judged.add((read, cwd))
                     found |= self._read_whole(*read, cwd)
         return found
+
+    def _may_hold_run(self, folder: str, cwd: str | None) -> bool:
+        """Whether ``folder`` (relative to ``cwd``) may be the run or one of its ancestors."""
+        key = self.workspace.key(self.workspace.homed(folder), cwd)
+        if key is None or self.workspace.inside(key) == "." or self.workspace.may_hold_run(key, True):
+            return True
+        base = self.workspace.fold(self.workspace.run_base)
+        return base.startswith(self.workspace.fold(key).rstrip("/") + "/")
 
     def _matches_any(self, pattern: str) -> bool:
         known = self._patterns.get(pattern)
