@@ -218,6 +218,7 @@ class Naming:
 
     def _may_hold_run(self, folder: str, cwd: str | None) -> bool:
         """Whether ``folder`` (relative to ``cwd``) may be the run or one of its ancestors."""
+        folder = folder[:-5] or "." if folder.endswith(".git") and last_component(folder) == ".git" else folder
         key = self.workspace.key(self.workspace.homed(folder), cwd)
         if key is None or self.workspace.inside(key) == "." or self.workspace.may_hold_run(key, True):
             return True
@@ -286,10 +287,12 @@ class _Where:
         for _ in range(self.closing):
             self.current = self.saved.pop() if self.saved else self.current
         stripped = segment.strip()
+        moving = stripped.startswith(("cd ", "pushd ")) and stripped.endswith((")", ')"', "`", '`"'))
         opens = stripped[:1] == "(" or "$(" in segment or "<(" in segment or segment.count("`") % 2 == 1
-        if opens and len(self.saved) < MAX_SUBSHELLS:
+        if opens and not moving and len(self.saved) < MAX_SUBSHELLS:
             self.saved.append(list(self.current))
-        inner = segment.rpartition("$(")[2]  # x=$(cd test: the substitution's own command moves
+        # x=$(cd test: the substitution's own command moves; cd $(mktemp -d): the cd itself
+        inner = segment if moving else segment.rpartition("$(")[2]
         verb = inner.split(maxsplit=1)[0].lstrip("({") if inner.strip() else ""
         if verb == "pushd":
             self.pushed.append(list(self.current)) if len(self.pushed) < MAX_SUBSHELLS else self.pushed.clear()
