@@ -49,7 +49,7 @@ HERE = "<repository>"
 #: the pattern of a read that stands for a ``git init`` of its folder: no read, a repository made
 INIT = "<git init>"
 _PLUMBING = frozenset(["diff-tree", "diff-index", "diff-files", "reflog"])  # print patches with -p
-_VERSION = re.compile(r"^v?\d+(?:[._-]\w+)*$")  # v1.0, 2.3.1: tags, not paths
+_VERSION = re.compile(r"^v?\d+(?:[.-]\w+)*$")  # v1.0, 2.3.1: tags, not paths
 MAGIC = (":/", ":(", ":!", ":^")  # pathspec magic: the top, exclusions, globs over the whole tree
 #: words that name another repository or work tree for git (global options, the environment)
 _ELSEWHERE = re.compile(r"^(?:--git-dir|--work-tree|GIT_DIR=|GIT_WORK_TREE=|GIT_COMMON_DIR=|core\.worktree=)")
