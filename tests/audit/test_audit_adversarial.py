@@ -41,6 +41,11 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 
 
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
+    "git_show_after_pushd",
+    "git_show_of_a_repository_made_in_the_workspace",
+    "git_show_in_a_fresh_temp_folder",
+    "git_show_in_a_home_project",
+    "git_log_with_a_pathspec",
     "untimed_input_processed_last_control",
     "honest_lua_joins_the_log_name",
     "honest_ruby_joins_and_interpolates",

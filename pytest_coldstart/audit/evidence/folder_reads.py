@@ -17,7 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
-from pytest_coldstart.audit.evidence.git_reads import marks_intent
+from pytest_coldstart.audit.evidence.git_reads import INIT, elsewhere, marks_intent, substituted
 from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
 
@@ -38,13 +38,14 @@ NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a produc
 _PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
 _WRAPPERS |= {"npx", "bunx"}
+_MOVERS = frozenset(["mv", "cp", "ln", "rsync", "scp", "gcp"])
 _ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
 _OPENERS = re.compile(r"^(?:\$\(|[({`])+")
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
-    r"|zstd|lz4|findstr)(?![\w-])"
+    r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
     r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
     r"|http\.server|SimpleHTTPServer|php\s+-S|http-server|\bserve\b|live-server|httpd"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
@@ -126,23 +127,28 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
                 continue  # a set's add('.'): no archive
             yield whole(match.group("src") or match.group("root") or match.group("added"))
         # (cat *), { cat *; }, $(cat *): the brackets of a subshell, a group or a substitution set aside
-        words = [
-            _bracketless(_ASSIGNED_SUBSTITUTION.sub("", w.strip("\"'")))
-            for w in _WORD.findall(segment)
-            if "<" not in w and ">" not in w
-        ]
+        raw = [w for w in _WORD.findall(segment) if "<" not in w and ">" not in w]
+        words = [_bracketless(_ASSIGNED_SUBSTITUTION.sub("", w.strip("\"'"))) for w in raw]
         start = 0  # wrappers, assignments and their options set aside (an index: no quadratic slicing)
         while start < len(words) and (
             words[start] in _WRAPPERS or "=" in words[start] or words[start][:1] == "-" or not words[start]
         ):
             start += 1
-        words = words[start:]
+        assigned, words = words[:start], words[start:]
         if not words:
             continue
         head = last_component(words[0]).lower()
+        if head == "git":  # GIT_DIR=../.git git show; git show $(git rev-parse HEAD)
+            words = [
+                words[0],
+                *(["--git-dir=$GIT_DIR"] if elsewhere(assigned) else []),
+                *substituted(raw[start + 1 :], words[1:]),
+            ]
         intent = intent or (head == "git" and marks_intent(words))
         yield from _reads(words, head, intent)
         yield from _served(words, head)
+        if head in _MOVERS and any(last_component(w.rstrip("/")) == ".git" for w in words[1:]):
+            yield _repository_moved(words)
         if head == "find":
             patterns = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-name", "-iname")] or ["*"]
             found = [(root, last_component(p)) for root in _find_roots(words) for p in patterns]
@@ -153,6 +159,13 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
             yield from ((root, pattern, True) for root, pattern in found)  # find . | xargs cat
         else:
             found = []
+
+
+def _repository_moved(words: list[str]) -> Read:
+    """A ``.git`` moved, copied or linked (``mv /tmp/r/.git .``): a repository made where it lands."""
+    target = [w for w in words[1:] if not w.startswith("-")][-1:] or ["."]
+    landed = target[0].rstrip("/")
+    return (posixpath.dirname(landed) or "." if last_component(landed) == ".git" else landed, INIT, False)
 
 
 def _bracketless(word: str) -> str:

@@ -14,8 +14,7 @@ and by ``original_path``: where the file was while the agent worked (an absolute
 or one relative to the agent's working directory), for evidence the operator copied into the
 run afterwards.
 
-Nothing here reads a file: symlinks are resolved with ``os.path.realpath`` only, and a path
-that resolves outside the run is a key outside it (it never equals a run file's key).
+Nothing here reads a file (symlinks: ``os.path.realpath`` only); a path outside the run is a key outside it.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pytest_coldstart.audit.evidence import shell_words
 from pytest_coldstart.audit.evidence.run_tree import symlink_names
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, segment_tokens, strings
 from pytest_coldstart.audit.evidence.win_paths import long_path, win32_path
@@ -117,7 +117,8 @@ class Workspace:
         self.starts: list[str | None] = [None]
         self._stated: list[str] = []  # folders the record says calls ran in
         self._carried: list[str] = []  # folders earlier calls' shells were left in
-        self.cdpath = False  # a call set CDPATH: a relative cd may land in any of its folders (as cd $X)
+        self.cdpath = self.tmpdir = False  # a call set CDPATH/TMPDIR: a relative cd/mktemp -d lands anywhere
+        self.repository = (root / ".git").exists()  # a repository may hold the run: a call may make one too
         # Every session imported may have run elsewhere, and calls recorded natively beside an
         # import in the run directory: each is a start (fail closed: names resolve from all).
         natively = [self.run_base] if imported and self.cwd_source != "run.json agent.cwd" else []
@@ -333,10 +334,13 @@ class Workspace:
         segment = _ASSIGNED.sub("", segment.lstrip(" \t({"))  # (cd x; ...), CDPATH=. cd x move it too
         if not segment.startswith(_MOVES):
             return cwd
+        if "mktemp" in segment and not self.tmpdir and shell_words.fresh_folder(segment):
+            return "/tmp/<mktemp -d>"  # cd $(mktemp -d): a folder of its own, outside the run
         words = segment.split()
         if words[0] not in _MOVES:
             return cwd
         target = words[1].strip("\"'") if len(words) > 1 else "$HOME"
+        target = self.homed(target) if target[:1] in "~$" and "/" in target.rstrip("/") else target  # $HOME/x: ~/x
         if target == "-" or "$" in target or "`" in target or (self.cdpath and target[:1] not in "./~"):
             return UNKNOWN_CWD  # cd $X, cd "$(dirname …)", cd -: relative names land who knows where
         resolved = normalize(target) if is_absolute(normalize(target)) else None

@@ -12,6 +12,7 @@ escapes removed) are not tokenised.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
@@ -20,6 +21,7 @@ from pytest_coldstart.audit.evidence import globs, win_paths
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
+from pytest_coldstart.audit.evidence.git_reads import HERE, INIT, REPOSITORY
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
 from pytest_coldstart.audit.evidence.shell_words import (
@@ -190,21 +192,38 @@ class Naming:
         found: set[str] = set()
         starts = list(self.workspace.starts)
         where = _Where(self.workspace, starts)
-        returns = "popd" in text  # back to a folder a pushd left: the starts too (fail closed)
         passed: list[str] = []  # segments entered since the last read: moved through only when one comes
         judged: set[tuple[Read, str | None]] = set()
 
         for read in reads(text, passed.append):
-            if not self._matches_any(read[1]):
+            if read[1] != INIT and not self._matches_any(read[1]):
                 continue  # echo done, ls *.py: a pattern no fail-closed file's name has
             for segment in passed:
                 where.enter(segment)
             passed.clear()
-            for cwd in dict.fromkeys([*where.current, *(starts if returns else ())]):
+            if read[1] == INIT:  # git init at the run's root or above: git show in a subfolder prints it
+                self.workspace.repository |= any(self._may_hold_run(read[0], cwd) for cwd in where.current)
+                continue
+            if last_component(read[0]) == HERE:  # git show: the cwd's repository, maybe the run's
+                read = (
+                    REPOSITORY if self.workspace.repository else posixpath.dirname(read[0]) or ".",
+                    read[1],
+                    read[2],
+                )
+            for cwd in dict.fromkeys(where.current):
                 if (read, cwd) not in judged:
                     judged.add((read, cwd))
                     found |= self._read_whole(*read, cwd)
         return found
+
+    def _may_hold_run(self, folder: str, cwd: str | None) -> bool:
+        """Whether ``folder`` (relative to ``cwd``) may be the run or one of its ancestors."""
+        folder = folder[:-5] or "." if folder.endswith(".git") and last_component(folder) == ".git" else folder
+        key = self.workspace.key(self.workspace.homed(folder), cwd)
+        if key is None or self.workspace.inside(key) == "." or self.workspace.may_hold_run(key, True):
+            return True
+        base = self.workspace.fold(self.workspace.run_base)
+        return base.startswith(self.workspace.fold(key).rstrip("/") + "/")
 
     def _matches_any(self, pattern: str) -> bool:
         known = self._patterns.get(pattern)
@@ -260,17 +279,27 @@ class _Where:
         self.workspace = workspace
         self.current = list(starts)
         self.saved: list[list[str | None]] = []
+        self.pushed: list[list[str | None]] = []  # the folders pushd left, popd's to return to
+        self.starts = starts
         self.closing = 0  # subshells the last segment closed: left once its reads are judged
 
     def enter(self, segment: str) -> None:
         for _ in range(self.closing):
             self.current = self.saved.pop() if self.saved else self.current
         stripped = segment.strip()
+        moving = stripped.startswith(("cd ", "pushd ")) and stripped.endswith((")", ')"', "`", '`"'))
         opens = stripped[:1] == "(" or "$(" in segment or "<(" in segment or segment.count("`") % 2 == 1
-        if opens and len(self.saved) < MAX_SUBSHELLS:
+        if opens and not moving and len(self.saved) < MAX_SUBSHELLS:
             self.saved.append(list(self.current))
-        inner = segment.rpartition("$(")[2]  # x=$(cd test: the substitution's own command moves
-        self.current = self.workspace.after(inner, self.current)
+        # x=$(cd test: the substitution's own command moves; cd $(mktemp -d): the cd itself
+        inner = segment if moving else segment.rpartition("$(")[2]
+        verb = inner.split(maxsplit=1)[0].lstrip("({") if inner.strip() else ""
+        if verb == "pushd":
+            self.pushed.append(list(self.current)) if len(self.pushed) < MAX_SUBSHELLS else self.pushed.clear()
+        if verb == "popd":  # back where pushd left; a pushd of an earlier call (or too many): the starts too
+            self.current = self.pushed.pop() if self.pushed else list(dict.fromkeys([*self.current, *self.starts]))
+        else:
+            self.current = self.workspace.after(inner, self.current)
         self.closing = len(stripped) - len(stripped.rstrip(")`")) if self.saved else 0
 
 

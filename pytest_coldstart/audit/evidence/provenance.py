@@ -166,6 +166,7 @@ class Provenance:
         self._agent_feed = agent
         self.scripts.fresh.clear()
         self.workspace.cdpath |= any("CDPATH" in text for text in strings(arguments))  # from now on
+        self.workspace.tmpdir |= any("TMPDIR" in text for text in strings(arguments))
         written: set[str] = set()
         writes = self._writes(tool, arguments)
         for key, how, source in writes:

@@ -18,7 +18,15 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Iterator
 
-from pytest_coldstart.audit.evidence.git_reads import git_content_reads
+from pytest_coldstart.audit.evidence.git_reads import (
+    HERE,
+    INIT,
+    MAGIC,
+    REPOSITORY,
+    elsewhere,
+    git_content_reads,
+    vcs_content_reads,
+)
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component
 
 Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
@@ -67,6 +75,8 @@ def program_reads(
         yield from ((path, "*", recursive) for path in folders)
     elif head == "git":
         yield from _git(words, intent)
+    elif (printed := vcs_content_reads(head, words)) is not None:
+        yield from (whole(path) for path in printed)
 
 
 def whole(path: str) -> Read:
@@ -96,6 +106,10 @@ def _git(words: list[str], intent: bool) -> Iterator[Read]:
         return
     command, rest = words[index], words[index + 1 :]
     options = [w for w in rest if w.startswith("-")]
+    if command in ("init", "clone"):  # a repository made: where it is decides what git show prints
+        made = _unvalued(rest, frozenset(["--template", "--separate-git-dir", "-b", "--branch", "--depth"]), 0)
+        target = (made or ["."])[0] if command == "init" else made[1] if made[1:] else "<clone>"
+        yield (posixpath.join(folder, target) if folder and not target.startswith("/") else target, INIT, False)
     if command == "grep":
         paths = _unvalued(rest, _GIT_GREP_VALUED, first=0)
         given = any(w in ("-e", "-f") for w in options)
@@ -105,11 +119,14 @@ def _git(words: list[str], intent: bool) -> Iterator[Read]:
         paths = shown  # git show, log -p, diff REV, grep REV: what a commit or the index holds
     elif command == "diff" and any(w in ("--cached", "--staged") for w in options):
         # what was staged, printed: git add alone shows nothing (honest agents add -A and commit)
-        paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]
+        paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"] or [HERE]
+        paths = [REPOSITORY] if any(p.startswith(MAGIC) for p in paths) else paths  # -- :/ is the top
     elif command == "diff" and "--no-index" in options:
         paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]
     else:
         return
+    if elsewhere(words):  # --git-dir=../.git, -c core.worktree=..: the repository may be the run's
+        paths = [REPOSITORY]
     for path in paths or ["."]:
         yield whole(posixpath.join(folder, path) if folder and not path.startswith("/") else path)
 

@@ -262,3 +262,16 @@ def program_name(word: str) -> str:
     PowerShell alias is its cmdlet (``sc`` is ``set-content``)."""
     head = last_component(word).lstrip("\\!").lower()
     return PS_ALIASES.get(head, head)
+
+
+#: cd $(mktemp -d): a fresh folder in $TMPDIR (a template without -t is made in the cwd)
+_FRESH = re.compile(
+    r"""^(?:cd|pushd)\s+["']?(?:\$\(|`)mktemp\s+(?P<o>-dt|-td|-d(?:\s+-t)?)(?:\s+(?P<t>\w[\w.%-]*))?\s*[)`]["']?$"""
+)
+
+
+def fresh_folder(segment: str) -> bool:
+    """A ``cd``/``pushd`` into a folder ``mktemp -d`` makes in ``$TMPDIR`` (``-t`` or no template,
+    ``TMPDIR`` not set on the line): never the run's folder."""
+    fresh = _FRESH.match(segment.strip())
+    return fresh is not None and "TMPDIR" not in segment and ("t" in fresh["o"] or not fresh["t"])

@@ -70,6 +70,7 @@ from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDIT
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
+from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
 from pytest_coldstart.demo.scenarios.adversarial_visible import VISIBLE
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.adversarial_written_data import WRITTEN_DATA
@@ -338,6 +339,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     s.name: s
     for s in IDENTITY
     + PATHS_MORE
+    + VCS
     + PROVENANCE
     + SCRIPTS
     + KEPT_RUNS
