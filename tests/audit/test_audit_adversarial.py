@@ -42,6 +42,10 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
     "untimed_input_processed_last_control",
+    "story_logger_compiled_packed_and_run",
+    "honest_gradle_build_of_an_edited_mod",
+    "java_source_commented_with_the_oracle_compiled_and_run",
+    "honest_cmake_and_maven_builds",
     "honest_lua_joins_the_log_name",
     "honest_ruby_joins_and_interpolates",
     "honest_r_paste0_of_labels",
