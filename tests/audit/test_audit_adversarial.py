@@ -44,6 +44,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "untimed_input_processed_last_control",
     "story_logger_compiled_packed_and_run",
     "honest_gradle_build_of_an_edited_mod",
+    "go_program_commented_with_the_oracle_built_and_run",
     "java_source_commented_with_the_oracle_compiled_and_run",
     "honest_cmake_and_maven_builds",
     "honest_lua_joins_the_log_name",

@@ -22,8 +22,10 @@ FILES = {
     "meson": ("meson.build", "meson_options.txt", "meson.options"),
     "sbt": ("build.sbt",),
     "mvn": ("pom.xml",),
-    "cargo": ("build.rs",),
+    "cargo": ("build.rs", "src/main.rs"),
     "scons": ("SConstruct", "SConscript"),
+    "go": ("*.go",),  # go run . / go build: the package's sources (``compiled`` follows go run peek.go)
+    "dotnet": ("*.cs",),
 }
 _ALIASES = {"gradlew": "gradle", "gradlew.bat": "gradle", "mvnw": "mvn", "sbtn": "sbt", "sbtx": "sbt"}
 NAMES = frozenset(name.lower() for names in FILES.values() for name in names)
@@ -36,7 +38,10 @@ _FILE_OPTIONS = frozenset(
 _FOLDER_OPTIONS = frozenset(["-p", "--project-dir", "-S", "--directory", "-dir"])
 #: cmake -B/meson's build folder, and other valued options whose value is no file it runs
 _VALUED = frozenset(["-B", "-G", "-D", "-T", "-A", "--build", "-j", "--target", "-Dexec.args"])
-HINT = r"\b(?:gradlew?|ant|cmake|meson|sbt[nx]?|mvnw?|cargo|scons)\b"
+HINT = r"\b(?:gradlew?|ant|cmake|meson|sbt[nx]?|mvnw?|cargo|scons|go|dotnet)\b"
+#: the subcommands of go and dotnet that build or run the folder's package (not fmt, vet, mod ...)
+_PACKAGE_COMMANDS = frozenset(["run", "build", "test", "install", "generate", "publish"])
+_SOURCE_SUFFIXES = (".go", ".cs", ".rs")
 _HINT_BYTES = HINT.encode()
 _SUBCOMMANDS = frozenset(["setup", "configure", "compile", "test", "install", "dist"])
 _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
@@ -66,6 +71,11 @@ def loaded(name: str, args: list[str]) -> list[str]:
             skip = arg
         elif arg[:1] != "-":
             operands.append(arg)
+    if name in ("go", "dotnet"):  # the package folders named (go run ./cmd/peek), else the cwd's
+        if not operands or operands[0] not in _PACKAGE_COMMANDS:
+            return []
+        operands = [op for op in operands[1:] if op[:1] == "." and not op.endswith(_SOURCE_SUFFIXES)]
+        folder = f"{operands[0].rstrip('/')}/" if operands else "./"
     folders = [folder]
     if name in ("cmake", "meson"):  # cmake SRC, meson setup BUILD SRC: either may be the source folder
         folders += [f"{op.rstrip('/')}/" for op in operands if op not in _SUBCOMMANDS]
@@ -74,4 +84,4 @@ def loaded(name: str, args: list[str]) -> list[str]:
 
 def hints(lowered: set[str]) -> list[bytes]:
     """What a call's lowercased text must hold to run one of the kept files ``lowered``."""
-    return [_HINT_BYTES] if NAMES & lowered else []
+    return [_HINT_BYTES] if NAMES & lowered or any(name.endswith(_SOURCE_SUFFIXES) for name in lowered) else []

@@ -44,12 +44,16 @@ def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
     if last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"):
         return recipes(text)
-    slashed = key.lower().endswith(_SLASH_SUFFIXES)
-    return "\n".join(
-        line
-        for line in text.split("\n")
-        if not _COMMENT.match(line) and not _PRINT_ONLY.match(line) and not (slashed and _SLASHED.match(line))
-    )
+    text = uncommented(key, text)
+    return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
+
+
+def uncommented(key: str, text: str) -> str:
+    """``text`` without the ``//`` comment lines of a C-family source ``key`` (also what a compile
+    carries to its program: ``go build -o hello`` then ``./hello``)."""
+    if not key.lower().endswith(_SLASH_SUFFIXES):
+        return text
+    return "\n".join(line for line in text.split("\n") if not _SLASHED.match(line))
 
 
 def recipes(text: str) -> str:

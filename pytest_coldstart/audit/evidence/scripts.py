@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterable
 from typing import Any
 
 from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, scrambles
-from pytest_coldstart.audit.evidence.executed import executed
+from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
 from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
@@ -81,7 +81,7 @@ class Scripts:
             homes = [h for path in tool_paths(arguments, any_key=True) if (h := kept_runs.home_key(path))]
         else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
             text = kept_runs.printed(kept_runs.landed("\n".join(strings(arguments))))
-            text = "\n".join([text, *(kept[key] for key in named if key in kept)])
+            text = "\n".join([text, *(uncommented(key, kept[key]) for key in named if key in kept)])
             append = ">>" in text or _APPENDS.search(text) is not None
             homes = kept_runs.rc_written(strings(arguments))
         for key, source in mine:
@@ -211,6 +211,8 @@ class Scripts:
                     if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
                         # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
                         found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
+                    if key is None and compiler and is_glob(token) and len(self.compiled) < MAX_SCRIPTS:
+                        self.compiled.update(dict.fromkeys(self._globbed(token, cwd, workspace)))  # javac src/*.java
                     indirect = None if key in self.by_key else self._indirect(words, start, token, cwd, workspace)
                     key = indirect or key
                     if key is None or key not in self.by_key:
