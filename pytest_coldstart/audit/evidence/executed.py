@@ -28,8 +28,8 @@ _DEPTH = 4  # nested $(A) -> $(B) -> ... expansions followed
 _LIMIT = 64 * 1024  # characters an expanded recipe may grow to
 _COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpreter
 _SLASHED = re.compile(r"^[ \t]*//")  # a line comment of the C family, by the file's suffix
-_SLASH_SUFFIXES = (".java", ".kt", ".kts", ".groovy", ".gradle", ".scala", ".sc", ".go", ".rs", ".swift", ".c", ".h")
-_SLASH_SUFFIXES += (".cc", ".cpp", ".hpp", ".cs", ".csx", ".dart", ".jsh", ".zig", ".v")
+_SLASH_SUFFIXES: tuple[str, ...] = (".java", ".kt", ".kts", ".groovy", ".gradle", ".scala", ".sc", ".go", ".rs")
+_SLASH_SUFFIXES += (".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".csx", ".dart", ".jsh", ".zig", ".v")
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe

@@ -45,7 +45,7 @@ class Prescan:
 
     def __init__(self) -> None:
         self._scan: re.Pattern[bytes] | None = None
-        self._state: tuple[int, int, int] = (0, 0, 0)
+        self._state: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._writer_tools: dict[str, bool] = {}
 
     def forget(self) -> None:
