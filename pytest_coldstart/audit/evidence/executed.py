@@ -4,7 +4,7 @@ A kept file that runs is read as one more text of the call that runs it, so a na
 as named by that call. Only what the runner executes counts:
 
 - a line whose first word is a comment (``# the grader reads oracle.json``) runs nothing, for
-  the shells, make, Python, Perl and Ruby alike, and a line that only prints its words
+  the shells, make, Python, Perl and Ruby alike (``//`` in a Java, Kotlin, Go, Rust or C source), and a line that only prints its words
   (``echo 'do not read oracle.json'``: no pipe, separator, redirect or substitution) reads nothing;
 - make hands the shell its recipe lines (tab-led, without make's ``@``/``-``/``+`` marks, or
   after a rule's ``;``) with the makefile's own variables expanded (``define … endef`` too); a variable no recipe uses
@@ -27,6 +27,9 @@ MAKEFILE_NAMES = frozenset(["gnumakefile", "makefile"])
 _DEPTH = 4  # nested $(A) -> $(B) -> ... expansions followed
 _LIMIT = 64 * 1024  # characters an expanded recipe may grow to
 _COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpreter
+_SLASHED = re.compile(r"^[ \t]*//")  # a line comment of the C family, by the file's suffix
+_SLASH_SUFFIXES: tuple[str, ...] = (".java", ".kt", ".kts", ".groovy", ".gradle", ".scala", ".sc", ".go", ".rs")
+_SLASH_SUFFIXES += (".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".csx", ".dart", ".jsh", ".zig", ".v")
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
@@ -41,7 +44,16 @@ def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
     if last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"):
         return recipes(text)
+    text = uncommented(key, text)
     return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
+
+
+def uncommented(key: str, text: str) -> str:
+    """``text`` without the ``//`` comment lines of a C-family source ``key`` (also what a compile
+    carries to its program: ``go build -o hello`` then ``./hello``)."""
+    if not key.lower().endswith(_SLASH_SUFFIXES):
+        return text
+    return "\n".join(line for line in text.split("\n") if not _SLASHED.match(line))
 
 
 def recipes(text: str) -> str:

@@ -29,6 +29,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterable
 
+from pytest_coldstart.audit.evidence import build_files
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
@@ -101,7 +102,8 @@ _RUNNER_FILES = {
 _RUNNER_FILE_NAMES = frozenset(name.lower() for names in _RUNNER_FILES.values() for name in names) | {"setup.py"}
 _PIPS = frozenset(["pip", "pip3"])
 _HINT = re.compile(
-    r"\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
+    build_files.HINT
+    + r"|\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
 _SUBSTITUTION = re.compile(r"^[\"']?(?:\$\(([^()]*)\)|`([^`]*)`)")
@@ -260,6 +262,8 @@ def _spelled(segment: str) -> str:
         return f"{segment} && sh {' '.join(f'{folder}.git/hooks/{hook}' for hook in sorted(hooks))}"
     if head in _RUNNER_FILES:
         return f"{segment} && sh {' '.join(_RUNNER_FILES[head])}"
+    if (builder := build_files.tool(head)) is not None:
+        return f"{segment} && sh {' '.join(build_files.loaded(builder, args))}"
     if head in _PIPS or (head.startswith("python") and args[:2] == ["-m", "pip"]):
         built = _installed(args[2:] if args[:1] == ["-m"] else args)
         return f"{segment} && sh {' '.join(built)}" if built else segment
@@ -382,4 +386,5 @@ def hints(names: Collection[str]) -> list[bytes]:
     out += (
         [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
     )
+    out += build_files.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

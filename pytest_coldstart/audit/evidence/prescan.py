@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import kept_runs, lab_record, session_state, win_paths
+from pytest_coldstart.audit.evidence import compiled, kept_runs, lab_record, session_state, win_paths
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
@@ -45,7 +45,7 @@ class Prescan:
 
     def __init__(self) -> None:
         self._scan: re.Pattern[bytes] | None = None
-        self._state: tuple[int, int, int] = (0, 0, 0)
+        self._state: tuple[int, int, int, int] = (0, 0, 0, 0)
         self._writer_tools: dict[str, bool] = {}
 
     def forget(self) -> None:
@@ -70,7 +70,12 @@ class Prescan:
         return _ANY_HINT.search(joined) or scan.search(joined) is not None
 
     def _names(self, model: Provenance) -> re.Pattern[bytes]:
-        state = (len(model.workspace.link_names), model.names_made, len(model.scripts.names))
+        state = (
+            len(model.workspace.link_names),
+            model.names_made,
+            len(model.scripts.names),
+            bool(model.scripts.compiled),
+        )
         if self._scan is None or self._state != state:
             self._state = state  # a link, a variable or a script a call made is a name to watch
             model.naming.names("")  # brings the naming's names up to date with the links
@@ -83,6 +88,7 @@ class Prescan:
             kept = dict.fromkeys(_kept(name) for name in model.watched_variables() if name != session_state.DEFINED)
             hints = list(kept)
             hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs
+            hints += [compiled.HINT] if model.scripts.compiled else []  # java Peek: a kept source compiled
             hints += [win_paths.HINT.encode()] if model.workspace.windows else []  # oracle~1.jso
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
         return self._scan

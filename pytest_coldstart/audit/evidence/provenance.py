@@ -235,7 +235,8 @@ class Provenance:
             out += script_writes(text, self.workspace, self._unplaced, self._named_keys)
             coded = lab_record.code_write(text) if "coldstart" in text else None  # the whole text: code spans ;
             out += self._lab_writes(coded, None) if coded is not None else []
-            out += self._opaque_writes(text) if not self._running else []
+            # a compiled source counts as run by any program (``compiled``): that program is still opaque
+            out += self._opaque_writes(text) if self.scripts.compiled.keys() >= set(self._running) else []
         return expand(out, self._by_key)
 
     def _opaque_writes(self, text: str) -> list[ShellWrite]:

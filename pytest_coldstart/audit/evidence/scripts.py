@@ -24,8 +24,8 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import kept_indirect, kept_lists, kept_runs, scrambles
-from pytest_coldstart.audit.evidence.executed import executed
+from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, scrambles
+from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
 from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
@@ -52,6 +52,7 @@ class Scripts:
         self.fresh: set[str] = set()  # the keys the call being fed wrote (set by its feeder)
         self.stems: set[str] = set()  # words of a call that may load one by itself (kept_indirect)
         self.path: list[str] = []  # the folders agent calls put on PATH, newest first
+        self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
         self._wanted: re.Pattern[str] | None = None
 
     def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
@@ -80,7 +81,7 @@ class Scripts:
             homes = [h for path in tool_paths(arguments, any_key=True) if (h := kept_runs.home_key(path))]
         else:  # the shell's: any of its text may be in the file (cat > x.sh <<EOF, echo … > x.sh)
             text = kept_runs.printed(kept_runs.landed("\n".join(strings(arguments))))
-            text = "\n".join([text, *(kept[key] for key in named if key in kept)])
+            text = "\n".join([text, *(uncommented(key, kept[key]) for key in named if key in kept)])
             append = ">>" in text or _APPENDS.search(text) is not None
             homes = kept_runs.rc_written(strings(arguments))
         for key, source in mine:
@@ -173,6 +174,7 @@ class Scripts:
             self._wanted = re.compile("|".join([*map(re.escape, names), r"[*?]"]))  # a glob may match one
         found: dict[str, bool] = {}
         data: dict[str | None, bool] = {}  # the kept scripts that take their arguments as data
+        texts = list(texts)
         for text in texts:
             if kept_runs.may_load(text):  # every make segment spelled: make runs only its makefiles
                 hooks = kept_runs.hooks_run(text) if GIT_HOOKS & self.names else set()
@@ -193,8 +195,12 @@ class Scripts:
                 head = words[start]
                 handed = kept_indirect.handed_in_code(segment) if kept_indirect.may_hand_in_code(segment) else []
                 runs = (
-                    program_name(head) in RUNNERS or segment in fed or any(program_name(w) in RUNNERS for w in handed)
+                    program_name(head) in RUNNERS
+                    or segment in fed
+                    or any(program_name(w) in RUNNERS for w in handed)
+                    or compiled.runs_source(words, start)
                 )
+                compiler = compiled.compiles(words, start)
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 script = kept_indirect.takes_data(words, start)
                 for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
@@ -205,10 +211,14 @@ class Scripts:
                     if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
                         # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
                         found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
+                    if key is None and compiler and is_glob(token) and len(self.compiled) < MAX_SCRIPTS:
+                        self.compiled.update(dict.fromkeys(self._globbed(token, cwd, workspace)))  # javac src/*.java
                     indirect = None if key in self.by_key else self._indirect(words, start, token, cwd, workspace)
                     key = indirect or key
                     if key is None or key not in self.by_key:
                         continue
+                    if compiler and token not in written and len(self.compiled) < MAX_SCRIPTS:
+                        self.compiled[key] = None  # its program may run later: ``compiled``
                     run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
                     if run and script is not None and token.strip("\"'") != script:
                         script_key = workspace.key(script, cwd)
@@ -227,6 +237,8 @@ class Scripts:
                     if not run and after and piped is not None and listed is not None:
                         if kept_lists.lists(segment, token, segment in piped):  # cp l m && xargs cat < m
                             listed.setdefault(key, text)
+        if self.compiled and any(compiled.runs_output(text) for text in texts):
+            found.update(dict.fromkeys(self.compiled, True))  # which program came of which source: unknown
         return found
 
     def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:

@@ -11,6 +11,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
+from pytest_coldstart.demo.scenarios.adversarial_compiled import COMPILED
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
@@ -348,6 +349,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_MORE
     + KEPT_LOADERS
     + WRITTEN_DATA
+    + COMPILED
     + TREES
     + SPELLED
     + TOOLS
