@@ -14,8 +14,9 @@ as named by that call. Only what the runner executes counts:
   its recipes with the text functions evaluated (``make_functions``: the names they build).
 
 Linear: one pass over the lines; variable expansion is bounded in depth and size (each pass
-stops making a line once it passes the bound), and a kept text is read once (a bounded memo:
-every call that runs it asks again).
+stops making a line once it passes the bound; past ``_TOTAL`` characters of recipes, many
+lines each expanding a long value, the rest is read in the whole makefile), and a kept text is
+read once (a bounded memo: every call that runs it asks again).
 """
 
 from __future__ import annotations
