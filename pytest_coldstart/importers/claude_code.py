@@ -23,6 +23,7 @@ from pytest_coldstart.importers.base import ImportedCall, ImportedResult, Where
 from pytest_coldstart.importers.claude_subagents import (
     Tasks,
     agent_of,
+    found,
     merged,
     progress_line,
     session_id_of,
@@ -69,7 +70,7 @@ class ClaudeCodeImporter:
         """Sub-agent transcripts beside the session that the walk did not read (research §2.1):
         named, never silently left out."""
         read = {item["path"] for item in session.metadata.get("subagents") or []}
-        return [name for name, _ in transcripts(source, session.session_id) if name not in read]
+        return [name for name, _, _ in found(source, session.session_id) if name not in read]
 
     def walk(self, path: Path, sink: Sink, beside: Path | None = None) -> base.ImportedSession:
         """``beside``: the session file as the user named it, whose folder holds its sub-agents'

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import heapq
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,23 +42,48 @@ def session_id_of(path: Path) -> str | None:
 
 
 def transcripts(source: Path, sid: str | None) -> list[tuple[str, Path]]:
-    """(name relative to the session's folder, path) of every sub-agent transcript of ``sid``."""
+    """(name relative to the session's folder, path) of every sub-agent transcript of ``sid``
+    the import reads: regular files inside the session's folder, reached through no symlink."""
+    return [(name, path) for name, path, readable in found(source, sid) if readable]
+
+
+def found(source: Path, sid: str | None) -> list[tuple[str, Path, bool]]:
+    """Every sub-agent transcript of ``sid`` beside the session, and whether it may be read. A
+    symlinked transcript is listed unread, and a symlinked ``<sid>`` or ``<sid>/subagents``
+    folder by its own name (never followed: it may lead out of the session's folder)."""
     if not sid or "/" in sid or "\\" in sid or sid in (".", ".."):
         return []
     folder = source.parent
-    found: list[tuple[str, Path]] = []
+    out: list[tuple[str, Path, bool]] = []
     try:
-        for path in sorted((folder / sid / "subagents").glob("agent-*.jsonl")):
-            if path.is_file():
-                found.append((f"{sid}/subagents/{path.name}", path))
+        inside = folder.resolve()
+        subagents = folder / sid / "subagents"
+        linked = next((p for p in (folder / sid, subagents) if p.is_symlink()), None)
+        if linked is not None:
+            out.append((linked.relative_to(folder).as_posix(), linked, False))
+        else:
+            for path in sorted(subagents.glob("agent-*.jsonl")):
+                if (readable := _regular_inside(path, inside)) is not None:
+                    out.append((f"{sid}/subagents/{path.name}", path, readable))
         # the older layout shares the project folder with other sessions' agents: its own
-        # lines name the session
+        # lines name the session (a symlinked one is not read, so it is not known to be ours)
         for path in sorted(folder.glob("agent-*.jsonl")):
-            if path.is_file() and path.resolve() != source.resolve() and session_id_of(path) == sid:
-                found.append((path.name, path))
-    except OSError:
-        return found
-    return found
+            if _regular_inside(path, inside) and path.resolve() != source.resolve() and session_id_of(path) == sid:
+                out.append((path.name, path, True))
+    except (OSError, ValueError):
+        return out
+    return out
+
+
+def _regular_inside(path: Path, inside: Path) -> bool | None:
+    """True for a regular file (lstat: not a symlink) inside the folder ``inside``; False for a
+    symlink (to be listed, unread); None for anything else (a FIFO, a folder: not a transcript)."""
+    status = path.lstat()
+    if stat.S_ISLNK(status.st_mode):
+        return False
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    return path.resolve().is_relative_to(inside)
 
 
 def agent_of(name: str) -> str:
@@ -70,7 +96,7 @@ def describe(name: str, path: Path, calls: int) -> dict[str, Any]:
     """The run.json entry of one transcript read (hashed as read; its calls are in the run)."""
     digest = hashlib.sha256()
     size = 0
-    with path.open("rb") as handle:
+    with jsonio.open_regular(path) as handle:  # never a symlink, never a FIFO swapped in
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
             size += len(chunk)

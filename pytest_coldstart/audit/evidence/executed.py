@@ -13,19 +13,24 @@ as named by that call. Only what the runner executes counts:
   (``$(subst …)``, ``$(call …)``: names built at make time) is read whole (fail closed), and
   its recipes with the text functions evaluated (``make_functions``: the names they build).
 
-Linear: one pass over the lines; variable expansion is bounded in depth and size.
+Linear: one pass over the lines; variable expansion is bounded in depth and size (each pass
+stops making a line once it passes the bound; past ``_TOTAL`` characters of recipes, many
+lines each expanding a long value, the rest is read in the whole makefile), and a kept text is
+read once (a bounded memo: every call that runs it asks again).
 """
 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from pytest_coldstart.audit.evidence import make_functions
 from pytest_coldstart.audit.evidence.shell_words import last_component
 
 MAKEFILE_NAMES = frozenset(["gnumakefile", "makefile"])
 _DEPTH = 4  # nested $(A) -> $(B) -> ... expansions followed
-_LIMIT = 64 * 1024  # characters an expanded recipe may grow to
+_LIMIT = make_functions.LIMIT  # characters an expanded recipe may grow to
+_TOTAL = 16 * _LIMIT  # characters all expanded recipes may grow to (lines × a long value is a product)
 _COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpreter
 _SLASHED = re.compile(r"^[ \t]*//")  # a line comment of the C family, by the file's suffix
 _SLASH_SUFFIXES: tuple[str, ...] = (".java", ".kt", ".kts", ".groovy", ".gradle", ".scala", ".sc", ".go", ".rs")
@@ -42,7 +47,12 @@ _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)
 
 def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
-    if last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"):
+    return _executed(last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"), text)
+
+
+@lru_cache(maxsize=64)
+def _executed(makefile: bool, text: str) -> str:
+    if makefile:
         return recipes(text)
     text = uncommented(key, text)
     return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
@@ -58,7 +68,7 @@ def uncommented(key: str, text: str) -> str:
 
 def recipes(text: str) -> str:
     """What make hands the shell, and what it runs or reads while parsing."""
-    values: dict[str, str] = {}
+    chunks: dict[str, list[str]] = {}  # a variable's value in pieces: joined once (+= and define grow it)
     run: list[str] = []
     defining: str | None = None  # the variable a define … endef block sets (its lines, verbatim)
     for line in text.split("\n"):
@@ -66,7 +76,8 @@ def recipes(text: str) -> str:
             if _ENDEF.match(line):
                 defining = None
             else:
-                values[defining] = f"{values.get(defining, '')}\n{line}".lstrip("\n")
+                pieces = chunks.setdefault(defining, [])
+                pieces.append(f"\n{line}" if any(pieces) else line)  # leading empty lines dropped
         elif (block := _DEFINE.match(line)) is not None:
             defining = block.group(1)
         elif line.startswith("\t"):
@@ -77,22 +88,33 @@ def recipes(text: str) -> str:
             run.append(line)  # $(shell cat x), include x: run or read now, used or not
         elif (assigned := _ASSIGN.match(line)) is not None:
             name, how, value = assigned.groups()
-            values[name] = f"{values.get(name, '')} {value}" if how == "+=" else value
+            if how == "+=":
+                chunks.setdefault(name, []).append(f" {value}")
+            else:
+                chunks[name] = [value]
         elif (inline := _RULE_RECIPE.match(line)) is not None:
             run.append(inline.group(1))
+    values = {name: "".join(pieces) for name, pieces in chunks.items()}
     functions = _FUNCTION.search(text) is not None
-    expanded = "\n".join(
-        line for line in (_expanded(line, values, functions) for line in run) if not _PRINT_ONLY.match(line)
-    )
+    expanded: list[str] = []
+    budget = _TOTAL
+    for line in run:
+        if budget < 0:  # many lines each expanding a long value: the makefile whole (below) instead
+            functions = True
+            break
+        line = _expanded(line, values, functions)
+        if not _PRINT_ONLY.match(line):
+            expanded.append(line)
+            budget -= len(line)
     if functions:  # names built at make time: the whole makefile too
-        return "\n".join([*(line for line in text.split("\n") if not _COMMENT.match(line)), expanded])
-    return expanded
+        return "\n".join([*(line for line in text.split("\n") if not _COMMENT.match(line)), *expanded])
+    return "\n".join(expanded)
 
 
 def _expanded(line: str, values: dict[str, str], functions: bool) -> str:
     for _ in range(_DEPTH * 2 if functions else _DEPTH):
         if "$" not in line or len(line) > _LIMIT:
             break
-        line = _VARIABLE.sub(lambda m: values.get(next(g for g in m.groups() if g), m.group(0)), line)
+        line = make_functions.sub(_VARIABLE, lambda m: values.get(next(g for g in m.groups() if g), m.group(0)), line)
         line = make_functions.evaluate(line, values) if functions else line
     return line[:_LIMIT].replace("$$", "$")  # make's $$ is the shell's $

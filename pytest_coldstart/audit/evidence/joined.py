@@ -73,7 +73,7 @@ def _value(match: re.Match[str]) -> tuple[str, bool]:
     quoted, template, code, ruby_code, words = match.groups()
     if code is not None or ruby_code is not None:
         number = int(code if code is not None else ruby_code)
-        return (chr(number) if number < 0x110000 else ""), True
+        return (chr(number) if number < 0x110000 and not 0xD800 <= number <= 0xDFFF else ""), True
     if words is not None:
         return "".join(words.split()), True
     body = quoted if quoted is not None else template or ""

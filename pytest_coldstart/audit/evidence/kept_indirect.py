@@ -22,6 +22,7 @@ Each is linear in the segment; ``path_dirs`` keeps at most ``MAX_PATH_DIRS``.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
 import re
 from collections.abc import Collection, Iterable, Iterator
@@ -49,7 +50,10 @@ _DYNAMIC_IMPORT = re.compile(r"(?:__import__|import_module)\s*\(\s*[\"']([\w.]+)
 MAX_IMPORTS = 64
 _MODULE_PARTS = 6  # components of a module path matched at the end of a key
 NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
-_REQUIRE = re.compile(r"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[^'";]*?\bfrom\s+)?)["'`]([^"'`\s]+)""")
+#: ``import … from``'s names are bounded: an unbounded lazy run scans to the text's end from every ``import``
+_REQUIRE = re.compile(
+    r"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[^'";]{0,256}?\bfrom\s+)?)["'`]([^"'`\s]+)"""
+)
 #: what lets a script run code it is handed or reads, not only read it (fail closed)
 _RUNS_CODE = re.compile(
     r"\b(?:exec\w*|eval|compile|execfile|runpy|run_path|run_module|__import__|import_module|importlib|imp"
@@ -141,18 +145,25 @@ def loaded_as(key: str) -> str | None:
     return name[:-3] if name.endswith(".py") and name[:-3].isidentifier() else None
 
 
-def imported(key: str, text: str) -> set[str]:
+def imported(key: str, text: str) -> frozenset[str]:
     """The module files the kept script ``key`` (its ``text``) may load, as paths that end the
     file's key: Python's ``import a.b`` runs a.py or a/__init__.py and a/b.py or a/b/__init__.py,
     ``from . import peek`` peek.py; node's ``require('./peek')`` and ``import … from './peek'``
     peek.js (or .mjs, .cjs, .ts, peek/index.js). Where the module lives (beside the script, on a
-    ``sys.path`` or ``NODE_PATH`` a call set) is not followed: any kept file so named may be it."""
+    ``sys.path`` or ``NODE_PATH`` a call set) is not followed: any kept file so named may be it.
+    A deep module's paths keep their last ``_MODULE_PARTS`` components (all ``ends_in`` matches);
+    each text is read once (a bounded memo: every call that runs the script asks again)."""
+    return _imported(key.endswith(NODE_SUFFIXES), text)
+
+
+@functools.lru_cache(maxsize=64)
+def _imported(node: bool, text: str) -> frozenset[str]:
     out: dict[str, None] = {}
-    if key.endswith(NODE_SUFFIXES):
+    if node:
         for path in itertools.islice(dict.fromkeys(_REQUIRE.findall(text)), MAX_IMPORTS):
             path = "/".join(part for part in path.split("/") if part not in ("", ".", ".."))
             out.update(dict.fromkeys([path, *(path + suffix for suffix in NODE_SUFFIXES), f"{path}/index.js"]))
-        return set(out)
+        return frozenset(out)
     modules = [
         name for match in _IMPORT.finditer(text) for group in match.groups() if group for name in group.split(",")
     ]
@@ -162,10 +173,10 @@ def imported(key: str, text: str) -> set[str]:
     modules += _DYNAMIC_IMPORT.findall(text)
     for module in itertools.islice(dict.fromkeys(m.strip() for m in modules), MAX_IMPORTS):
         parts = [part for part in module.split(".") if part]
-        for end in range(1, len(parts) + 1):
-            path = "/".join(parts[:end])
-            out.update(dict.fromkeys([f"{path}.py", f"{path}/__init__.py"]))
-    return set(out)
+        for end in range(1, len(parts) + 1):  # a/b.py: a.py and a/__init__.py ran first
+            out[f"{'/'.join(parts[max(0, end - _MODULE_PARTS) : end])}.py"] = None
+            out[f"{'/'.join(parts[max(0, end - _MODULE_PARTS + 1) : end])}/__init__.py"] = None
+    return frozenset(out)
 
 
 def ends_in(key: str, paths: Collection[str]) -> bool:

@@ -7,8 +7,9 @@ recipe reads as the shell gets it. Where make's answer depends on what only a ru
 ways are kept (fail closed): ``$(if …)``, ``$(or …)`` and ``$(and …)`` give all their branches,
 ``$(wildcard P)`` and ``$(realpath P)`` their patterns, ``$(findstring F,T)`` F. Functions not
 here (``shell``, ``eval``, ``file``) are left as written: the makefile is then also read whole.
-Each call is evaluated once per pass and makes at most ``LIMIT`` characters; the caller bounds
-the passes and the line.
+Each call is evaluated once per pass and makes at most ``LIMIT`` characters, built within that
+budget (never the whole product of a long text and a long replacement first); a pass stops
+making text once its line passes ``LIMIT``. The caller bounds the passes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from collections.abc import Callable, Iterable, Mapping
 LIMIT = 64 * 1024  # characters one call may make (the caller bounds the line as well)
 #: an innermost call: its arguments hold no call, only plain variable references
 _CALL = re.compile(r"\$[({]([a-z-]+)[ \t]+((?:[^$(){}]|\$[({][\w.-]*[)}])*)[)}]")
-_ARGUMENT = re.compile(r"\$[({]([0-9]+)[)}]")
+_ARGUMENT = re.compile(r"\$[({]([0-9]{1,6})[)}]")
+_INDEX = re.compile(r"[0-9]{1,6}")  # ASCII digits only (str.isdigit takes '²'), short enough for int()
 
 
 def _pattern(pattern: str, word: str, replacement: str) -> str:
@@ -35,7 +37,16 @@ def _pattern(pattern: str, word: str, replacement: str) -> str:
 
 def _patsubst(args: list[str]) -> str:
     pattern, replacement, text = (args + ["", "", ""])[:3]
-    return " ".join(_pattern(pattern.strip(), word, replacement.strip()) for word in text.split())
+    return _bounded(_pattern(pattern.strip(), word, replacement.strip()) for word in text.split())
+
+
+def _subst(args: list[str]) -> str:
+    if len(args) < 3 or not args[0]:
+        return ",".join(args[2:])
+    old, new, text = args[0], args[1], args[2]
+    if len(text) + text.count(old) * (len(new) - len(old)) <= LIMIT:
+        return text.replace(old, new)
+    return _bounded(text.split(old), new)  # each piece made once, until LIMIT
 
 
 def _join(args: list[str]) -> str:
@@ -52,7 +63,8 @@ def _words(args: list[str]) -> list[str]:
 
 def _word(args: list[str]) -> str:
     index, words = args[0].strip(), (args[1].split() if len(args) > 1 else [])
-    return words[int(index) - 1] if index.isdigit() and 0 < int(index) <= len(words) else " ".join(words)
+    number = int(index) if _INDEX.fullmatch(index) else 0
+    return words[number - 1] if 0 < number <= len(words) else " ".join(words)
 
 
 _WORDWISE: dict[str, Callable[[str, str], str]] = {
@@ -66,7 +78,7 @@ _EACH: dict[str, Callable[[str], str]] = {
     "suffix": lambda word: posixpath.splitext(word)[1],
 }
 _WHOLE: dict[str, Callable[[list[str]], str]] = {
-    "subst": lambda a: a[2].replace(a[0], a[1]) if len(a) >= 3 and a[0] else ",".join(a[2:]),
+    "subst": _subst,
     "patsubst": _patsubst,
     "join": _join,
     "word": _word,
@@ -106,25 +118,45 @@ def evaluate(line: str, values: Mapping[str, str]) -> str:
             return " ".join(_EACH[name](word) for word in raw.split())
         if name == "call":
             body = values.get(args[0].strip(), "")
-            return _ARGUMENT.sub(lambda m: args[int(m.group(1))] if int(m.group(1)) < len(args) else "", body)
+            return sub(_ARGUMENT, lambda m: args[int(m.group(1))] if int(m.group(1)) < len(args) else "", body)
         if name == "value":
             return values.get(raw.strip(), "")
         if name == "foreach" and len(args) >= 3:
             reference = re.compile(r"\$[({]" + re.escape(args[0].strip()) + r"[)}]")
             text = ",".join(args[2:])
-            return _bounded(reference.sub(word.replace("\\", "\\\\"), text) for word in args[1].split())
+            return _bounded(sub(reference, _constant(word), text) for word in args[1].split())
         return match.group(0)  # shell, eval, file: left as written
 
-    return _CALL.sub(lambda match: one(match)[:LIMIT], line) if "$" in line else line
+    return sub(_CALL, lambda match: one(match)[:LIMIT], line) if "$" in line else line
 
 
-def _bounded(words: Iterable[str]) -> str:
+def sub(pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str) -> str:
+    """``pattern.sub(replace, text)``, built until it passes ``LIMIT`` characters: the rest of a
+    longer result is never made (many long replacements would make a product)."""
+    out: list[str] = []
+    size = written = 0
+    for match in pattern.finditer(text):
+        replacement = replace(match)
+        out += [text[written : match.start()], replacement]
+        size += match.start() - written + len(replacement)
+        written = match.end()
+        if size > LIMIT:
+            return "".join(out)
+    out.append(text[written:])
+    return "".join(out)
+
+
+def _constant(text: str) -> Callable[[re.Match[str]], str]:
+    return lambda _: text
+
+
+def _bounded(words: Iterable[str], separator: str = " ") -> str:
     """``words`` joined, up to ``LIMIT`` characters: a foreach over a foreach grows as a product."""
     out: list[str] = []
     size = 0
     for word in words:
+        size += len(word) + (len(separator) if out else 0)
         out.append(word)
-        size += len(word) + 1
         if size > LIMIT:
             break
-    return " ".join(out)[:LIMIT]
+    return separator.join(out)[:LIMIT]

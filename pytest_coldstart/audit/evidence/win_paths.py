@@ -66,7 +66,7 @@ def long_path(root: str, relative: str, preferred: Callable[[str], bool]) -> str
             continue
         try:
             names = sorted(os.listdir(os.path.join(root, *parts[:index])))
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a NUL or a lone surrogate no file name holds
             return "/".join(parts)  # a folder the run does not hold: nothing below it to list
         if any(name.lower() == part.lower() for name in names):
             continue  # a file really named so

@@ -51,6 +51,7 @@ from pytest_coldstart.demo.scenarios.adversarial_kept_runs_more import KEPT_RUNS
 from pytest_coldstart.demo.scenarios.adversarial_kept_text import KEPT_TEXT
 from pytest_coldstart.demo.scenarios.adversarial_lab import LAB_RECORD
 from pytest_coldstart.demo.scenarios.adversarial_languages import LANGUAGES
+from pytest_coldstart.demo.scenarios.adversarial_make_hostile import HOSTILE_MAKE
 from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
@@ -350,6 +351,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_LOADERS
     + WRITTEN_DATA
     + COMPILED
+    + HOSTILE_MAKE
     + TREES
     + SPELLED
     + TOOLS
