@@ -47,14 +47,14 @@ _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)
 
 def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
-    return _executed(last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk"), text)
+    makefile = last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk")
+    return _executed(makefile, text if makefile else uncommented(key, text))
 
 
 @lru_cache(maxsize=64)
 def _executed(makefile: bool, text: str) -> str:
     if makefile:
         return recipes(text)
-    text = uncommented(key, text)
     return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
 
 

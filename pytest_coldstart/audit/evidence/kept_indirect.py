@@ -74,20 +74,32 @@ def handed_in_code(segment: str) -> list[str]:
     return [match.group(1) for match in _CODE_CALL.finditer(segment)]
 
 
-def module_files(words: list[str], start: int, token: str) -> list[str]:
-    """The files ``token`` stands for where the python of ``words[start]`` imports it as a
-    module (``-m token``, or an import in its ``-c`` code): relative to the working directory."""
+def modules_named(words: list[str], start: int) -> tuple[frozenset[str], frozenset[str]]:
+    """The modules the python of ``words[start]`` runs with ``-m`` and imports in its ``-c``
+    code: found once a command, then looked up per word (``module_files``)."""
     if start >= len(words) or program_name(words[start]) not in _PYTHONS:
-        return []
+        return frozenset(), frozenset()
     args = words[start + 1 :]
-    module = token.strip("\"'")
-    by_option = any(arg == "-m" and value == token for arg, value in itertools.pairwise(args))
-    by_import = "-c" in args and any(
-        module in (found or "").replace(" ", "").split(",")
-        for match in _IMPORT.finditer(" ".join(args))
-        for found in match.groups()
+    by_option = frozenset(value for arg, value in itertools.pairwise(args) if arg == "-m")
+    imported = (
+        frozenset(
+            name
+            for match in _IMPORT.finditer(" ".join(args))
+            for found in match.groups()
+            for name in (found or "").replace(" ", "").split(",")
+        )
+        if "-c" in args
+        else frozenset()
     )
-    if not (by_option or by_import) or not re.fullmatch(r"[A-Za-z_][\w.]*", module):
+    return by_option, imported
+
+
+def module_files(named: tuple[frozenset[str], frozenset[str]], token: str) -> list[str]:
+    """The files ``token`` stands for where the python command ``named`` came from imports it
+    as a module (``-m token``, or an import in its ``-c`` code): relative to the working directory."""
+    by_option, imported = named
+    module = token.strip("\"'")
+    if not (token in by_option or module in imported) or not re.fullmatch(r"[A-Za-z_][\w.]*", module):
         return []
     path = module.replace(".", "/")
     return [f"{path}.py", f"{path}/__init__.py", f"{path}/__main__.py"]

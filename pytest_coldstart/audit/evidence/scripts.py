@@ -193,6 +193,8 @@ class Scripts:
                 if start == len(words):
                     continue
                 head = words[start]
+                operand: str | None = None  # the word a runner runs, and the modules python runs:
+                named: Any = None  # found once a command, when a word needs them
                 handed = kept_indirect.handed_in_code(segment) if kept_indirect.may_hand_in_code(segment) else []
                 runs = (
                     program_name(head) in RUNNERS
@@ -208,12 +210,21 @@ class Scripts:
                         found.update(dict.fromkeys(self._matching(read, cwd, workspace), True))
                 for token, cwd in tokens:  # run by an interpreter, or as the program itself
                     key = workspace.key(token, cwd) or kept_runs.home_key(token)
-                    if key is None and runs and is_glob(token) and self._first_operand(segment) == token:
+                    if (
+                        key is None
+                        and runs
+                        and is_glob(token)
+                        and token == (operand := operand or _first_operand(words, start))
+                    ):
                         # bash /tmp/s.*: the kept files it matches (python3 x.py *.md runs no note)
                         found.update(dict.fromkeys(self._globbed(token, cwd, workspace), True))
                     if key is None and compiler and is_glob(token) and len(self.compiled) < MAX_SCRIPTS:
                         self.compiled.update(dict.fromkeys(self._globbed(token, cwd, workspace)))  # javac src/*.java
-                    indirect = None if key in self.by_key else self._indirect(words, start, token, cwd, workspace)
+                    if key not in self.by_key and named is None:  # once a command, not once a word
+                        named = kept_indirect.modules_named(words, start)
+                    indirect = (
+                        None if key in self.by_key else self._indirect(words, start, token, cwd, named, workspace)
+                    )
                     key = indirect or key
                     if key is None or key not in self.by_key:
                         continue
@@ -261,18 +272,18 @@ class Scripts:
             and fnmatch.fnmatchcase(last_component(key), pattern)
         ]
 
-    def _indirect(self, words: list[str], start: int, token: str, cwd: str | None, workspace: Workspace) -> str | None:
+    def _indirect(
+        self, words: list[str], start: int, token: str, cwd: str | None, named: Any, workspace: Workspace
+    ) -> str | None:
         """The kept file ``token`` runs without being its path: a module python imports, a
         command word found on the PATH."""
         if "/" not in token and token == words[start]:
             paths = (workspace.key(f"{folder}/{token}", None) for folder in (*self.path, *kept_indirect.DEFAULT_PATH))
             return next((key for key in paths if key in self.by_key), None)
-        files = (workspace.key(path, cwd) for path in kept_indirect.module_files(words, start, token))
+        files = (workspace.key(path, cwd) for path in kept_indirect.module_files(named, token))
         return next((key for key in files if key in self.by_key), None)
 
-    @staticmethod
-    def _first_operand(segment: str) -> str | None:
-        """The word a runner runs: its first past the program and its options."""
-        words = [w.strip("\"'") for w in segment.split()]
-        start = kept_runs.head_index(words)
-        return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
+
+def _first_operand(words: list[str], start: int) -> str | None:
+    """The word a runner runs: its first past the program and its options."""
+    return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
