@@ -46,6 +46,7 @@ _PROGRAM_PATH = re.compile(r"^(?:\.{1,2}/|/(?!/)|[\w.-]+/)[\w./-]*[\w-]$")
 #: a cheap necessary condition of ``runs_output``, also for the prescan of later calls
 HINT = rb"\b(?:java|kotlin|scala|dotnet|mono|jbang)\b|/"
 _HINT = re.compile(HINT.decode())
+HINT_RE = re.compile(HINT)  # the same on a call's raw bytes (``prescan``)
 _KOTLIN_SCRIPT = frozenset(["-script"])
 
 

@@ -27,7 +27,7 @@ from pytest_coldstart.audit.evidence.runtime_reads import HINT as RUNTIME_READ_H
 from pytest_coldstart.audit.evidence.shell_words import URI_HINT
 from pytest_coldstart.audit.evidence.shell_writes import HINT as WRITE_HINT
 from pytest_coldstart.audit.evidence.tool_reads import is_search
-from pytest_coldstart.audit.evidence.tool_writes import WRITER_VERBS, words_of
+from pytest_coldstart.audit.evidence.tool_writes import READER_VERBS, WRITER_VERBS, words_of
 
 if TYPE_CHECKING:
     from pytest_coldstart.audit.evidence.provenance import Provenance
@@ -45,7 +45,7 @@ class Prescan:
 
     def __init__(self) -> None:
         self._scan: re.Pattern[bytes] | None = None
-        self._state: tuple[int, int, int, int] = (0, 0, 0, 0)
+        self._state: tuple[int, int, int] = (0, 0, 0)
         self._writer_tools: dict[str, bool] = {}
 
     def forget(self) -> None:
@@ -62,6 +62,8 @@ class Prescan:
         scan = self._names(model)
         if _ANY_HINT.search(text) or scan.search(text) is not None:
             return True
+        if model.scripts.compiled and compiled.HINT_RE.search(text) and not words_of(tool) & READER_VERBS:
+            return True  # java Peek, ./peek: a kept source compiled earlier may run (a Read tool runs nothing)
         # "ora""cle.json", o'racle'.json, o\\racle.json, ["ora", "cle.json"]: a name the shell or a
         # tool joins (a quote or a backslash inside a JSON string is escaped; an apostrophe is not)
         if not (b"\\" in text or b"'" in text or b'", "' in text or b'","' in text):
@@ -74,7 +76,6 @@ class Prescan:
             len(model.workspace.link_names),
             model.names_made,
             len(model.scripts.names),
-            bool(model.scripts.compiled),
         )
         if self._scan is None or self._state != state:
             self._state = state  # a link, a variable or a script a call made is a name to watch
@@ -88,7 +89,6 @@ class Prescan:
             kept = dict.fromkeys(_kept(name) for name in model.watched_variables() if name != session_state.DEFINED)
             hints = list(kept)
             hints += kept_runs.hints(model.scripts.names)  # make, bash -i: a kept makefile or rc file runs
-            hints += [compiled.HINT] if model.scripts.compiled else []  # java Peek: a kept source compiled
             hints += [win_paths.HINT.encode()] if model.workspace.windows else []  # oracle~1.jso
             self._scan = re.compile(b"|".join([*hints, *map(re.escape, names)]) or b"(?!)")
         return self._scan

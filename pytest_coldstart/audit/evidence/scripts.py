@@ -104,11 +104,11 @@ class Scripts:
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
-            found = self.run_keys([self._as_run(k) for k in run], workspace) + self._loaded(run, workspace)
+            found = self.run_keys([self.as_run(k) for k in run], workspace) + self._loaded(run, workspace)
             deeper = [key for key in dict.fromkeys(found) if key not in seen]
             seen.update(deeper)
             run = deeper
-        out = [self._as_run(key) for key in seen]
+        out = [self.as_run(key) for key in seen]
         out += [
             line
             for key, text in listed.items()
@@ -124,7 +124,7 @@ class Scripts:
         kept file a Python one that may run code names (``exec(open(f).read())``)."""
         out: list[str] = []
         for key in run:
-            text = self._as_run(key)
+            text = self.as_run(key)
             out += self._modules(key, text)
             if key.endswith(".py") and kept_indirect.runs_code(text):
                 out += list(self._used([text], workspace))
@@ -139,11 +139,11 @@ class Scripts:
         module it imports may run code (``exec``, ``runpy``, ``os.system`` ...: fail closed)."""
         if key is None or key not in self.by_key:
             return False  # a script no agent call wrote: what it does with them is unknown
-        texts = [self._as_run(key)]
-        texts += [self._as_run(module) for module in self._modules(key, texts[0])]
+        texts = [self.as_run(key)]
+        texts += [self.as_run(module) for module in self._modules(key, texts[0])]
         return not any(kept_indirect.runs_code(text) for text in texts)
 
-    def _as_run(self, key: str) -> str:
+    def as_run(self, key: str) -> str:
         """What runs of the kept file ``key``: a package.json's scripts, else what its runner
         executes (no comments, a makefile's recipes: ``executed``)."""
         text = self.by_key[key]
