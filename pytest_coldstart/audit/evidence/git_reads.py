@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import re
 
+from pytest_coldstart.audit.evidence.shell_words import unvalued
+
 #: a word that names a revision rather than a path (HEAD~2, main^, abc1234, @{1}, a..b)
 _REVISION = re.compile(
     r"^(?:HEAD|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|@|main|master|trunk|develop|[0-9a-fA-F]{7,64}"
@@ -187,14 +189,7 @@ def vcs_content_reads(head: str, words: list[str]) -> list[str] | None:
         return None
     if any(w.startswith(_VCS_ELSEWHERE) for w in words):
         return [REPOSITORY]
-    operands, skip = [], False
-    for word in rest:
-        if skip:
-            skip = False
-        elif word.startswith("-") and word != "-":
-            skip = word in _VCS_VALUED
-        else:
-            operands.append(word)
+    operands = unvalued(rest, _VCS_VALUED, 0)
     if command == "cat" and operands and not any(":" in w or is_glob_like(w) for w in operands):
         return None  # hg cat -r . oracle.json: the files it names, each a path of its own
     if any(":" in w for w in operands):

@@ -27,7 +27,7 @@ from pytest_coldstart.audit.evidence.git_reads import (
     git_content_reads,
     vcs_content_reads,
 )
-from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component
+from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, unvalued
 
 Read = tuple[str, str, bool]  # (folder, base-name pattern, recursive)
 
@@ -66,12 +66,12 @@ def program_reads(
     elif head in _SEVEN and operands[:1] and operands[0] in ("a", "u", "update"):
         yield from (whole(path) for path in operands[2:] or ["."])
     elif head == "pax" and any(_has(f, "w", "") for f in flags):
-        paths = _unvalued(words, _PAX_VALUED)
+        paths = unvalued(words, _PAX_VALUED)
         copies = any(_has(f, "r", "") for f in flags)  # pax -rw SRC DEST
         yield from (whole(path) for path in (paths[:-1] if copies else paths))
     elif head in ("diff", "colordiff", "diffoscope"):
         recursive = any(_has(f, "r", "--recursive") for f in flags)
-        folders = [p for p in _unvalued(words, _DIFF_VALUED) if not _file_like(p)]  # diff -u a.py b.py: files
+        folders = [p for p in unvalued(words, _DIFF_VALUED) if not _file_like(p)]  # diff -u a.py b.py: files
         yield from ((path, "*", recursive) for path in folders)
     elif head == "git":
         yield from _git(words, intent)
@@ -107,11 +107,11 @@ def _git(words: list[str], intent: bool) -> Iterator[Read]:
     command, rest = words[index], words[index + 1 :]
     options = [w for w in rest if w.startswith("-")]
     if command in ("init", "clone"):  # a repository made: where it is decides what git show prints
-        made = _unvalued(rest, frozenset(["--template", "--separate-git-dir", "-b", "--branch", "--depth"]), 0)
+        made = unvalued(rest, frozenset(["--template", "--separate-git-dir", "-b", "--branch", "--depth"]), 0)
         target = (made or ["."])[0] if command == "init" else made[1] if made[1:] else "<clone>"
         yield (posixpath.join(folder, target) if folder and not target.startswith("/") else target, INIT, False)
     if command == "grep":
-        paths = _unvalued(rest, _GIT_GREP_VALUED, first=0)
+        paths = unvalued(rest, _GIT_GREP_VALUED, first=0)
         given = any(w in ("-e", "-f") for w in options)
         paths = [p for p in (paths if given else paths[1:]) if p != "--"]
         paths = [*(paths or ["."]), *(git_content_reads(command, rest, intent) or [])]  # git grep x HEAD
@@ -119,10 +119,10 @@ def _git(words: list[str], intent: bool) -> Iterator[Read]:
         paths = shown  # git show, log -p, diff REV, grep REV: what a commit or the index holds
     elif command == "diff" and any(w in ("--cached", "--staged") for w in options):
         # what was staged, printed: git add alone shows nothing (honest agents add -A and commit)
-        paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"] or [HERE]
+        paths = [p for p in unvalued(rest, frozenset(), first=0) if p != "--"] or [HERE]
         paths = [REPOSITORY] if any(p.startswith(MAGIC) for p in paths) else paths  # -- :/ is the top
     elif command == "diff" and "--no-index" in options:
-        paths = [p for p in _unvalued(rest, frozenset(), first=0) if p != "--"]
+        paths = [p for p in unvalued(rest, frozenset(), first=0) if p != "--"]
     else:
         return
     if elsewhere(words):  # --git-dir=../.git, -c core.worktree=..: the repository may be the run's
@@ -134,19 +134,6 @@ def _git(words: list[str], intent: bool) -> Iterator[Read]:
 def _file_like(path: str) -> bool:
     """A name with an extension (``x.py``): a diff's file, not a folder (``.``, ``test/``)."""
     return not path.endswith("/") and "." in last_component(path).lstrip(".") and not is_glob(path)
-
-
-def _unvalued(words: list[str], valued: frozenset[str], first: int = 1) -> list[str]:
-    """The operands of ``words[first:]``: options and the values of ``valued`` ones set aside."""
-    operands, skip = [], False
-    for word in words[first:]:
-        if skip:
-            skip = False
-        elif word.startswith("-") and word != "-":
-            skip = word in valued
-        else:
-            operands.append(word)
-    return operands
 
 
 def _has(flag: str, letters: str, long: str) -> bool:

@@ -275,3 +275,16 @@ def fresh_folder(segment: str) -> bool:
     ``TMPDIR`` not set on the line): never the run's folder."""
     fresh = _FRESH.match(segment.strip())
     return fresh is not None and "TMPDIR" not in segment and ("t" in fresh["o"] or not fresh["t"])
+
+
+def unvalued(words: list[str], valued: frozenset[str], first: int = 1) -> list[str]:
+    """The operands of ``words[first:]``: options and the values of ``valued`` ones set aside."""
+    operands, skip = [], False
+    for word in words[first:]:
+        if skip:
+            skip = False
+        elif word.startswith("-") and word != "-":
+            skip = word in valued
+        else:
+            operands.append(word)
+    return operands
