@@ -56,6 +56,8 @@ def written(ws: Workspace, command: str) -> set[str]:
         ("git checkout HEAD~3", set(DECLARED)),
         ("git pull --rebase", set(DECLARED)),
         ("git clone https://example.org/lab/test.git", {"test/testmod.jsonl"}),
+        ("tar -xf /tmp/t.tar --to-command=sh", set(DECLARED)),  # not printed: run, fail closed as a write
+        ("7z e /tmp/t.7z", set(DECLARED)),
     ],
 )
 def test_a_folder_write_writes_every_declared_file_below_it(ws, command, files):
@@ -81,6 +83,13 @@ def test_a_folder_write_writes_every_declared_file_below_it(ws, command, files):
         "git -C workspace stash pop",
         "git clone https://example.org/x.git workspace/x",
         "cp /tmp/a.txt workspace",
+        "tar -xOf /tmp/t.tar test/testmod.jsonl",  # members printed to stdout: a read, no write
+        "tar xOf /tmp/t.tar",
+        "tar --extract --to-stdout -f /tmp/t.tar",
+        "tar -x -O -f /tmp/t.tar",
+        "bsdtar -xOf /tmp/t.tar",
+        "7z e -so /tmp/t.7z fixture/ready.json",
+        "cpio -i --to-stdout < /tmp/t.cpio",
     ],
 )
 def test_what_writes_no_declared_folder_writes_nothing_declared(ws, command):

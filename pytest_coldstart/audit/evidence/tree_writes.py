@@ -8,7 +8,8 @@ below that folder counts as written by the call (``expand``). The folder is the 
 names (``-C DIR``, ``-d DIR``, ``-oDIR``, a clone's target) or the working directory it runs
 in; a git command's working tree is taken to be that directory (or ``-C``/``--work-tree``).
 A folder the audit cannot place (``$OUT``) stands for every independent declared file.
-Listing (``tar -t``, ``unzip -l``), testing and creating archives write nothing below a folder.
+Listing (``tar -t``, ``unzip -l``), testing, creating archives and printing members (``tar -xO``,
+``unzip -p``, ``7z e -so``, ``cpio -i --to-stdout``) write nothing below a folder.
 """
 
 from __future__ import annotations
@@ -62,9 +63,11 @@ def tree_writes(words: list[str], head: str, resolve: Resolve, place: Place) -> 
     elif head in ("7z", "7za", "7zr", "unrar"):
         operands = [w for w in words[1:] if not w.startswith("-")]
         attached = next((w[2:] for w in words[1:] if w.startswith("-o") and len(w) > 2), None)
-        where = (attached or ".") if operands[:1] in (["x"], ["e"]) else None
+        to_stdout = "-so" in words  # 7z e -so: each member printed, none written
+        where = (attached or ".") if operands[:1] in (["x"], ["e"]) and not to_stdout else None
     elif head == "cpio":
-        where = (_value(words, ("-D", "--directory")) or ".") if _has_flag(words, "i", "--extract") else None
+        extracts = _has_flag(words, "i", "--extract") and "--to-stdout" not in words  # cpio -i --to-stdout prints
+        where = (_value(words, ("-D", "--directory")) or ".") if extracts else None
     elif head == "jar":
         where = (_value(words, ("-C",)) or ".") if len(words) > 1 and "x" in words[1].lstrip("-") else None
     elif head == "git":
@@ -93,7 +96,10 @@ def _tar(words: list[str]) -> str | None:
     cluster = first.lstrip("-") if not first.startswith("--") else ""
     extracts = "x" in cluster or any(w in ("-x", "--extract", "--get") for w in words[1:])
     extracts |= any(w.startswith("-") and not w.startswith("--") and "x" in w[1:] for w in words[2:])
-    if not extracts:
+    # -xOf, --to-stdout: the members printed, none written (a read, judged as one)
+    printed = "O" in cluster or any(w in ("-O", "--to-stdout") for w in words[1:])
+    printed |= any(w.startswith("-") and not w.startswith("--") and "O" in w[1:] for w in words[2:])
+    if not extracts or printed:
         return None
     return _value(words, ("-C", "--directory")) or "."
 

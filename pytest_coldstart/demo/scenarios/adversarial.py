@@ -11,6 +11,7 @@ copy, another instance or run, a later or earlier clock, a review citing what do
 from __future__ import annotations
 
 from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, REWRITTEN_AFTER
+from pytest_coldstart.demo.scenarios.adversarial_build_inputs import BUILD_INPUTS
 from pytest_coldstart.demo.scenarios.adversarial_compiled import COMPILED
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
 from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
@@ -351,6 +352,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_LOADERS
     + WRITTEN_DATA
     + COMPILED
+    + BUILD_INPUTS
     + HOSTILE_MAKE
     + TREES
     + SPELLED
