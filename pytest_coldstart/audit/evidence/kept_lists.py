@@ -8,7 +8,8 @@ call with such a read that takes names from a kept file is judged as if it read,
 ends, every word the file may hold (``joined``: any word of the text that wrote it). A kept file is a list where a call takes names from
 it: named inside a command or process substitution, redirected into a command of a text that
 reads names (``read``, ``xargs``, ``mapfile`` ...), piped into one, or given to an option that
-names a list (``xargs -a``, ``tar -T``, ``--files-from``). A list only printed (``cat /tmp/l``,
+names a list (``xargs -a``, ``tar -T``, ``--files-from``), or a response file (``gcc @r.rsp``,
+``javac @args.txt``, ``java @argfile``: their words are the command's arguments). A list only printed (``cat /tmp/l``,
 ``wc -l < /tmp/l``) lists nothing; a joined text with no runtime read reads nothing either.
 """
 
@@ -16,17 +17,23 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Collection
 
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off, sources
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, quoted_segments
 
 #: a text that may take names from a file: a substitution, or a command that reads names
-_NAME_READERS = re.compile(r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b")
+_NAME_READERS = re.compile(
+    r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b|\s[\"']?@[\w./~]"
+)
 #: an option naming a list of names, with the programs it belongs to ("": any)
 _LIST_OPTIONS = {"-a": ("xargs", "parallel"), "--arg-file": ("xargs", "parallel"), "::::": ("parallel",)}
 _LIST_OPTIONS |= {"-T": ("tar",), "--files-from": ("",)}
 #: a command that reads every name of a list it is given (no runtime name in the text needed)
-_LIST_CONSUMER = re.compile(r"\b(?:xargs|parallel)\b[^;&|\n]*\s(?:-a|--arg-file|::::)|\s(?:-T|--files-from)[\s=]")
+#: ``@FILE``: a response file, whose words gcc, clang, javac, java, ld, ar, kotlinc, csc take as arguments
+_LIST_CONSUMER = re.compile(
+    r"\b(?:xargs|parallel)\b[^;&|\n]*\s(?:-a|--arg-file|::::)|\s(?:-T|--files-from)[\s=]|\s[\"']?@[\w./~]"
+)
 _REDIRECTED = re.compile(r"(?:\d|&)?>>?\|?\s*[^\s;&|<>]+")  # where a listing goes is not what it lists
 #: a word the list may hold, without shell syntax; a glob stays one (``orac*``: the shell expands
 #: an unquoted name it reads from the list)
@@ -83,8 +90,31 @@ def lists(segment: str, token: str, piped_on: bool) -> bool:
         return not command or command[0].lstrip("\\") not in _NAMING
     if before.endswith("<") and not before.endswith("<<"):
         return True  # done < /tmp/l, xargs cat < /tmp/l
+    if before.endswith("@") or token.lstrip("\"'").startswith("@"):
+        return True  # gcc @r.rsp, javac @args.txt: a response file's words are arguments
     word = before.rpartition(" ")[2].partition("=")[0]
     return word in _LIST_OPTIONS and any(program in segment for program in _LIST_OPTIONS[word])
+
+
+_RESPONSE = re.compile(r"(?<=[\s\"'])@([\w./~-]+)[\"']?")  # the words go after a closing quote
+MAX_RESPONSE_FILES = 16
+
+
+def spliced(text: str, kept: dict[str, str], names: Collection[str]) -> str:
+    """``text`` with each ``@FILE`` naming a kept file (by its last component: fail closed on
+    the folder) followed by that file's words, as gcc, clang, javac, java and ld read a
+    response file: ``javac @args.txt`` compiles the sources it lists. The first
+    ``MAX_RESPONSE_FILES`` are spliced, each with at most ``MAX_WORDS`` words."""
+    out: list[str] = []
+    at = 0
+    for match in itertools.islice(_RESPONSE.finditer(text), MAX_RESPONSE_FILES):
+        name = last_component(match.group(1))
+        if name not in names:
+            continue
+        words = (w for key, body in kept.items() if last_component(key) == name for w in _WORD.findall(body))
+        out += [text[at : match.end()], " ", " ".join(itertools.islice(words, MAX_WORDS))]
+        at = match.end()
+    return "".join([*out, text[at:]]) if out else text
 
 
 def joined(text: str, kept: str, name: str) -> list[str]:

@@ -180,6 +180,8 @@ class Scripts:
                 hooks = kept_runs.hooks_run(text) if GIT_HOOKS & self.names else set()
                 found.update(dict.fromkeys((key for key in self.by_key if last_component(key) in hooks), True))
                 text = kept_runs.loads(text)
+            if "@" in text:  # javac @args.txt: the sources a kept response file lists
+                text = kept_lists.spliced(text, self.by_key, self.names)
             lowered = text.lower()
             if self._wanted.search(lowered) is None:
                 continue
