@@ -69,3 +69,23 @@ def test_build_files_loaded(head: str, args: list[str], loaded: str) -> None:
 
 def test_cmake_build_folder_is_no_source_folder() -> None:
     assert build_files.loaded("cmake", ["--build", "build"]) == ["CMakeLists.txt"]
+
+
+KEPT = ["workspace/build.gradle", "buildSrc/src/main/groovy/P.groovy", "~/.gradle/init.d/x.gradle", "notes.md", "a.kt"]
+
+
+@pytest.mark.parametrize("text", ["gradle build", "cd app && ./gradlew test", "gradlew.bat build", "x; gradle -q t"])
+def test_a_gradle_run_runs_every_kept_gradle_script_and_buildsrc(text: str) -> None:
+    assert build_files.gradle_keys(text, KEPT) == KEPT[:3]
+
+
+@pytest.mark.parametrize("text", ["ls", "echo gradle-8.5", "cat build.gradle", "cat gradle.properties"])
+def test_no_gradle_run_runs_no_gradle_script(text: str) -> None:
+    assert build_files.gradle_keys(text, KEPT) == []
+
+
+def test_gradle_init_scripts_in_a_home_are_kept_under_home_keys() -> None:
+    assert kept_runs.home_key("/root/.gradle/init.d/x.gradle") == "~/.gradle/init.d/x.gradle"
+    assert kept_runs.home_key("$HOME/.gradle/init.gradle.kts") == "~/.gradle/init.gradle.kts"
+    assert kept_runs.home_key("~/.gradle/gradle.properties") is None
+    assert kept_runs.rc_written(["echo x > ~/.gradle/init.d/p.gradle"]) == ["~/.gradle/init.d/p.gradle"]

@@ -8,15 +8,23 @@ such a segment with these files as a shell's operands, so a kept one reads as ru
 of the segment's folder, of the folder an option moves it to (``-p``/``--project-dir``,
 ``-C``, ``-S``, a source folder operand) and those an option names (``-b``/``-f``/``-I``/
 ``--init-script``/``-c``). A build file that only names a file is read as run (fail closed).
+
+Gradle also compiles and runs ``buildSrc/`` by itself, the init scripts of its user home
+(``~/.gradle/init.d/*.gradle``, ``$GRADLE_USER_HOME``), the builds ``settings.gradle`` includes
+(``include``, ``includeBuild '../lib'``) and a ``settings.gradle`` of a parent folder: where
+it runs, every kept Gradle script and every kept file below a ``buildSrc`` folder runs
+(``gradle_keys``; fail closed: which of them this build takes is not followed).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 #: each tool, the build files it runs of its folder
 FILES = {
-    "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "init.gradle"),
+    "gradle": ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "init.gradle")
+    + ("gradle.properties",),
     "ant": ("build.xml",),
     "cmake": ("CMakeLists.txt",),
     "meson": ("meson.build", "meson_options.txt", "meson.options"),
@@ -45,6 +53,18 @@ _SOURCE_SUFFIXES = (".go", ".cs", ".rs")
 _HINT_BYTES = HINT.encode()
 _SUBCOMMANDS = frozenset(["setup", "configure", "compile", "test", "install", "dist"])
 _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
+#: a Gradle run (gradle, ./gradlew, gradlew.bat) as a word of a shell text
+_GRADLE_RUN = re.compile(r"(?:^|[\s;&|(`/\\])gradlew?(?:\.bat)?(?=$|[\s;&|)`])", re.MULTILINE)
+_GRADLE_SCRIPTS = (".gradle", ".gradle.kts")
+#: the kept names that may be Gradle's own (a script, or a buildSrc source): a call running gradle gets the full look
+_GRADLE_NAMES = (*_GRADLE_SCRIPTS, ".groovy", ".kt", ".java")
+
+
+def gradle_keys(text: str, keys: Iterable[str]) -> list[str]:
+    """The kept files a Gradle run in ``text`` may run: its scripts anywhere, and ``buildSrc``."""
+    if "gradle" not in text or _GRADLE_RUN.search(text) is None:
+        return []
+    return [key for key in keys if key.endswith(_GRADLE_SCRIPTS) or "buildSrc/" in key]
 
 
 def tool(head: str) -> str | None:
@@ -84,4 +104,5 @@ def loaded(name: str, args: list[str]) -> list[str]:
 
 def hints(lowered: set[str]) -> list[bytes]:
     """What a call's lowercased text must hold to run one of the kept files ``lowered``."""
-    return [_HINT_BYTES] if NAMES & lowered or any(name.endswith(_SOURCE_SUFFIXES) for name in lowered) else []
+    suffixes = (*_SOURCE_SUFFIXES, *_GRADLE_NAMES)
+    return [_HINT_BYTES] if NAMES & lowered or any(name.endswith(suffixes) for name in lowered) else []

@@ -85,8 +85,10 @@ _MAKEFILE_NAMES = frozenset(name.lower() for name in MAKEFILES)
 _SHELL_RC = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile")
 _ZSH_RC = ("~/.zshenv", "~/.zprofile", "~/.zshrc", "~/.zlogin")
 RC_FILES = frozenset(last_component(name) for name in (*_SHELL_RC, *_ZSH_RC))
-_HOME_PATH = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/]+)/(\.[\w.]+)$")
-_RC_PATH = re.compile(r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:ba|z)?[a-z_]+")
+_HOME_PATH = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/]+)/(\.[\w.]+|\.gradle/[\w./-]+)$")
+_RC_PATH = re.compile(
+    r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:gradle/[\w./-]+|(?:ba|z)?[a-z_]+)"
+)
 #: task runners and installers that run a file of the folder by themselves (its tasks, hooks, setup)
 _RUNNER_FILES = {
     "just": ("justfile", "Justfile", ".justfile"),
@@ -337,9 +339,11 @@ def _makefiles(args: list[str]) -> list[str]:
 
 
 def home_key(token: str) -> str | None:
-    """The one key of an rc file in a home (``~/.bashrc``, ``$HOME/.zshrc``, ``/root/.profile``)."""
+    """The one key of an rc file in a home (``~/.bashrc``, ``$HOME/.zshrc``, ``/root/.profile``),
+    or of a Gradle init script there (``~/.gradle/init.d/x.gradle``: every gradle run runs it)."""
     match = _HOME_PATH.match(token)
-    return f"~/{match.group(1)}" if match is not None and match.group(1).lower() in RC_FILES else None
+    found = match.group(1) if match is not None else ""
+    return f"~/{found}" if found.lower() in RC_FILES or found.endswith((".gradle", ".gradle.kts")) else None
 
 
 def rc_written(texts: Iterable[str]) -> list[str]:

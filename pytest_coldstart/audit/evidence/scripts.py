@@ -24,7 +24,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, scrambles
+from pytest_coldstart.audit.evidence import build_files, compiled, kept_indirect, kept_lists, kept_runs, scrambles
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
@@ -180,6 +180,7 @@ class Scripts:
                 hooks = kept_runs.hooks_run(text) if GIT_HOOKS & self.names else set()
                 found.update(dict.fromkeys((key for key in self.by_key if last_component(key) in hooks), True))
                 text = kept_runs.loads(text)
+                found.update(dict.fromkeys(build_files.gradle_keys(text, self.by_key), True))
             if "@" in text:  # javac @args.txt: the sources a kept response file lists
                 text = kept_lists.spliced(text, self.by_key, self.names)
             lowered = text.lower()
