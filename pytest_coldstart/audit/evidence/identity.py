@@ -28,7 +28,7 @@ from typing import Any
 
 from pytest_coldstart.audit.evidence import shell_words
 from pytest_coldstart.audit.evidence.run_tree import symlink_names
-from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_component, segment_tokens, strings
+from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, segment_tokens, strings
 from pytest_coldstart.audit.evidence.win_paths import long_path, win32_path
 
 RUN = "<run>"  # the key prefix of the run directory when the host path it had is unknown
@@ -307,7 +307,7 @@ class Workspace:
         cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
         finds in (lowercased) are tokenised - a cheap necessary condition of the caller.
         The text is cut and tokenised once; only the cwds differ from one start to the next."""
-        parsed = [(segment, segment_tokens(segment, wanted)) for segment in SEGMENT.split(text)]
+        parsed = [(segment, segment_tokens(segment, wanted)) for segment in shell_words.moving(text, self.tmpdir)]
         for start in self.starts:
             current = [start]
             for segment, tokens in parsed:
@@ -356,7 +356,7 @@ class Workspace:
         MAX_CWDS of them: the first ones and UNKNOWN_CWD (a relative name may then be anywhere,
         fail closed), so what callers do per cwd and per name stays linear in the text."""
         found: dict[str | None, None] = dict.fromkeys(self.starts)
-        segments = SEGMENT.split(text)
+        segments = shell_words.moving(text, self.tmpdir)
         for start in self.starts:
             current = [start]
             for segment in segments:
@@ -391,7 +391,7 @@ class Workspace:
             return
         for start in list(self.starts):
             cwd = start
-            for segment in SEGMENT.split(text):
+            for segment in shell_words.moving(text, self.tmpdir):
                 cwd = self.moved(segment, cwd)
             if cwd is not None and self.cwd is not None and self.fold(cwd) == self.fold(self.cwd):
                 cwd = None  # back where the agent's shell starts

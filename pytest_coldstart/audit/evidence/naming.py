@@ -27,6 +27,7 @@ from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
 from pytest_coldstart.audit.evidence.shell_words import (
     any_reading,
     dequoted,
+    fresh_spelled,
     last_component,
     strings,
     uri_decoded,
@@ -190,6 +191,7 @@ class Naming:
 
     def _read_where_it_runs(self, text: str, reads: Callable[[str, Callable[[str], None]], Iterator[Read]]) -> set[str]:
         found: set[str] = set()
+        text = fresh_spelled(text, self.workspace.tmpdir)  # D=$(mktemp -d); cd $D: as cd $(mktemp -d)
         starts = list(self.workspace.starts)
         where = _Where(self.workspace, starts)
         passed: list[str] = []  # segments entered since the last read: moved through only when one comes

@@ -277,6 +277,37 @@ def fresh_folder(segment: str) -> bool:
     return fresh is not None and "TMPDIR" not in segment and ("t" in fresh["o"] or not fresh["t"])
 
 
+_SEPARATED = re.compile(f"({SEGMENT.pattern})")
+#: D=$(mktemp -d): a segment that only sets a variable to a fresh folder
+_FRESH_SET = re.compile(
+    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(["']?)((?:\$\(|`)mktemp[ \t][^)`\n;&|]*[)`])\2[ \t]*$"""
+)
+_CD_VARIABLE = re.compile(r"""^[ \t]*(?:cd|pushd)[ \t]+((["']?)\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})\2)[ \t]*$""")
+
+
+def fresh_spelled(text: str, tmpdir_set: bool = False) -> str:
+    """``text`` with each ``cd $D`` right after ``D=$(mktemp -d)`` spelled ``cd $(mktemp -d)``
+    (``fresh_folder``): only the very next segment, after ``;``/``&&``/a newline, of an
+    assignment no ``&&``/``||``/pipe/subshell may skip - nothing between can change ``D`` (a
+    later ``cd $D`` stays unknown). The segments stay the ones ``SEGMENT`` cuts. None where a
+    call set ``TMPDIR`` (``tmpdir_set``, or this text): mktemp may make it in the run."""
+    if tmpdir_set or "mktemp" not in text or "TMPDIR" in text:
+        return text
+    parts = _SEPARATED.split(text)
+    for i in range(0, len(parts) - 2, 2):
+        if "mktemp" not in parts[i] or (i and parts[i - 1] not in (";", "\n")) or parts[i + 1] not in (";", "\n", "&&"):
+            continue
+        assigned, moved = _FRESH_SET.match(parts[i]), _CD_VARIABLE.match(parts[i + 2])
+        if assigned and moved and (moved[3] or moved[4]) == assigned[1] and fresh_folder(f"cd {assigned[3]}"):
+            parts[i + 2] = parts[i + 2][: moved.start(1)] + assigned[3] + parts[i + 2][moved.end(1) :]
+    return "".join(parts)
+
+
+def moving(text: str, tmpdir_set: bool) -> list[str]:
+    """The segments of ``text`` as its ``cd``s move the shell (``fresh_spelled``)."""
+    return SEGMENT.split(fresh_spelled(text, tmpdir_set))
+
+
 def unvalued(words: list[str], valued: frozenset[str], first: int = 1) -> list[str]:
     """The operands of ``words[first:]``: options and the values of ``valued`` ones set aside."""
     operands, skip = [], False
