@@ -124,3 +124,28 @@ def test_interpolations_and_juxtaposed_literals_are_read_joined(text, name):
 def test_a_perl_assignment_of_an_expression_is_no_literal_value():
     assert "x" not in expansions.assignments("$x = 'ora' . 'cle.json';")
     assert expansions.assignments('$x = "ora";') == {"x": "ora"}
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ('cmd /c "set A=orac& set B=le.json& call type %A%%B%"', "type oracle.json"),
+        ("set a=orac\nset B=le.json\ntype %A%%b%", "type oracle.json"),  # cmd folds case
+        ('cmd /v:on /c "set A=orac& set B=le.json& type !A!!B!"', "type oracle.json"),
+        ('set "F=oracle.json"\ncall type %%F%%', "type oracle.json"),
+        ("set F=oracle.json & type %F:~0,11%", "type *"),  # a part of it: any name
+    ],
+)
+def test_cmd_variables_are_read_as_their_values(text, name):
+    assert any(name in reading for reading in expansions.readings(text))
+
+
+def test_cmd_variables_carry_and_unknown_ones_stay():
+    assert expansions.assignments("set RUN=oracle.json & type %RUN%")["%RUN"] == "oracle.json"
+    assert list(expansions.readings("date +%Y%m%d && echo %PATH%")) == []
+
+
+@given(st.text(alphabet='set AB=%!:~&\n"', max_size=200))
+def test_cmd_readings_never_fail(text):
+    for reading in expansions.readings(text):
+        assert isinstance(reading, str)

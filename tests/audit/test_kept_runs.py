@@ -135,3 +135,18 @@ def test_a_lone_quoted_print_into_a_file_lands_as_its_literal():
         "echo 'a' 'b' > f",
     ):
         assert kept_runs.landed(kept) == kept  # escapes, substitutions, two literals, a run: kept whole
+
+
+@pytest.mark.parametrize(
+    "command, head",
+    [
+        ("cmd /c s.bat", "s.bat"),
+        ("cmd.exe /C /Q build.cmd x", "build.cmd"),
+        ("call s.cmd", "s.cmd"),
+        ("powershell -ExecutionPolicy Bypass -File s.ps1", "s.ps1"),
+        ("cmd /c type notes.md", "type"),
+    ],
+)
+def test_a_windows_shell_runs_the_script_it_is_handed(command, head):
+    words = command.split()
+    assert words[kept_runs.head_index(words)] == head

@@ -21,6 +21,9 @@ them, each step fail closed (a reading only ever adds names and writes, never re
 - shell variables: a variable assigned a literal - in the text (``p=test/x; cp a "$p"``) or by
   an earlier call (``known``: ``export L=...``) - is read as its value, with the expansion's
   operators applied (``${p%.bak}``, ``${p#*/}``, ``${p//a/b}``, ``${p,,}``, ``${p^^}``);
+- cmd.exe's variables: ``set X=v`` (``set "X=v"``; kept as ``%X``, upper case: cmd folds case)
+  read where ``%X%``, ``!X!`` (delayed) or ``%%X%%`` expands it; ``%X:~0,4%``/``%X:a=b%`` (a
+  part of it) as ``*``, any name (fail closed);
 - brace expansion: ``te{s,x}t/f`` is read once per alternative (``test/f``, ``text/f``), the
   product of a text's groups bounded by ``_MAX_BRACES`` readings (beyond it, each group's
   alternatives in turn).
@@ -58,6 +61,7 @@ _TEXT_HINT = re.compile(
 #: escaped (``\\x74``, ``\\"``).
 HINT = r"\\\\(?:x[0-9a-f]{2}|0?[0-7]{3}|u[0-9a-f]{4})|(?:'|\\\")\s*[+.]\s*(?:'|\\\")|\)\s*/\s*(?:'|\\\")|"
 HINT += _WORDS + "|" + _SHAPES + r'|(?:[=(,]|print|printf)\s*\\"[^"\\]*\\"\s+\\"'
+HINT += r'|\bset\s+(?:\\")?[a-z_][\w.-]*='  # cmd.exe's set X=v (its %X% may join a name)
 
 _ESCAPE = re.compile(r"\\(?:x([0-9a-fA-F]{2})|0?([0-7]{3})|u([0-9a-fA-F]{4}))")
 _HEX = re.compile(r"(?<![0-9A-Fa-f])((?:[0-9A-Fa-f]{2}){4,})(?![0-9A-Fa-f])")
@@ -94,6 +98,10 @@ _ASSIGN = re.compile(
     r"""(?:\$([A-Za-z_][A-Za-z0-9_]*)\s?=\s?("[^"\n]*"|'[^'\n]*')(?=\s*(?:;|$))"""
     r"""|([A-Za-z_][A-Za-z0-9_]*)(\+?)=((?:"[^"\n]*"|'[^'\n]*')(?:"[^"\n]*"|'[^'\n]*'|[\w./-])*|(?:[^\s;&|()'"$]|\$(?!\())*))"""
 )
+#: cmd.exe's set X=v / set "X=v" (the value ends at & | a newline or the closing quote) and its uses
+_CMD_SET = re.compile(r"""(?:^|(?<=[\s&|("]))set[ \t]+("?)([A-Za-z_][\w.-]*)=([^&|\n"<>]*)\1""", re.IGNORECASE)
+_CMD_USE = re.compile(r"(?P<q>%%|%|!)(?P<name>[A-Za-z_][\w.-]*)(?P<part>:[^%!\n]*)?(?P=q)")
+CMD = "%"  # the prefix of a cmd.exe variable's key
 _QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")  # "ora""cle": the pieces the shell joins
 #: $x, ${x...}, ${!x}, ${a[0]}, and Ruby's #{x}; the operators applied to a known value
 _OPS = r"%%|%|##|#|//|/|,,|\^\^|,|\^|:"
@@ -161,7 +169,23 @@ def assignments(text: str, known: Mapping[str, str] | None = None, *, runtime: b
         value = _EXPANSION.sub(lambda m: _expanded(m, values), value) if "$" in value or "#{" in value else value
         value = values.get(name, "") + value if match.group(4) else value  # X+=v appends
         found[name] = value[:_MAX_VALUE]
+    if "set" in text or "SET" in text or "Set" in text:
+        for match in itertools.islice(_CMD_SET.finditer(text), _MAX_VARIABLES):
+            value = (
+                _CMD_USE.sub(lambda m: _cmd_expanded(m, values), match.group(3))
+                if "%" in match.group(3)
+                else match.group(3)
+            )
+            found[CMD + match.group(2).upper()] = value.rstrip(" ")[:_MAX_VALUE]  # Win32 drops a name's trailing spaces
     return found
+
+
+def _cmd_expanded(match: re.Match[str], values: Mapping[str, str]) -> str:
+    """A cmd.exe ``%X%``/``!X!`` of a known variable as its value; ``%X:~0,4%`` (a part): ``*``."""
+    value = values.get(CMD + match.group("name").upper())
+    if value is None:
+        return match.group(0)
+    return value if not match.group("part") else "*"
 
 
 def _array(name: str, text: str, start: int, values: Mapping[str, str]) -> dict[str, str]:
@@ -179,7 +203,7 @@ def _array(name: str, text: str, start: int, values: Mapping[str, str]) -> dict[
 def valued_text(text: str, known: Mapping[str, str] | None = None) -> str:
     """``text`` with the variables it or earlier calls (``known``) assign a literal read as
     their values; ``text`` itself when it expands none of them."""
-    expands = "$" in text or "#{" in text or "env" in text or "ENV" in text
+    expands = "$" in text or "#{" in text or "env" in text or "ENV" in text or "%" in text or "!" in text
     return _valued(text, known or {}) if expands and (known or "=" in text) else text
 
 
@@ -188,6 +212,7 @@ def _valued(text: str, known: Mapping[str, str]) -> str:
     if not any(values.maps):
         return text
     text = _EXPANSION.sub(lambda match: _expanded(match, values), text)
+    text = _CMD_USE.sub(lambda match: _cmd_expanded(match, values), text) if "%" in text or "!" in text else text
     return _ENVIRON.sub(lambda match: _environ(match, values), text) if "env" in text or "ENV" in text else text
 
 

@@ -53,7 +53,12 @@ _VALUED = {
     "watch": frozenset(["-n", "--interval"]),
     "setsid": frozenset(),
     "unshare": frozenset(),
+    "powershell": frozenset(["-ExecutionPolicy", "-ep", "-ex", "-WindowStyle", "-Version", "-ConfigurationName"]),
 }
+_VALUED["powershell.exe"] = _VALUED["powershell"]  # powershell -File s.ps1: the script is the program
+_CMD = frozenset(
+    ["cmd", "cmd.exe", "call", "/c", "/C", "/k", "/K", "/s", "/S", "/q", "/Q", "/d", "/D", "/v:on", "/V:ON"]
+)
 #: wrappers whose first operands come before the command: a duration, a root, a lock file
 _OPERANDS = {"timeout": 1, "chroot": 1, "flock": 1, "taskset": 1, "chrt": 1}
 _HANDERS = frozenset(["xargs", "parallel"])
@@ -120,7 +125,7 @@ def head_index(words: list[str]) -> int:
     """Where the program is among ``words``: past wrappers (``sudo -u x``, ``runuser -u x --``,
     ``su -c``, ``timeout 10``, ``chroot DIR``, ``flock F``), their options and operands,
     assignments and options."""
-    skip = _WRAPPERS | {"run", "uv", "poetry", "npx"}
+    skip = _WRAPPERS | _CMD | {"run", "uv", "poetry", "npx"}  # cmd /c s.bat, call s.cmd: the script runs
     index = 0
     while index < len(words):
         word = words[index]

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from pytest_coldstart.audit.evidence import compiled, kept_runs, lab_record, session_state, win_paths
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
+from pytest_coldstart.audit.evidence.expansions import CMD as CMD_VARIABLE
 from pytest_coldstart.audit.evidence.expansions import HINT as EXPANSION_HINT
 from pytest_coldstart.audit.evidence.folder_reads import HINT as FOLDER_READ_HINT
 from pytest_coldstart.audit.evidence.hint_scan import AnyOf
@@ -97,6 +98,8 @@ class Prescan:
 def _kept(name: str) -> bytes:
     """A later use of what an earlier call left: ``$x``/``${x…}``/``${!x}`` of a variable (an
     array's ``a[0]`` by ``a``), a kept function or alias run by its name."""
+    if name.startswith(CMD_VARIABLE):  # cmd.exe's %x%, !x!
+        return rf"[%!]{re.escape(name[1:].lower())}[%!:]".encode()
     if name.startswith(session_state.DEFINED):
         return rf"(?<![\w.:-]){re.escape(name[len(session_state.DEFINED) :].lower())}(?![\w.:-])".encode()
     return rf"\$\{{?!?{re.escape(name.partition('[')[0].lower())}\b".encode()
