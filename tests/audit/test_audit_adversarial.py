@@ -98,6 +98,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "listing_of_its_own_workspace_piped_to_a_reader",
     "runtime_names_in_its_own_folders",
     "searches_of_its_own_workspace",
+    "searches_of_its_own_workspace_with_an_output_mode",
     "searches_of_names_only",
     "visible_uuids_alone_base64_encoded",
     "code_reading_what_it_lists_in_its_workspace",
