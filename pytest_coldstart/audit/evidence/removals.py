@@ -77,13 +77,12 @@ def _git(words: list[str], resolve: Resolve, place: Place) -> list[Write]:
     sub, rest = words[index], words[index + 1 :]
     paths = [w for w in rest if not w.startswith("-")]
     how = f"git {sub}"
+    out: list[Write] = [(key, how, None) for p in paths for key in resolve(posixpath.join(base, p))]
     if sub == "rm":  # git rm -r DIR: the tree below it too
-        out: list[Write] = [(key, how, None) for p in paths for key in resolve(posixpath.join(base, p))]
         if any(w in _RECURSIVE or (w[:1] == "-" and w[1:2] != "-" and "r" in w) for w in rest):
             out += [w for p in paths for w in folder(posixpath.join(base, p), how, resolve, place)]
         return out
     if sub == "mv":  # its sources are gone and its destination written, a folder's or a file's (fail closed)
-        out: list[Write] = [(key, how, None) for p in paths for key in resolve(posixpath.join(base, p))]
         if len(paths) > 1:
             into = posixpath.join(base, paths[-1])
             for source in paths[:-1]:
