@@ -20,13 +20,13 @@ import binascii
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from pytest_coldstart.audit.evidence import expansions, folding, joined, scrambles, session_state
+from pytest_coldstart.audit.evidence import expansions, folding, formats, joined, scrambles, session_state
 
 #: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
-RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT
+RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT + "|" + formats.HINT
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2
@@ -47,6 +47,9 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
         yield from folding.readings(text)
         yield from scrambles.readings(text)
         yield from joined.readings(text)  # other languages' joins (a backstop to folding)
+        for made in formats.readings(text):  # any language's printf of literal pieces
+            yield made
+            yield from expansions.readings(made, known)
         if "${" in text:
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:
