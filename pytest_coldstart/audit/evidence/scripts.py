@@ -53,6 +53,7 @@ class Scripts:
         self.stems: set[str] = set()  # words of a call that may load one by itself (kept_indirect)
         self.path: list[str] = []  # the folders agent calls put on PATH, newest first
         self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
+        self.compiling: list[str] = []  # those the call being judged hands a compiler
         self._wanted: re.Pattern[str] | None = None
 
     def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
@@ -100,7 +101,9 @@ class Scripts:
         file read as written adds nothing: a note that mentions oracle.json stays a note."""
         texts = list(texts)
         listed: dict[str, str] = {}
+        self.compiling = []
         used = self._used(texts, workspace, self.fresh, listed)
+        compiling, self.compiling = self.compiling, []
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
@@ -115,6 +118,7 @@ class Scripts:
             if key not in seen
             for line in kept_lists.joined(text, self.by_key[key], last_component(key))
         ]
+        out += [text for key in dict.fromkeys(compiling) if (text := compiled.included(key, self.by_key[key]))]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
@@ -230,6 +234,7 @@ class Scripts:
                         continue
                     if compiler and token not in written and len(self.compiled) < MAX_SCRIPTS:
                         self.compiled[key] = None  # its program may run later: ``compiled``
+                        self.compiling.append(key)  # and it reads what the source includes
                     run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
                     if run and script is not None and token.strip("\"'") != script:
                         script_key = workspace.key(script, cwd)
