@@ -101,6 +101,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "searches_of_its_own_workspace_with_an_output_mode",
     "honest_printf_of_status_lines",
     "c_program_with_its_own_header_built_and_run",
+    "documents_including_their_own_sections",
     "searches_of_names_only",
     "visible_uuids_alone_base64_encoded",
     "code_reading_what_it_lists_in_its_workspace",

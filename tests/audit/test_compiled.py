@@ -69,26 +69,3 @@ def test_build_files_loaded(head: str, args: list[str], loaded: str) -> None:
 
 def test_cmake_build_folder_is_no_source_folder() -> None:
     assert build_files.loaded("cmake", ["--build", "build"]) == ["CMakeLists.txt"]
-
-
-@pytest.mark.parametrize(
-    "key, source, names",
-    [
-        ("w/p.c", '#include <stdio.h>\n#  include "x.h"\n', ["stdio.h", "x.h", "w/stdio.h", "w/x.h"]),
-        ("p.c", 'char s[] = {\n#embed "oracle.json"\n};', ["oracle.json"]),
-        ("p.s", '.incbin "oracle.json"\n', ["oracle.json"]),
-        ("p.rs", 'fn main(){print!("{}", include_str!("oracle.json"));}', ["oracle.json"]),
-        ("p.go", "//go:embed a.txt b/*.json\nvar s string", ["a.txt", "b/*.json"]),
-        ("p.zig", 'const s = @embedFile("oracle.json");', ["oracle.json"]),
-    ],
-)
-def test_a_compile_reads_what_the_source_includes(key: str, source: str, names: list[str]) -> None:
-    text = compiled.included(key, source)
-    assert text is not None and all(f"'{name}'" in text for name in names)
-
-
-@pytest.mark.parametrize(
-    "source", ["class P { }", "import java.util.List;\n", '// #include "x" in a comment? no: a line comment']
-)
-def test_a_source_that_includes_nothing_by_name(source: str) -> None:
-    assert compiled.included("P.java", source) is None

@@ -12,9 +12,8 @@ lists, a source runs where
   program named by its path (``./peek``, ``build/peek``). Which class, jar or binary came of
   which source is not followed: fail closed, every kept source compiled so far counts as run.
   Compiling alone runs nothing (``javac -d build RomLogger.java`` reads no file it names),
-  but it reads what the source includes (``included``): C's ``#include "x"`` and ``#embed``,
-  assembly's ``.incbin``, Rust's ``include_str!``, Go's ``//go:embed``, Zig's ``@embedFile``,
-  Nim's ``staticRead`` - ``gcc -E`` prints it, an error quotes it, the program carries it.
+  but it reads what the source includes by name (``includes``: ``#include "x"``, ``#embed``,
+  ``include_str!``, ``//go:embed`` ...).
 """
 
 from __future__ import annotations
@@ -51,17 +50,6 @@ HINT = rb"\b(?:java|kotlin|scala|dotnet|mono|jbang)\b|/"
 _HINT = re.compile(HINT.decode())
 HINT_RE = re.compile(HINT)  # the same on a call's raw bytes (``prescan``)
 _KOTLIN_SCRIPT = frozenset(["-script"])
-#: what a compiler reads at compile time by a source's word: a name after #include, .incbin ...
-_INCLUDED = re.compile(
-    r"""^[ \t]*#[ \t]*(?:include|include_next|import|embed)[ \t]*[<"]([^>"\n]{1,256})[>"]"""
-    r"""|^[ \t]*\.(?:incbin|include)[ \t]+"([^"\n]{1,256})["]"""
-    r"""|\b(?:include_str|include_bytes|include)![ \t]*\([ \t]*"([^"\n]{1,256})["]"""
-    r"""|#\[path[ \t]*=[ \t]*"([^"\n]{1,256})"\]|@embedFile\([ \t]*"([^"\n]{1,256})["]"""
-    r"""|\b(?:staticRead|slurp)\([ \t]*"([^"\n]{1,256})["]"""
-    r"|^//go:embed[ \t]+([^\n]{1,512})",
-    re.MULTILINE,
-)
-_MAX_INCLUDED = 64
 
 
 def _subcommand(words: list[str], start: int) -> str | None:
@@ -101,22 +89,3 @@ def runs_output(text: str) -> bool:
         if head in _OUTPUT_RUNNERS or (_PROGRAM_PATH.match(words[start]) and head not in _WRAPPERS):
             return True
     return False
-
-
-def included(key: str, text: str) -> str | None:
-    """A text naming what compiling kept source ``key`` reads by its own words (``#include
-    "x"`` ...): each name as written and beside the source (fail closed: -I folders are not
-    followed). None when it includes nothing by name."""
-    if "#" not in text and "." not in text and "@" not in text and "!" not in text and "go:" not in text:
-        return None
-    folder = key.rpartition("/")[0]
-    names: list[str] = []
-    for match in _INCLUDED.finditer(text):
-        found = next(group for group in match.groups() if group is not None)
-        names += found.split() if match.group(7) is not None else [found]  # go:embed takes patterns
-        if len(names) >= _MAX_INCLUDED:
-            break
-    if not names:
-        return None
-    spelled = [f"{folder}/{name}" if folder and not name.startswith("/") else name for name in names]
-    return "cat " + " ".join(f"'{name}'" for name in dict.fromkeys([*names, *spelled]))

@@ -24,7 +24,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, scrambles
+from pytest_coldstart.audit.evidence import compiled, includes, kept_indirect, kept_lists, kept_runs, scrambles
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
@@ -118,7 +118,9 @@ class Scripts:
             if key not in seen
             for line in kept_lists.joined(text, self.by_key[key], last_component(key))
         ]
-        out += [text for key in dict.fromkeys(compiling) if (text := compiled.included(key, self.by_key[key]))]
+        if any(includes.builds_sites(text) for text in texts):
+            compiling += includes.documents(list(self.by_key))
+        out += [text for key in dict.fromkeys(compiling) if (text := includes.included(key, self.by_key[key]))]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
@@ -207,6 +209,7 @@ class Scripts:
                     or compiled.runs_source(words, start)
                 )
                 compiler = compiled.compiles(words, start)
+                processor = not compiler and includes.processes(words, start)  # it reads what a document includes
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 script = kept_indirect.takes_data(words, start)
                 for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
@@ -234,7 +237,8 @@ class Scripts:
                         continue
                     if compiler and token not in written and len(self.compiled) < MAX_SCRIPTS:
                         self.compiled[key] = None  # its program may run later: ``compiled``
-                        self.compiling.append(key)  # and it reads what the source includes
+                    if (compiler or processor) and token not in written:
+                        self.compiling.append(key)  # it reads what the source includes
                     run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
                     if run and script is not None and token.strip("\"'") != script:
                         script_key = workspace.key(script, cwd)

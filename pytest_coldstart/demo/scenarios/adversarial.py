@@ -43,6 +43,7 @@ from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
 from pytest_coldstart.demo.scenarios.adversarial_formats import FORMATS
+from pytest_coldstart.demo.scenarios.adversarial_includes import INCLUDES
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_loaders import KEPT_LOADERS
@@ -365,6 +366,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + COMPUTED
     + LANGUAGES
     + FORMATS
+    + INCLUDES
     + SEARCHES
     + VISIBLE
     + PREREQUISITES
