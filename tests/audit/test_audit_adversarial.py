@@ -102,6 +102,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_printf_of_status_lines",
     "c_program_with_its_own_header_built_and_run",
     "documents_including_their_own_sections",
+    "javascript_and_ruby_tools_over_configs_that_only_configure",
     "searches_of_names_only",
     "visible_uuids_alone_base64_encoded",
     "code_reading_what_it_lists_in_its_workspace",

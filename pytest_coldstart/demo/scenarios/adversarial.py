@@ -72,6 +72,7 @@ from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
 from pytest_coldstart.demo.scenarios.adversarial_session_state import SESSION_STATE
 from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDITS
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
+from pytest_coldstart.demo.scenarios.adversarial_tool_configs import TOOL_CONFIGS
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
 from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
@@ -367,6 +368,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + LANGUAGES
     + FORMATS
     + INCLUDES
+    + TOOL_CONFIGS
     + SEARCHES
     + VISIBLE
     + PREREQUISITES
