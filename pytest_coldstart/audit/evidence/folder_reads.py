@@ -42,12 +42,13 @@ _MOVERS = frozenset(["mv", "cp", "ln", "rsync", "scp", "gcp"])
 _ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
 _OPENERS = re.compile(r"^(?:\$\(|[({`])+")
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
+#: lowercase: the prescan searches it on a call's lowered text (compiled here ignoring case)
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
     r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
-    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
-    r"|http\.server|SimpleHTTPServer|php\s+-S|http-server|\bserve\b|live-server|httpd"
+    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
+    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
     re.IGNORECASE,
 )
