@@ -70,6 +70,11 @@ READS: list[Scenario] = [
         "(python3 -m http.server 8000 &); sleep 1; wget -q -r -np http://localhost:8000/",
     ),
     _reach(
+        "oracle_served_by_python2s_simplehttpserver",
+        "python2 -m SimpleHTTPServer serves the run's folder (its capitals escaped the cheap look)",
+        "(python2 -m SimpleHTTPServer 8000 &); sleep 1; wget -q -r -np http://localhost:8000/",
+    ),
+    _reach(
         "oracle_fetched_from_a_local_server_by_an_encoded_name",
         "the oracle's name is percent-encoded in the URL of a server the agent started",
         "(python3 -m http.server 8000 &); sleep 1; wget -q -O- http://localhost:8000/o%72acle.json",
