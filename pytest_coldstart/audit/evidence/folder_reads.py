@@ -17,6 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from pytest_coldstart.audit.evidence import containers
 from pytest_coldstart.audit.evidence.git_reads import INIT, elsewhere, marks_intent, substituted
 from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
@@ -48,7 +49,7 @@ HINT = re.compile(
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
     r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
     r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
-    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd"
+    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd|docker|podman|nerdctl|finch|buildah"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
     re.IGNORECASE,
 )
@@ -148,6 +149,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         intent = intent or (head == "git" and marks_intent(words))
         yield from _reads(words, head, intent)
         yield from _served(words, head)
+        yield from containers.mounted(words, head)
         if head in _MOVERS and any(last_component(w.rstrip("/")) == ".git" for w in words[1:]):
             yield _repository_moved(words)
         if head == "find":
