@@ -58,3 +58,12 @@ def test_any_text_decodes_without_a_crash_and_keeps_itself_first(text):
 def test_an_expansion_default_is_read_as_its_word(text, reading):
     out = list(with_decoded([text]))
     assert out[0] == text and (out[1:] == [reading] if reading else out[1:] == [])
+
+
+def test_a_value_the_record_hides_may_be_any_name() -> None:
+    marker = "<redacted sha256:" + "0" * 64 + ">"
+    readings = list(with_decoded([f"TOKEN={marker}; cat $TOKEN"]))
+    assert any("cat *" in reading for reading in readings)
+    known = {"API_KEY": marker}  # an earlier call's export, kept by the session
+    assert any('cat "*"' in reading for reading in with_decoded(['cat "$API_KEY"'], known))
+    assert list(with_decoded(["cat notes.md"])) == ["cat notes.md"]  # no marker: no extra reading

@@ -59,3 +59,12 @@ def test_executed_lines_are_lines_of_the_file(lines):
     kept = executed("/w/s.sh", text)
     assert set(kept.split("\n")) <= set(lines) | {""}
     assert len(recipes(text)) <= 64 * 1024 * (len(lines) + 1)
+
+
+def test_a_c_family_sources_directives_are_no_comments():
+    # #include/#embed are what the compiler reads; //go:embed and //go:generate are directives too
+    assert '#include "oracle.json"' in executed("p.c", '#include "oracle.json"\nint x;')
+    assert "//go:generate cat x" in executed("g.go", "//go:generate cat x\npackage main")
+    assert "//go:embed x" in executed("g.go", "//go:embed x\nvar s string")
+    assert "oracle" not in executed("g.go", "// reads oracle.json? never\npackage main")
+    assert "oracle" not in executed("s.py", "# oracle.json is off limits\nprint(1)")

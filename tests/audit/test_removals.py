@@ -16,6 +16,9 @@ from audit_helpers import written_by_name as written
         ("unlink restore/verify.json", {"restore/verify.json"}),
         ("Remove-Item -Recurse restore", {"restore/verify.json"}),
         ("git rm -q oracle.json", {"oracle.json"}),
+        ("git rm -r -q test", {"test/testmod.jsonl"}),  # a folder's tree
+        ("git mv -f workspace/testmod.jsonl test", {"test/testmod.jsonl"}),  # the source's name inside a folder
+        ("git mv workspace/test .", {"test/testmod.jsonl"}),  # a folder landed over the test folder
         ("git clean -fdx fixture", {"fixture/ready.json"}),
         ("git -C test clean -f", {"test/testmod.jsonl"}),
         ("find . -name testmod.jsonl -delete", {"test/testmod.jsonl"}),
@@ -40,6 +43,8 @@ def test_a_removal_writes_what_it_removes(declared_ws, command, files):
         "find . -name '*.pyc' -delete",
         "git clean -n",
         "git -C workspace clean -fdx",
+        "git rm -r -q workspace/old",
+        "git mv -f workspace/notes.md workspace/docs",
         "mv workspace/a workspace/b",
         "rm --help",
         "mv workspace/old /tmp/",

@@ -47,6 +47,8 @@ def test_a_tool_is_a_writer_by_its_verbs_or_unknown_with_a_path(tool, arguments,
         ({"from": "a", "to": "b"}, ["a", "b"]),
         ({"filePath": "a", "newContent": "x"}, ["a"]),
         ({"content": "path: a", "text": "b", "diff": "c"}, []),
+        # a setting is no place: Grep's output_mode "content" is not a folder to search
+        ({"pattern": "uuid", "output_mode": "content", "output_format": "json", "path": "w"}, ["w"]),
     ],
 )
 def test_paths_are_the_values_of_path_named_arguments(arguments, paths):
@@ -62,6 +64,7 @@ def test_paths_are_the_values_of_path_named_arguments(arguments, paths):
         ({"p": "a", "op": "write", "data": "x", "description": "why"}, ["a", "write"]),
         ({"dir": "test", "name": "x.jsonl", "content": "{}"}, ["test", "x.jsonl", "test/x.jsonl"]),
         ({"segments": ["test", "x.jsonl"], "data": "{}"}, ["test", "x.jsonl", "test/x.jsonl"]),
+        ({"output_mode": "a", "content": "x"}, ["a"]),  # a writer's every setting may be where it writes
     ],
 )
 def test_a_writers_every_string_but_content_may_be_its_path(arguments, paths):

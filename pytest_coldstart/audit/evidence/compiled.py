@@ -11,7 +11,9 @@ lists, a source runs where
   one (``runs_output``): any ``java``/``kotlin``/``scala``/``dotnet``/``mono`` command or a
   program named by its path (``./peek``, ``build/peek``). Which class, jar or binary came of
   which source is not followed: fail closed, every kept source compiled so far counts as run.
-  Compiling alone runs nothing (``javac -d build RomLogger.java`` reads no file it names).
+  Compiling alone runs nothing (``javac -d build RomLogger.java`` reads no file it names),
+  but it reads what the source includes by name (``includes``: ``#include "x"``, ``#embed``,
+  ``include_str!``, ``//go:embed`` ...).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ _SUBCOMMAND_RUNS |= {"zig": ("run",), "v": ("run",), "stack": ("runghc", "runhas
 COMPILERS = frozenset(
     ["javac", "kotlinc", "kotlinc-jvm", "scalac", "groovyc", "ecj", "rustc", "swiftc", "ghc", "csc", "mcs"]
     + ["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc", "gfortran", "fpc", "dmd", "ldc2", "valac"]
-    + ["ocamlopt", "ocamlc", "nvcc"]
+    + ["ocamlopt", "ocamlc", "nvcc", "cpp", "as", "nasm", "yasm"]
 )
 _SUBCOMMAND_COMPILES = {"go": ("build", "install"), "dotnet": ("build", "publish"), "nim": ("c", "cpp", "compile")}
 _SUBCOMMAND_COMPILES |= {"zig": ("build-exe",), "crystal": ("build",), "swift": ("build",)}

@@ -20,13 +20,15 @@ import binascii
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
-from pytest_coldstart.audit.evidence import expansions, folding, joined, scrambles, session_state
+from pytest_coldstart.audit.evidence import expansions, folding, formats, joined, scrambles, session_state
+from pytest_coldstart.record.redaction import MARKER
 
 #: A decoder is mentioned (lowercased): base64 -d, b64decode, FromBase64String, pwsh -e(nc...).
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
-RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT
+RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT + "|" + formats.HINT
+RAW_HINT += r"|<(?:redacted|hashed) "  # a value the record hides
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2
@@ -37,7 +39,24 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
     """Each text, followed by its reading with expansion defaults, the texts decoded from it
     (two levels deep) and each of these as ``expansions`` reads it (escapes, hex, joins, globs,
     braces; ``known``: the shell state earlier calls left, ``session_state``), and the bodies
-    of the functions and aliases it runs."""
+    of the functions and aliases it runs. A value the record hides (a redaction marker: the
+    recorder took ``TOKEN=oracle.json`` for a secret) may be any name: each reading holding one
+    is read again with it as ``*`` (``cat $TOKEN`` reads what ``cat *`` reads; fail closed)."""
+    texts = list(texts)
+    yield from _readings(texts, known)
+    hidden_known = [k for k, v in known.items() if _hides(v)] if known else []
+    if hidden_known or any(_hides(text) for text in texts):
+        # "*" for the shell; code takes no bare * for a glob (a * b), so "*.*" too
+        for placeholder in ("*", "*.*"):
+            starred = {k: MARKER.sub(placeholder, v) for k in hidden_known for v in [known[k]]} if known else {}
+            yield from _readings([MARKER.sub(placeholder, text) for text in texts], {**(known or {}), **starred})
+
+
+def _hides(text: str) -> bool:
+    return "<redacted " in text or "<hashed " in text
+
+
+def _readings(texts: Iterable[str], known: Mapping[str, str] | None) -> Iterator[str]:
     for text in texts:
         yield text
         yield from expansions.readings(text, known)
@@ -47,6 +66,9 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
         yield from folding.readings(text)
         yield from scrambles.readings(text)
         yield from joined.readings(text)  # other languages' joins (a backstop to folding)
+        for made in formats.readings(text):  # any language's printf of literal pieces
+            yield made
+            yield from expansions.readings(made, known)
         if "${" in text:
             defaulted = _DEFAULT.sub(lambda match: match.group(1), text)
             if defaulted != text:

@@ -32,9 +32,13 @@ _DEPTH = 4  # nested $(A) -> $(B) -> ... expansions followed
 _LIMIT = make_functions.LIMIT  # characters an expanded recipe may grow to
 _TOTAL = 16 * _LIMIT  # characters all expanded recipes may grow to (lines × a long value is a product)
 _COMMENT = re.compile(r"^[ \t]*#(?!!)")  # not a shebang: it names the interpreter
-_SLASHED = re.compile(r"^[ \t]*//")  # a line comment of the C family, by the file's suffix
+#: a line comment of the C family, by the file's suffix; not Go's //go:embed and //go:generate,
+#: which embed a file in the program and run a command at ``go generate``
+_SLASHED = re.compile(r"^[ \t]*//(?!go:(?:embed|generate)\b)")
 _SLASH_SUFFIXES: tuple[str, ...] = (".java", ".kt", ".kts", ".groovy", ".gradle", ".scala", ".sc", ".go", ".rs")
 _SLASH_SUFFIXES += (".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".csx", ".dart", ".jsh", ".zig", ".v")
+_SLASH_SUFFIXES += (".cxx", ".hh", ".hxx", ".m", ".mm", ".ino", ".cu")
+_ASM_SUFFIXES = (".s", ".asm")  # .incbin "x" copies a file into the object
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
@@ -48,14 +52,17 @@ _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)
 def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
     makefile = last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk")
-    return _executed(makefile, text if makefile else uncommented(key, text))
+    # a C-family source's # lines are directives (#include "x", #embed, Rust's #[path = "x"]), no comments
+    hashed = not makefile and key.lower().endswith(_SLASH_SUFFIXES + _ASM_SUFFIXES)
+    return _executed(makefile, hashed, text if makefile else uncommented(key, text))
 
 
 @lru_cache(maxsize=64)
-def _executed(makefile: bool, text: str) -> str:
+def _executed(makefile: bool, directives: bool, text: str) -> str:
     if makefile:
         return recipes(text)
-    return "\n".join(line for line in text.split("\n") if not _COMMENT.match(line) and not _PRINT_ONLY.match(line))
+    lines = text.split("\n")
+    return "\n".join(line for line in lines if (directives or not _COMMENT.match(line)) and not _PRINT_ONLY.match(line))
 
 
 def uncommented(key: str, text: str) -> str:

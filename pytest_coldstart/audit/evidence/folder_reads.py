@@ -17,6 +17,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterator
 
+from pytest_coldstart.audit.evidence import containers
 from pytest_coldstart.audit.evidence.git_reads import INIT, elsewhere, marks_intent, substituted
 from pytest_coldstart.audit.evidence.recursive_readers import GREPS, RECURSING, Read, program_reads, whole
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, quoted_segments
@@ -42,12 +43,13 @@ _MOVERS = frozenset(["mv", "cp", "ln", "rsync", "scp", "gcp"])
 _ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
 _OPENERS = re.compile(r"^(?:\$\(|[({`])+")
 _WORD = re.compile(r"(?:\"[^\"]*\"|'[^']*'|[^\s\"'])+")
+#: lowercase: the prescan searches it on a call's lowered text (compiled here ignoring case)
 HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
     r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
-    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|Dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
-    r"|http\.server|SimpleHTTPServer|php\s+-S|http-server|\bserve\b|live-server|httpd"
+    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
+    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd|docker|podman|nerdctl|finch|buildah"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
     re.IGNORECASE,
 )
@@ -147,6 +149,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
         intent = intent or (head == "git" and marks_intent(words))
         yield from _reads(words, head, intent)
         yield from _served(words, head)
+        yield from containers.mounted(words, head)
         if head in _MOVERS and any(last_component(w.rstrip("/")) == ".git" for w in words[1:]):
             yield _repository_moved(words)
         if head == "find":

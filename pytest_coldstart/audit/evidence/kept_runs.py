@@ -29,7 +29,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterable
 
-from pytest_coldstart.audit.evidence import build_files
+from pytest_coldstart.audit.evidence import build_files, tool_configs
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
@@ -110,6 +110,8 @@ _RUNNER_FILE_NAMES = frozenset(name.lower() for names in _RUNNER_FILES.values() 
 _PIPS = frozenset(["pip", "pip3"])
 _HINT = re.compile(
     build_files.HINT
+    + "|"
+    + tool_configs.HINT
     + r"|\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
@@ -261,6 +263,10 @@ def _spelled(segment: str) -> str:
     extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
     if head in MAKES:
         return f"make {' '.join(_makefiles(args))}"
+    if configs := tool_configs.loaded(head, args) + tool_configs.env_plugins(
+        words[:start]
+    ):  # npx jest, pnpm exec vitest
+        segment = f"{segment} && sh {' '.join(configs)}"
     if head in _PACKAGERS and _runs_scripts(head, args):
         return f"{segment} && sh {_folder(args, '--prefix')}{PACKAGE}"
     if head == "git" and _GIT_HOOKS.keys() & set(args):
@@ -395,5 +401,5 @@ def hints(names: Collection[str]) -> list[bytes]:
     out += (
         [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
     )
-    out += build_files.hints(lowered)
+    out += build_files.hints(lowered) + tool_configs.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

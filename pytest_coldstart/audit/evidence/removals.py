@@ -3,7 +3,8 @@ or replaced), so a removal counts as a write of what it removes.
 
 ``rm``/``unlink``/``shred``/``del``/``Remove-Item`` remove their operands (a recursive removal
 the whole tree below each: ``folder``); ``git rm`` its paths (``git mv`` its sources and its
-destination); ``git clean`` the untracked files
+destination, or each source's name inside it, a folder's tree too; ``git rm -r`` a
+folder's tree); ``git clean`` the untracked files
 of the working tree (or of the paths it names); ``find ROOT … -delete`` what it finds: the
 files its ``-name``/``-iname``/``-path`` patterns match anywhere below (fail closed: the audit
 cannot walk the tree as it was), or every file below ROOT without a pattern.
@@ -75,8 +76,19 @@ def _git(words: list[str], resolve: Resolve, place: Place) -> list[Write]:
         return []
     sub, rest = words[index], words[index + 1 :]
     paths = [w for w in rest if not w.startswith("-")]
-    if sub in ("rm", "mv"):  # git mv: its sources are gone and its destination written
-        return [(key, f"git {sub}", None) for p in paths for key in resolve(posixpath.join(base, p))]
+    how = f"git {sub}"
+    out: list[Write] = [(key, how, None) for p in paths for key in resolve(posixpath.join(base, p))]
+    if sub == "rm":  # git rm -r DIR: the tree below it too
+        if any(w in _RECURSIVE or (w[:1] == "-" and w[1:2] != "-" and "r" in w) for w in rest):
+            out += [w for p in paths for w in folder(posixpath.join(base, p), how, resolve, place)]
+        return out
+    if sub == "mv":  # its sources are gone and its destination written, a folder's or a file's (fail closed)
+        if len(paths) > 1:
+            into = posixpath.join(base, paths[-1])
+            for source in paths[:-1]:
+                landed = posixpath.join(into, posixpath.basename(source.rstrip("/")))
+                out += [(key, how, None) for key in resolve(landed)] + folder(landed, how, resolve, place)
+        return out
     if any(w in ("-n", "--dry-run") or (w[:1] == "-" and w[1:2] != "-" and "n" in w) for w in rest):
         return []
     return [w for p in paths or ["."] for w in folder(posixpath.join(base, p), "git clean", resolve, place)]

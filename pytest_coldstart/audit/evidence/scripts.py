@@ -24,7 +24,15 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import build_files, compiled, kept_indirect, kept_lists, kept_runs, scrambles
+from pytest_coldstart.audit.evidence import (
+    build_files,
+    compiled,
+    includes,
+    kept_indirect,
+    kept_lists,
+    kept_runs,
+    scrambles,
+)
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
@@ -53,6 +61,7 @@ class Scripts:
         self.stems: set[str] = set()  # words of a call that may load one by itself (kept_indirect)
         self.path: list[str] = []  # the folders agent calls put on PATH, newest first
         self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
+        self.compiling: list[str] = []  # those the call being judged hands a compiler
         self._wanted: re.Pattern[str] | None = None
 
     def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
@@ -100,7 +109,9 @@ class Scripts:
         file read as written adds nothing: a note that mentions oracle.json stays a note."""
         texts = list(texts)
         listed: dict[str, str] = {}
+        self.compiling = []
         used = self._used(texts, workspace, self.fresh, listed)
+        compiling, self.compiling = self.compiling, []
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
         for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
@@ -115,6 +126,9 @@ class Scripts:
             if key not in seen
             for line in kept_lists.joined(text, self.by_key[key], last_component(key))
         ]
+        if any(includes.builds_sites(text) for text in texts):
+            compiling += includes.documents(list(self.by_key))
+        out += [text for key in dict.fromkeys(compiling) if (text := includes.included(key, self.by_key[key]))]
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
@@ -206,6 +220,7 @@ class Scripts:
                     or compiled.runs_source(words, start)
                 )
                 compiler = compiled.compiles(words, start)
+                processor = not compiler and includes.processes(words, start)  # it reads what a document includes
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 script = kept_indirect.takes_data(words, start)
                 for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
@@ -233,6 +248,8 @@ class Scripts:
                         continue
                     if compiler and token not in written and len(self.compiled) < MAX_SCRIPTS:
                         self.compiled[key] = None  # its program may run later: ``compiled``
+                    if (compiler or processor) and token not in written:
+                        self.compiling.append(key)  # it reads what the source includes
                     run = token not in written and (runs or head.endswith(token) or token in handed or bool(indirect))
                     if run and script is not None and token.strip("\"'") != script:
                         script_key = workspace.key(script, cwd)

@@ -37,6 +37,8 @@ _PATH_WORDS |= {"destination", "target", "dst", "output", "out", "notebook", "sr
 _PATH_WORDS |= {"folder", "location"}
 _CONTENT_WORDS = frozenset(["str", "string", "text", "content", "contents", "data", "body", "code", "diff"])
 _CONTENT_WORDS |= {"edit", "edits", "lines", "line", "patch", "input", "message", "description", "comment"}
+#: A key naming a setting, not a place: Grep's ``output_mode: "content"`` is no folder to search.
+_SETTING_WORDS = frozenset(["mode", "format", "type", "kind", "encoding", "limit", "style", "level"])
 _VERB_KEYS = frozenset(["op", "operation", "action", "command", "cmd", "mode", "method", "verb", "type"])
 _WORDS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _MAX_DEPTH = 4
@@ -93,7 +95,7 @@ def tool_paths(arguments: Any, depth: int = 0, *, any_key: bool = False) -> Iter
             continue
         words = words_of(key)
         named = any_key or bool(words & _PATH_WORDS) or key.lower() in ("to", "from")
-        pathlike = named and not words & _CONTENT_WORDS
+        pathlike = named and not words & _CONTENT_WORDS and (any_key or not words & _SETTING_WORDS)
         if pathlike and isinstance(value, str) and value.strip():
             yield from _spellings(value)
         elif pathlike and isinstance(value, list):

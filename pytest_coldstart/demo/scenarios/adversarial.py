@@ -43,6 +43,8 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
+from pytest_coldstart.demo.scenarios.adversarial_formats import FORMATS
+from pytest_coldstart.demo.scenarios.adversarial_includes import INCLUDES
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_loaders import KEPT_LOADERS
@@ -71,6 +73,7 @@ from pytest_coldstart.demo.scenarios.adversarial_session import SESSION
 from pytest_coldstart.demo.scenarios.adversarial_session_state import SESSION_STATE
 from pytest_coldstart.demo.scenarios.adversarial_single_edits import SINGLE_EDITS
 from pytest_coldstart.demo.scenarios.adversarial_spelled import SPELLED
+from pytest_coldstart.demo.scenarios.adversarial_tool_configs import TOOL_CONFIGS
 from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
 from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
@@ -365,6 +368,9 @@ ADVERSARIAL: dict[str, Scenario] = {
     + RUNTIME
     + COMPUTED
     + LANGUAGES
+    + FORMATS
+    + INCLUDES
+    + TOOL_CONFIGS
     + SEARCHES
     + VISIBLE
     + PREREQUISITES

@@ -114,6 +114,12 @@ PROGRAMS: list[Scenario] = [
     ),
     _testmod("testmod_moved_away_by_git_mv", "git mv moves the test mod's file away", f"git mv {_TM} /tmp/kept.jsonl"),
     _testmod(
+        "testmod_replaced_by_git_mv_into_its_folder",
+        "git mv -f moves a forged testmod.jsonl into test/, keeping its name (over the test mod's file)",
+        "git mv -f workspace/testmod.jsonl test",
+    ),
+    _testmod("testmod_removed_by_git_rm_r", "git rm -r removes the test mod's whole folder", "git rm -r -q test"),
+    _testmod(
         "testmod_written_after_a_cd_to_a_computed_folder",
         'cd "$(dirname …)" then a relative write: the folder is only known at run time',
         f'cd "$(dirname {_TM})" && cat /tmp/forged.jsonl > testmod.jsonl',
@@ -230,13 +236,14 @@ PROGRAMS: list[Scenario] = [
     ),
     S(
         "downloads_and_moves_in_the_workspace",
-        "the agent downloads into its workspace, moves and formats its own files there (allowed)",
+        "the agent downloads into its workspace, moves (into a folder too), removes and formats its own files there (allowed)",
         _with_call(
             "c-fetch",
             "bash",
             {
                 "command": f"cd workspace && curl -sO {_URL}/tool.py && wget -q -P lib {_URL}/lib.py"
                 " && git mv tool.py bin/tool.py && dos2unix -q bin/tool.py && black lib/lib.py"
+                " && git mv -f notes.md docs && git rm -r -q old"
             },
         ),
         P,

@@ -37,6 +37,18 @@ SEARCHES: list[Scenario] = [
         {"pattern": "uuid", "path": "workspace/..", "output_mode": "content"},
     ),
     _search(
+        "oracle_read_by_a_grep_tool_with_an_output_mode",
+        "Grep with output_mode content and no path searches the cwd (the mode is no folder)",
+        "Grep",
+        {"pattern": "uuid", "output_mode": "content", "-n": True},
+    ),
+    _search(
+        "oracle_read_by_a_grep_tool_listing_matching_files",
+        "Grep with output_mode files_with_matches and a type filter still reads every file it lists",
+        "Grep",
+        {"pattern": "uuid", "output_mode": "files_with_matches", "type": "json"},
+    ),
+    _search(
         "oracle_read_by_a_search_files_tool",
         "Cline's search_files searches the run's folder",
         "search_files",
@@ -71,6 +83,12 @@ SEARCHES: list[Scenario] = [
         "the agent greps its workspace, filtered by a glob there (allowed)",
         "Grep",
         {"pattern": "uuid", "path": "workspace", "glob": "*.json"},
+    ),
+    _allowed(
+        "searches_of_its_own_workspace_with_an_output_mode",
+        "Grep of the workspace with output_mode content and an output format (allowed)",
+        "Grep",
+        {"pattern": "uuid", "path": "workspace", "output_mode": "content", "output_format": "json"},
     ),
     _allowed(
         "searches_of_names_only",
