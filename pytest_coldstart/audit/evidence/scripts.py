@@ -24,7 +24,7 @@ import re
 from collections.abc import Collection, Iterable
 from typing import Any
 
-from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, scrambles
+from pytest_coldstart.audit.evidence import compiled, kept_indirect, kept_lists, kept_runs, program_files, scrambles
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, program_name, strings
@@ -33,6 +33,7 @@ from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
 #: Programs that run the file they are handed (an interpreter, a shell, ``source``).
 RUNNERS = frozenset(["python", "python3", "python2", "node", "bash", "sh", "zsh", "dash", "ksh", "fish", "perl"])
 RUNNERS |= {"ruby", "php", "rscript", "deno", "bun", "ts-node", "tsx", "source", ".", "exec", "pwsh", "lua", "tclsh"}
+RUNNERS |= {"luajit", "pypy", "pypy3", "jruby", "nodejs", "wish"}
 RUNNERS |= {"eval", "make"}  # eval runs its words; make as ``loads`` spells it: make <its makefiles>
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")  # what a write tool writes
 EDIT_KEYS = ("new_string", "new_str", "insert_text", "newText")  # what an edit adds to a file (pi: newText)
@@ -198,6 +199,7 @@ class Scripts:
                 handed = kept_indirect.handed_in_code(segment) if kept_indirect.may_hand_in_code(segment) else []
                 runs = (
                     program_name(head) in RUNNERS
+                    or program_files.canonical(program_name(head)) in RUNNERS  # python3.11, tclsh8.6
                     or segment in fed
                     or any(program_name(w) in RUNNERS for w in handed)
                     or compiled.runs_source(words, start)

@@ -1,0 +1,93 @@
+"""Programs that take their program from a file an option or operand names, or from stdin.
+
+``scripts`` counts a kept file as run where an interpreter is handed it. Many other programs
+run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``sed -f p.sed``
+(``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
+(``readfile()``), ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
+operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``xsltproc`` (a stylesheet's
+``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
+an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``).
+``kept_runs.loads`` spells these files as a shell's operands, so a kept one reads as run.
+
+Some of them, and the interpreters, read their program from stdin (``STDIN``): what an ``echo``
+or ``cat`` feeds them, or a ``< F`` redirect, is run, whatever else they are handed (``ed -s
+f < cmds``, ``sqlite3 db < x.sql``). A data operand (``awk '{…}' notes.md``) stays data.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: each program, the options whose value is a file it runs as its program
+_OPTIONS: dict[str, frozenset[str]] = {
+    "awk": frozenset(["-f", "--file", "-i", "--include", "-E", "--exec"]),
+    "sed": frozenset(["-f", "--file"]),
+    "jq": frozenset(["-f", "--from-file"]),
+    "sqlite": frozenset(["-init", ".read"]),
+    "duckdb": frozenset(["-init", ".read", "-f"]),
+    "psql": frozenset(["-f", "--file"]),
+    "vim": frozenset(["-S", "-u", "-U"]),
+    "emacs": frozenset(["-l", "--load", "--script", "-script"]),
+    "r": frozenset(["-f", "--file"]),
+    "gdb": frozenset(["-x", "--command", "-ix", "--init-command"]),
+    "lldb": frozenset(["-s", "--source", "-S", "--source-before-file"]),
+}
+#: the programs each operand of which is a program they run (a preprocessor, a stylesheet)
+_OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish"])
+#: C compilers: with ``-E`` they print each source preprocessed (its includes' text)
+_PREPROCESSORS = frozenset(["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"])
+#: other names of the programs above
+_ALIASES = {"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "gsed": "sed", "gojq": "jq"}
+_ALIASES |= {"sqlite3": "sqlite", "nvim": "vim", "vi": "vim", "ex": "vim", "view": "vim", "rscript": "r"}
+_ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq"}
+#: programs that run what reaches their stdin (besides shells and interpreters: ``kept_runs``)
+STDIN = frozenset(["ed", "ex", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
+STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci", "irb", "julia", "php"}
+_NAMES = frozenset([*_OPTIONS, *_OPERANDS_RUN, *_PREPROCESSORS, *STDIN, "xmllint", "git"])  # m4 is no m
+_VERSION = re.compile(r"(?<=[a-z])[\d.]+$")  # tclsh8.6, lua5.4
+_OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
+_GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
+#: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
+HINT = (
+    r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
+    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+)
+
+
+def canonical(head: str) -> str:
+    """The program ``head`` names in the tables: ``gawk`` is awk, ``tclsh8.6`` is tclsh."""
+    name = _ALIASES.get(head, head)
+    return name if name in _NAMES or not name[:1].isalpha() else _VERSION.sub("", name)
+
+
+def reads_stdin(head: str) -> bool:
+    """``head`` runs what reaches its stdin as a program, whatever its operands."""
+    return canonical(head) in STDIN
+
+
+def loaded(head: str, args: list[str]) -> list[str]:
+    """The files the program ``head`` run with ``args`` runs as its program (none for most)."""
+    name = canonical(head)
+    if name == "git":
+        return [m.group(1) for arg in args if (m := _GIT_INCLUDE.match(arg))]
+    options = _OPTIONS.get(name, frozenset())
+    every = name in _OPERANDS_RUN or (name == "xmllint" and "--xinclude" in args)
+    every = every or (name in _PREPROCESSORS and "-E" in args)
+    stdin = name in STDIN
+    if not (options or every or stdin):
+        return []
+    out: list[str] = []
+    skip: str | None = None
+    for arg in args:
+        if skip is not None:
+            out += [arg] if skip in options or skip == "<" else []
+            skip = None
+        elif arg in options or arg == "<":
+            skip = arg
+        elif stdin and arg[:1] == "<" and arg[1:2] not in ("<", "(", ""):
+            out.append(arg[1:])  # <x.sql
+        elif (match := _OPTION_VALUE.match(arg)) is not None and match.group(1) in options:
+            out.append(match.group(2))
+        elif every and arg[:1] not in ("-", "<", ">") and not arg[:1].isdigit():
+            out.append(arg)
+    return out

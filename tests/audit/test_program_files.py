@@ -1,0 +1,76 @@
+"""Programs that take their program from a file or from stdin (audit/evidence/program_files.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from pytest_coldstart.audit.evidence import kept_runs, program_files, read_plausibility
+from pytest_coldstart.audit.evidence.shell_words import program_name
+
+
+def _loaded(command: str) -> list[str]:
+    words = [word.strip("\"'") for word in command.split()]
+    return program_files.loaded(program_name(words[0]), words[1:])
+
+
+@pytest.mark.parametrize(
+    ("command", "files"),
+    [
+        ("awk -f p.awk notes.md", ["p.awk"]),
+        ("gawk -i ./lib.awk 'BEGIN{}'", ["./lib.awk"]),
+        ("sed -n --file=p.sed notes.md", ["p.sed"]),
+        ("jq -f p.jq data.json", ["p.jq"]),
+        ("sqlite3 :memory: '.read x.sql'", ["x.sql"]),
+        ("sqlite3 -init x.sql db .quit", ["x.sql"]),
+        ("sqlite3 db < x.sql", ["x.sql"]),
+        ("ed -s f <x.ed", ["x.ed"]),
+        ("vim -es -S x.vim", ["x.vim"]),
+        ("emacs --batch -l x.el", ["x.el"]),
+        ("R -f x.R", ["x.R"]),
+        ("m4 a.m4 b.m4", ["a.m4", "b.m4"]),
+        ("cpp -P x.h", ["x.h"]),
+        ("gcc -E x.c", ["x.c"]),
+        ("xmllint --xinclude x.xml", ["x.xml"]),
+        ("git -c include.path=g.cfg x", ["g.cfg"]),
+    ],
+)
+def test_the_files_run_as_a_program(command: str, files: list[str]) -> None:
+    assert _loaded(command) == files
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["awk '{print}' notes.md", "sed -n 1,5p notes.md", "jq .a log.json", "gcc -c x.c", "xmllint x.xml", "cat x.sql"]
+    + ["sqlite3 db 'select 1'", "git log -p", "ed <<< ,p"],
+)
+def test_data_operands_run_nothing(command: str) -> None:
+    assert _loaded(command) == []
+
+
+@pytest.mark.parametrize("head", ["tclsh8.6", "lua5.4", "gawk", "sqlite3", "rscript"])
+def test_other_names_are_the_table_s(head: str) -> None:
+    assert program_files.canonical(head) in {"tclsh", "lua", "awk", "sqlite", "r"}
+
+
+def test_stdin_programs_are_fed() -> None:
+    assert kept_runs.fed("cat x.sql | sqlite3 db") == {"cat x.sql "}
+    assert kept_runs.fed("cat notes.md | grep oracle") == set()
+
+
+def test_an_echo_fed_to_a_runner_is_no_mere_echo() -> None:
+    assert read_plausibility.kept_runs.fed("echo \"print(open('oracle.json').read())\" | python3")
+    assert not read_plausibility.kept_runs.fed("echo 'never read oracle.json' | tee -a notes.md")
+
+
+_WORD = st.text(alphabet="-<>.=fiSlx0123 abcdE", max_size=8)
+
+
+@given(
+    st.sampled_from(["awk", "sed", "sqlite3", "m4", "gcc", "git", "ed", "xmllint", "cat"]), st.lists(_WORD, max_size=8)
+)
+def test_loaded_names_only_what_it_is_handed(head: str, args: list[str]) -> None:
+    """Each file is an argument, an option's ``=value`` or a ``<file`` redirect: never made up."""
+    for name in program_files.loaded(head, args):
+        assert any(name in arg for arg in args)
