@@ -59,3 +59,13 @@ def test_executed_lines_are_lines_of_the_file(lines):
     kept = executed("/w/s.sh", text)
     assert set(kept.split("\n")) <= set(lines) | {""}
     assert len(recipes(text)) <= 64 * 1024 * (len(lines) + 1)
+
+
+def test_a_c_source_keeps_its_preprocessor_lines() -> None:
+    """``#include "oracle.json"`` is no comment in a C source (``gcc -E``, ``cpp`` print it)."""
+    assert '#include "oracle.json"' in executed("x.c", '// a note\n#include "oracle.json"\n')
+    assert "a note" not in executed("x.c", '// a note\n#include "oracle.json"\n')
+
+
+def test_a_jq_program_spells_the_data_it_imports() -> None:
+    assert executed("p.jq", 'import "oracle" as $o; $o').split()[-1] == "oracle.json"

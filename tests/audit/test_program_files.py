@@ -74,3 +74,28 @@ def test_loaded_names_only_what_it_is_handed(head: str, args: list[str]) -> None
     """Each file is an argument, an option's ``=value`` or a ``<file`` redirect: never made up."""
     for name in program_files.loaded(head, args):
         assert any(name in arg for arg in args)
+
+
+@pytest.mark.parametrize(
+    ("text", "files"),
+    [
+        ("""jq -n 'import "oracle" as $o; $o'""", ["oracle.json"]),
+        (
+            """jq -L lib -n 'import "d" as $d; include "m"; import "x" as x; .'""",
+            ["d.json", "lib/d.json", "m.jq", "lib/m.jq", "x.jq", "lib/x.jq"],
+        ),
+    ],
+)
+def test_a_jq_program_s_modules_are_spelled(text: str, files: list[str]) -> None:
+    reading = program_files.jq_reading(text)
+    assert reading is not None and reading.split()[-len(files) :] == files
+
+
+@pytest.mark.parametrize("text", ["jq .a log.json", "python3 -c 'import json'", "import oracle as o"])
+def test_texts_without_jq_modules_are_left(text: str) -> None:
+    assert program_files.jq_reading(text) is None
+
+
+@given(st.text(alphabet='jqimportincludeas $"L- ', max_size=200))
+def test_jq_modules_are_bounded(text: str) -> None:
+    assert len(program_files.jq_modules(text, ["a"] * 40)) <= 2 * 16 * 17

@@ -6,7 +6,9 @@ run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``s
 (``readfile()``), ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
 operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
-an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``).
+an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``). A jq program's ``import "P" as $d``
+reads ``P.json`` as data (``include "P"``/``import "P" as m``: ``P.jq``), in the folders ``-L``
+names too (``jq_modules``).
 ``kept_runs.loads`` spells these files as a shell's operands, so a kept one reads as run.
 
 Some of them, and the interpreters, read their program from stdin (``STDIN``): what an ``echo``
@@ -16,7 +18,9 @@ f < cmds``, ``sqlite3 db < x.sql``). A data operand (``awk '{…}' notes.md``) s
 
 from __future__ import annotations
 
+import itertools
 import re
+from collections.abc import Sequence
 
 #: each program, the options whose value is a file it runs as its program
 _OPTIONS: dict[str, frozenset[str]] = {
@@ -46,6 +50,13 @@ STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci",
 _NAMES = frozenset([*_OPTIONS, *_OPERANDS_RUN, *_PREPROCESSORS, *STDIN, "xmllint", "git"])  # m4 is no m
 _VERSION = re.compile(r"(?<=[a-z])[\d.]+$")  # tclsh8.6, lua5.4
 _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
+#: a jq module directive: ``import "P" as $data`` (P.json), ``import "P" as m``/``include "P"`` (P.jq)
+_JQ_MODULE = re.compile(r'\b(?:import\s+"?([^"\s;]{1,256})"?\s+as\s+(\$?)|include\s+"?([^"\s;]{1,256}))')
+_MAX_MODULES = 16
+_JQ_HINT = re.compile(r"\b(?:import|include)\b")
+_JQ_FOLDER = re.compile(r"(?<!\S)-L\s*([^\s;&|'\"]+)")
+#: a cheap necessary condition of ``jq_reading`` on a call's lowered raw bytes (``prescan``)
+JQ_HINT = rb'\b(?:import|include)\s+\\*"'
 _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
@@ -76,7 +87,7 @@ def loaded(head: str, args: list[str]) -> list[str]:
     stdin = name in STDIN
     if not (options or every or stdin):
         return []
-    out: list[str] = []
+    out: list[str] = jq_modules(" ".join(args), _values(args, "-L")) if name == "jq" else []
     skip: str | None = None
     for arg in args:
         if skip is not None:
@@ -91,3 +102,28 @@ def loaded(head: str, args: list[str]) -> list[str]:
         elif every and arg[:1] not in ("-", "<", ">") and not arg[:1].isdigit():
             out.append(arg)
     return out
+
+
+def _values(args: list[str], option: str) -> list[str]:
+    return [value for flag, value in itertools.pairwise(args) if flag == option]
+
+
+def jq_modules(text: str, folders: Sequence[str] = ()) -> list[str]:
+    """The files the jq program ``text`` loads by its module directives (in ``folders`` too)."""
+    if "import" not in text and "include" not in text:
+        return []
+    out: list[str] = []
+    for match in itertools.islice(_JQ_MODULE.finditer(text), _MAX_MODULES):
+        data, dollar, included = match.groups()
+        name = f"{data}.json" if dollar else f"{data or included}.jq"
+        out += [name, *(f"{folder.rstrip('/')}/{name}" for folder in folders[:_MAX_MODULES])]
+    return out
+
+
+def jq_reading(text: str) -> str | None:
+    """``text`` ending in the files a jq program of it loads (``jq -n 'import "oracle" as $o;
+    $o'`` reads oracle.json), or None where it has none."""
+    if "jq" not in text or _JQ_HINT.search(text) is None:
+        return None
+    modules = jq_modules(text, _JQ_FOLDER.findall(text)[:_MAX_MODULES])
+    return f"{text} {' '.join(modules)}" if modules else None
