@@ -8,8 +8,10 @@
 - ``module_files``: the files ``python3 -m peek`` or ``python3 -c "import peek"`` load (a
   module in the working directory: ``peek.py``, ``peek/__init__.py``, ``peek/__main__.py``);
 - ``collected``: what a finder hands a runner (``find /tmp -name s.sh -exec bash {} \\;``,
-  ``find . -name '*.sh' | xargs bash``) and what ``pytest`` collects (its test files and
-  conftest.py below the working directory): ``(folder, base-name pattern, recursive)``;
+  ``find . -name '*.sh' | xargs bash``), what ``pytest`` collects (its test files and
+  conftest.py below the working directory) and what any python run loads as it starts once one
+  is kept (a sitecustomize.py, usercustomize.py or .pth below it or /tmp, where ``PYTHONPATH``
+  may reach): ``(folder, base-name pattern, recursive)``;
 - ``path_dirs``: the folders a bare command word is looked up in (the usual ones, and those an
   agent call puts on ``PATH``): ``/tmp/bin/show`` runs as ``show``;
 - ``imported``: the module files a kept script that runs imports (``import peek`` in a main.py
@@ -42,6 +44,12 @@ _FINDERS = frozenset(["find", "fd", "fdfind", "ls"])
 _EXECS = ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch")
 _PYTESTS = frozenset(["pytest", "py.test"])
 _COLLECTED = ((".", "test_*.py", True), (".", "*_test.py", True), (".", "conftest.py", True))
+#: what site runs as python starts (PYTHONPATH=. python3 -c 1): a sitecustomize, a .pth's import lines
+_STARTUP: tuple[Read, ...] = tuple(
+    (folder, name, True) for folder in (".", "/tmp") for name in ("sitecustomize.py", "usercustomize.py", "*.pth")
+)
+_PYTHON = re.compile(r"(?:python|pypy)[\d.]*")
+STARTUP_STEM = "python"
 DEFAULT_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 MAX_PATH_DIRS = 32
 _PATH_SET = re.compile(r"\bPATH=[\"']?([^\s;&|\"']+)")
@@ -110,6 +118,8 @@ def collected(
 ) -> Iterator[Read]:
     """What a finder hands a runner (``-exec RUNNER``, or fed on to one) and what pytest collects."""
     head = program_name(words[start]) if start < len(words) else ""
+    if STARTUP_STEM in stems and (head in _PYTESTS or _PYTHON.fullmatch(head)):  # only once one is kept
+        yield from _STARTUP  # python's start loads these wherever sys.path may reach
     if head in _PYTESTS or (head in _PYTHONS and words[start + 1 : start + 3] == ["-m", "pytest"]):
         yield from _COLLECTED
     elif head in _FINDERS and (fed or _execs_runner(words[start + 1 :], runners, stems)):
@@ -152,6 +162,8 @@ def loaded_as(key: str) -> str | None:
     folder, _, name = key.rpartition("/")
     if fnmatch.fnmatchcase(name, "test_*.py") or fnmatch.fnmatchcase(name, "*_test.py") or name == "conftest.py":
         return "pytest"
+    if name in ("sitecustomize.py", "usercustomize.py") or name.endswith(".pth"):
+        return STARTUP_STEM  # any python run may load it
     if name in ("__init__.py", "__main__.py"):
         name = folder.rpartition("/")[2] + ".py"
     return name[:-3] if name.endswith(".py") and name[:-3].isidentifier() else None
