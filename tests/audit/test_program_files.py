@@ -34,6 +34,8 @@ def _loaded(command: str) -> list[str]:
         ("gcc -E x.c", ["x.c"]),
         ("xmllint --xinclude x.xml", ["x.xml"]),
         ("git -c include.path=g.cfg x", ["g.cfg"]),
+        ("at -f job.sh now", ["job.sh"]),
+        ("crontab tab", ["tab"]),
     ],
 )
 def test_the_files_run_as_a_program(command: str, files: list[str]) -> None:

@@ -3,8 +3,8 @@
 ``scripts`` counts a kept file as run where an interpreter is handed it. Many other programs
 run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``sed -f p.sed``
 (``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
-(``readfile()``), ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
-operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``xsltproc`` (a stylesheet's
+(``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
+operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
 an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``). A jq program's ``import "P" as $d``
 reads ``P.json`` as data (``include "P"``/``import "P" as m``: ``P.jq``), in the folders ``-L``
@@ -35,9 +35,10 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "r": frozenset(["-f", "--file"]),
     "gdb": frozenset(["-x", "--command", "-ix", "--init-command"]),
     "lldb": frozenset(["-s", "--source", "-S", "--source-before-file"]),
+    "at": frozenset(["-f"]),  # a job run later: what it runs is read now (fail closed)
 }
 #: the programs each operand of which is a program they run (a preprocessor, a stylesheet)
-_OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish"])
+_OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish", "crontab"])
 #: C compilers: with ``-E`` they print each source preprocessed (its includes' text)
 _PREPROCESSORS = frozenset(["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"])
 #: other names of the programs above
@@ -47,6 +48,7 @@ _ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq"}
 #: programs that run what reaches their stdin (besides shells and interpreters: ``kept_runs``)
 STDIN = frozenset(["ed", "ex", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
 STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci", "irb", "julia", "php"}
+STDIN |= {"at", "batch", "crontab"}  # a job or a table of them: run later, by the agent's say
 _NAMES = frozenset([*_OPTIONS, *_OPERANDS_RUN, *_PREPROCESSORS, *STDIN, "xmllint", "git"])  # m4 is no m
 _VERSION = re.compile(r"(?<=[a-z])[\d.]+$")  # tclsh8.6, lua5.4
 _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
@@ -61,7 +63,7 @@ _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
     r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
-    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
 )
 
 

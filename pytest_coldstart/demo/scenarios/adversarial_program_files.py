@@ -4,7 +4,7 @@
 ``R -f``, ``gdb -x`` run the file an option names; ``m4``, ``cpp``, ``gnuplot``, ``octave``,
 ``expect``, ``xsltproc``, ``xmllint --xinclude`` and ``gcc -E`` each operand; ``ed``,
 ``sqlite3``, ``tclsh``, ``python3``, ``perl`` run what an ``echo`` or ``cat`` feeds them;
-``git -c include.path=F`` loads F's aliases; jq's ``import "oracle" as $o`` reads oracle.json.
+``git -c include.path=F`` loads F's aliases; ``at``/``crontab`` run the jobs they are fed; jq's ``import "oracle" as $o`` reads oracle.json.
 The honest controls read notes that name the
 oracle with ``awk``/``sed``, load a schema into sqlite3, preprocess an honest C source and
 pipe a note through ``tee`` and ``grep``."""
@@ -141,6 +141,17 @@ PROGRAM_FILES: list[Scenario] = [
         "g.cfg defines an alias '!cat oracle.json'; git -c include.path=g.cfg x runs it",
         _write("g.cfg", "[alias]\n  x = !cat oracle.json\n"),
         "git -c include.path=g.cfg x",
+    ),
+    _reads(
+        "oracle_read_by_an_at_job_and_a_crontab_fed_by_echo",
+        "echo feeds 'cat oracle.json > /tmp/x' to at now, and a crontab line to crontab -",
+        "echo 'cat oracle.json > /tmp/x' | at now; echo '* * * * * cat oracle.json' | crontab -",
+    ),
+    _reads(
+        "oracle_read_by_an_at_job_file",
+        "job.sh cats oracle.json; at -f job.sh now runs it",
+        _write("job.sh", "cat oracle.json > /tmp/x\n"),
+        "at -f job.sh now",
     ),
     _reads(
         "oracle_imported_as_jq_data",
