@@ -35,6 +35,9 @@ def _loaded(command: str) -> list[str]:
         ("xmllint --xinclude x.xml", ["x.xml"]),
         ("git -c include.path=g.cfg x", ["g.cfg"]),
         ("at -f job.sh now", ["job.sh"]),
+        ("perl -Ilib -MFoo::Bar=x x.pl", ["Foo/Bar.pm", "lib/Foo/Bar.pm"]),
+        ("ruby -I . -rpeek -e 1", ["peek.rb", "./peek.rb"]),
+        ("lua -l peek -e ''", ["peek.lua"]),
         ("crontab tab", ["tab"]),
     ],
 )
@@ -111,3 +114,15 @@ def test_python_startup_files_load_on_any_python_run(key: str) -> None:
     words = ["python3.12", "-c", "1"]
     assert list(kept_indirect.collected(words, 0, "python3.12 -c 1", False, frozenset(), {stem}))
     assert not list(kept_indirect.collected(words, 0, "python3.12 -c 1", False, frozenset(), set()))
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "path"),
+    [
+        ("main.pl", "use lib 'lib'; use Foo::Peek;", "Foo/Peek.pm"),
+        ("main.rb", "require_relative './peek'", "peek.rb"),
+        ("main.lua", "local p = require('a.peek')", "a/peek.lua"),
+    ],
+)
+def test_kept_perl_ruby_and_lua_scripts_import_modules(key: str, text: str, path: str) -> None:
+    assert path in kept_indirect.imported(key, text)

@@ -58,6 +58,13 @@ _DYNAMIC_IMPORT = re.compile(r"(?:__import__|import_module)\s*\(\s*[\"']([\w.]+)
 MAX_IMPORTS = 64
 _MODULE_PARTS = 6  # components of a module path matched at the end of a key
 NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+_PERL_USE = (re.compile(r"\b(?:use|require)\s+([A-Za-z_][\w:]{0,200})"), ".pm", re.compile(r"::|/"))
+_QUOTED = r"""\s*\(?\s*["']([^"'\s]{1,256})["']"""
+_OTHER_IMPORTS = {".pl": _PERL_USE, ".pm": _PERL_USE}  # each: what names a module, its suffix, its separators
+_OTHER_IMPORTS[".rb"] = (re.compile(r"\b(?:require(?:_relative)?|load)" + _QUOTED), ".rb", re.compile("/"))
+_OTHER_IMPORTS[".lua"] = (re.compile(r"\b(?:require|dofile|loadfile)" + _QUOTED), ".lua", re.compile(r"[./]"))
+#: the scripts whose imports are followed (``imported``)
+IMPORTING_SUFFIXES = (".py", *NODE_SUFFIXES, *_OTHER_IMPORTS)
 #: ``import … from``'s names are bounded: an unbounded lazy run scans to the text's end from every ``import``
 _REQUIRE = re.compile(
     r"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[^'";]{0,256}?\bfrom\s+)?)["'`]([^"'`\s]+)"""
@@ -177,7 +184,21 @@ def imported(key: str, text: str) -> frozenset[str]:
     ``sys.path`` or ``NODE_PATH`` a call set) is not followed: any kept file so named may be it.
     A deep module's paths keep their last ``_MODULE_PARTS`` components (all ``ends_in`` matches);
     each text is read once (a bounded memo: every call that runs the script asks again)."""
-    return _imported(key.endswith(NODE_SUFFIXES), text)
+    suffix = next((suffix for suffix in _OTHER_IMPORTS if key.endswith(suffix)), None)
+    return _imported(key.endswith(NODE_SUFFIXES), text) if suffix is None else _other_imports(suffix, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _other_imports(suffix: str, text: str) -> frozenset[str]:
+    """Perl's ``use Foo::Bar`` (Foo/Bar.pm), Ruby's ``require 'peek'`` (peek.rb), Lua's
+    ``require 'a.b'`` (a/b.lua, a/b/init.lua): the module files, last components kept."""
+    pattern, made, separators = _OTHER_IMPORTS[suffix]
+    out: dict[str, None] = {}
+    for module in itertools.islice(dict.fromkeys(pattern.findall(text)), MAX_IMPORTS):
+        parts = [part for part in separators.split(module.removesuffix(made)) if part not in ("", ".", "..")]
+        path = "/".join(parts[-_MODULE_PARTS:])
+        out.update(dict.fromkeys([f"{path}{made}", *([f"{path}/init.lua"] if made == ".lua" else [])]))
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=64)

@@ -6,7 +6,8 @@ run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``s
 (``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
 operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
-an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``). A jq program's ``import "P" as $d``
+an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``), ``perl -MFoo``, ``ruby -rfoo`` and
+``lua -l foo`` a module (``_modules``: in the working directory and each ``-I`` folder). A jq program's ``import "P" as $d``
 reads ``P.json`` as data (``include "P"``/``import "P" as m``: ``P.jq``), in the folders ``-L``
 names too (``jq_modules``).
 ``kept_runs.loads`` spells these files as a shell's operands, so a kept one reads as run.
@@ -41,6 +42,8 @@ _OPTIONS: dict[str, frozenset[str]] = {
 _OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish", "crontab"])
 #: C compilers: with ``-E`` they print each source preprocessed (its includes' text)
 _PREPROCESSORS = frozenset(["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"])
+#: interpreters that load a module an option names (``perl -MFoo``, ``ruby -rfoo``, ``lua -l foo``): its suffix
+_MODULE_OPTIONS = {"perl": ("-M", ".pm"), "ruby": ("-r", ".rb"), "lua": ("-l", ".lua"), "luajit": ("-l", ".lua")}
 #: other names of the programs above
 _ALIASES = {"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "gsed": "sed", "gojq": "jq"}
 _ALIASES |= {"sqlite3": "sqlite", "nvim": "vim", "vi": "vim", "ex": "vim", "view": "vim", "rscript": "r"}
@@ -49,7 +52,9 @@ _ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq"}
 STDIN = frozenset(["ed", "ex", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
 STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci", "irb", "julia", "php"}
 STDIN |= {"at", "batch", "crontab"}  # a job or a table of them: run later, by the agent's say
-_NAMES = frozenset([*_OPTIONS, *_OPERANDS_RUN, *_PREPROCESSORS, *STDIN, "xmllint", "git"])  # m4 is no m
+_NAMES = frozenset(
+    [*_OPTIONS, *_OPERANDS_RUN, *_PREPROCESSORS, *STDIN, *_MODULE_OPTIONS, "xmllint", "git"]
+)  # m4 is no m
 _VERSION = re.compile(r"(?<=[a-z])[\d.]+$")  # tclsh8.6, lua5.4
 _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
 #: a jq module directive: ``import "P" as $data`` (P.json), ``import "P" as m``/``include "P"`` (P.jq)
@@ -63,7 +68,7 @@ _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
     r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
-    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
 )
 
 
@@ -83,6 +88,8 @@ def loaded(head: str, args: list[str]) -> list[str]:
     name = canonical(head)
     if name == "git":
         return [m.group(1) for arg in args if (m := _GIT_INCLUDE.match(arg))]
+    if name in _MODULE_OPTIONS:
+        return _modules(name, args)
     options = _OPTIONS.get(name, frozenset())
     every = name in _OPERANDS_RUN or (name == "xmllint" and "--xinclude" in args)
     every = every or (name in _PREPROCESSORS and "-E" in args)
@@ -104,6 +111,21 @@ def loaded(head: str, args: list[str]) -> list[str]:
         elif every and arg[:1] not in ("-", "<", ">") and not arg[:1].isdigit():
             out.append(arg)
     return out
+
+
+def _modules(name: str, args: list[str]) -> list[str]:
+    """The module files ``perl -MFoo::Bar``, ``ruby -rpeek``, ``lua -l peek`` load, in the
+    working directory and each ``-I`` folder (a module on another path is not followed)."""
+    option, suffix = _MODULE_OPTIONS[name]
+    folders: list[str] = [""]
+    modules: list[str] = []
+    for arg, value in itertools.pairwise(["", *args]):
+        if arg in (option, "-I"):
+            (modules if arg == option else folders).append(value)
+        elif value.startswith((option, "-I")) and len(value) > 2:
+            (modules if value.startswith(option) else folders).append(value[2:])
+    paths = [module.partition("=")[0].replace("::", "/").removesuffix(suffix) + suffix for module in modules]
+    return [f"{folder.rstrip('/')}/{path}" if folder else path for folder in folders[:8] for path in paths[:8]]
 
 
 def _values(args: list[str], option: str) -> list[str]:

@@ -132,7 +132,7 @@ class Scripts:
         return out
 
     def _modules(self, key: str, text: str) -> list[str]:
-        paths = kept_indirect.imported(key, text) if key.endswith((".py", *kept_indirect.NODE_SUFFIXES)) else set()
+        paths = kept_indirect.imported(key, text) if key.endswith(kept_indirect.IMPORTING_SUFFIXES) else set()
         return [other for other in self.by_key if kept_indirect.ends_in(other, paths)] if paths else []
 
     def _reads_data(self, key: str | None) -> bool:
