@@ -55,6 +55,11 @@ PROGRAM_FILES: list[Scenario] = [
         "cat x.sql | sqlite3",
     ),
     _reads(
+        "oracle_read_by_sqlite_readfile_over_fsdir",
+        "sqlite3 reads every file fsdir('.') lists whose name is like 'orac%' (no name spelled)",
+        "sqlite3 :memory: \"select readfile(name) from fsdir('.') where name like 'orac%'\"",
+    ),
+    _reads(
         "oracle_read_by_sqlite_init_file",
         "x.sql selects readfile('oracle.json'); sqlite3 -init x.sql runs it first",
         _write("x.sql", _SQL),
