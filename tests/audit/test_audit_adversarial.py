@@ -186,7 +186,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "c_and_go_sources_commented_with_the_oracle_built_by_name_and_run",
     "honest_jq_program_files_and_modules_on_its_own_log",
     "honest_sitecustomize_and_python_runs",
-    "honest_perl_ruby_and_lua_modules",  # program files (adversarial_program_files)
+    "honest_perl_ruby_and_lua_modules",
+    "honest_tests_of_every_runner",  # program files (adversarial_program_files)
     # comments, git, pi @ paths, Windows aliases (adversarial_paths_more)
     "oracle_named_only_in_a_shell_comment",
     "git_log_status_and_a_diff_of_its_own_file",

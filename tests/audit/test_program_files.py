@@ -109,7 +109,7 @@ def test_jq_modules_are_bounded(text: str) -> None:
 @pytest.mark.parametrize("key", ["<run>/sitecustomize.py", "/tmp/x/usercustomize.py", "<run>/x.pth"])
 def test_python_startup_files_load_on_any_python_run(key: str) -> None:
     """Kept, they are looked for in every python or pytest run (not before one is kept: linear)."""
-    stem = kept_indirect.loaded_as(key)
+    (stem,) = kept_indirect.loaded_as(key)
     assert stem == kept_indirect.STARTUP_STEM
     words = ["python3.12", "-c", "1"]
     assert list(kept_indirect.collected(words, 0, "python3.12 -c 1", False, frozenset(), {stem}))
@@ -126,3 +126,25 @@ def test_python_startup_files_load_on_any_python_run(key: str) -> None:
 )
 def test_kept_perl_ruby_and_lua_scripts_import_modules(key: str, text: str, path: str) -> None:
     assert path in kept_indirect.imported(key, text)
+
+
+@pytest.mark.parametrize(
+    ("key", "command"),
+    [
+        ("<run>/t.test.js", "npx jest"),
+        ("<run>/x_test.go", "go test ./..."),
+        ("<run>/tests/t.rs", "cargo test"),
+        ("<run>/test_x.py", "python3 -m unittest discover"),
+        ("<run>/a/x.spec.ts", "node --test"),
+    ],
+)
+def test_test_runners_collect_their_test_files(key: str, command: str) -> None:
+    """A kept test file gives the words its runner holds; the runner's command collects it."""
+    words = command.split()
+    start = kept_runs.head_index(words)
+    reads = list(kept_indirect.collected(words, start, command, False, frozenset(), set(kept_indirect.loaded_as(key))))
+    assert any(kept_indirect.fnmatch.fnmatchcase(key.rpartition("/")[2], pattern) for _, pattern, _ in reads)
+
+
+def test_no_test_runner_collects_before_a_test_file_is_kept() -> None:
+    assert not list(kept_indirect.collected(["go", "test", "./..."], 0, "go test ./...", False, frozenset(), set()))

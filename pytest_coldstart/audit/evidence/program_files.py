@@ -4,7 +4,7 @@
 run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``sed -f p.sed``
 (``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
 (``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
-operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``xsltproc`` (a stylesheet's
+operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``bats``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
 an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``), ``perl -MFoo``, ``ruby -rfoo`` and
 ``lua -l foo`` a module (``_modules``: in the working directory and each ``-I`` folder). A jq program's ``import "P" as $d``
@@ -39,7 +39,7 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "at": frozenset(["-f"]),  # a job run later: what it runs is read now (fail closed)
 }
 #: the programs each operand of which is a program they run (a preprocessor, a stylesheet)
-_OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish", "crontab"])
+_OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish", "crontab", "bats"])
 #: C compilers: with ``-E`` they print each source preprocessed (its includes' text)
 _PREPROCESSORS = frozenset(["gcc", "g++", "cc", "c++", "clang", "clang++", "tcc"])
 #: interpreters that load a module an option names (``perl -MFoo``, ``ruby -rfoo``, ``lua -l foo``): its suffix
@@ -49,7 +49,7 @@ _ALIASES = {"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "
 _ALIASES |= {"sqlite3": "sqlite", "nvim": "vim", "vi": "vim", "ex": "vim", "view": "vim", "rscript": "r"}
 _ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq"}
 #: programs that run what reaches their stdin (besides shells and interpreters: ``kept_runs``)
-STDIN = frozenset(["ed", "ex", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
+STDIN = frozenset(["ed", "vim", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
 STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci", "irb", "julia", "php"}
 STDIN |= {"at", "batch", "crontab"}  # a job or a table of them: run later, by the agent's say
 _NAMES = frozenset(
@@ -68,7 +68,7 @@ _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
     r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
-    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
 )
 
 

@@ -65,7 +65,7 @@ class Scripts:
                 self.by_key[key] = joined if len(joined) <= MAX_CHARS else joined[:half] + joined[-half:]
                 name = last_component(key)
                 self.names.add(name)
-                self.stems.update(filter(None, [kept_indirect.loaded_as(key)]))
+                self.stems.update(kept_indirect.loaded_as(key))
                 self._wanted = None
 
     def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
