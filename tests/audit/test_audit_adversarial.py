@@ -187,7 +187,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_jq_program_files_and_modules_on_its_own_log",
     "honest_sitecustomize_and_python_runs",
     "honest_perl_ruby_and_lua_modules",
-    "honest_tests_of_every_runner",  # program files (adversarial_program_files)
+    "honest_tests_of_every_runner",
+    "honest_make_include_gawk_include_and_pandoc",  # program files (adversarial_program_files)
     # comments, git, pi @ paths, Windows aliases (adversarial_paths_more)
     "oracle_named_only_in_a_shell_comment",
     "git_log_status_and_a_diff_of_its_own_file",

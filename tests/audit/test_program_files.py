@@ -39,6 +39,8 @@ def _loaded(command: str) -> list[str]:
         ("ruby -I . -rpeek -e 1", ["peek.rb", "./peek.rb"]),
         ("lua -l peek -e ''", ["peek.lua"]),
         ("crontab tab", ["tab"]),
+        ("""gawk '@include "lib"; BEGIN{}'""", ["lib", "lib.awk"]),
+        ("pandoc --lua-filter=f.lua -o x.html x.md", ["f.lua"]),
     ],
 )
 def test_the_files_run_as_a_program(command: str, files: list[str]) -> None:

@@ -1,9 +1,9 @@
 """Programs that take their program from a file an option or operand names, or from stdin.
 
 ``scripts`` counts a kept file as run where an interpreter is handed it. Many other programs
-run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``), ``sed -f p.sed``
+run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``; ``@include "lib"`` too), ``sed -f p.sed``
 (``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
-(``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``; every
+(``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``, ``pandoc --lua-filter f.lua``; every
 operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``bats``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
 an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``), ``perl -MFoo``, ``ruby -rfoo`` and
@@ -36,6 +36,7 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "r": frozenset(["-f", "--file"]),
     "gdb": frozenset(["-x", "--command", "-ix", "--init-command"]),
     "lldb": frozenset(["-s", "--source", "-S", "--source-before-file"]),
+    "pandoc": frozenset(["--lua-filter", "-L", "--filter", "-F"]),
     "at": frozenset(["-f"]),  # a job run later: what it runs is read now (fail closed)
 }
 #: the programs each operand of which is a program they run (a preprocessor, a stylesheet)
@@ -60,6 +61,7 @@ _OPTION_VALUE = re.compile(r"^(--?[\w-]+)=(.+)$")
 #: a jq module directive: ``import "P" as $data`` (P.json), ``import "P" as m``/``include "P"`` (P.jq)
 _JQ_MODULE = re.compile(r'\b(?:import\s+"?([^"\s;]{1,256})"?\s+as\s+(\$?)|include\s+"?([^"\s;]{1,256}))')
 _MAX_MODULES = 16
+_AWK_INCLUDE = re.compile(r'@include\s+"?([^"\s;]{1,256})')
 _JQ_HINT = re.compile(r"\b(?:import|include)\b")
 _JQ_FOLDER = re.compile(r"(?<!\S)-L\s*([^\s;&|'\"]+)")
 #: a cheap necessary condition of ``jq_reading`` on a call's lowered raw bytes (``prescan``)
@@ -68,7 +70,7 @@ _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
     r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
-    r"|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+    r"|pandoc|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
 )
 
 
@@ -97,6 +99,8 @@ def loaded(head: str, args: list[str]) -> list[str]:
     if not (options or every or stdin):
         return []
     out: list[str] = jq_modules(" ".join(args), _values(args, "-L")) if name == "jq" else []
+    if name == "awk" and "@include" in " ".join(args):  # gawk '@include "lib"': lib, else lib.awk
+        out += [f for m in _AWK_INCLUDE.findall(" ".join(args))[:_MAX_MODULES] for f in (m, f"{m}.awk")]
     skip: str | None = None
     for arg in args:
         if skip is not None:

@@ -35,6 +35,7 @@ RUNNERS = frozenset(["python", "python3", "python2", "node", "bash", "sh", "zsh"
 RUNNERS |= {"ruby", "php", "rscript", "deno", "bun", "ts-node", "tsx", "source", ".", "exec", "pwsh", "lua", "tclsh"}
 RUNNERS |= {"luajit", "pypy", "pypy3", "jruby", "nodejs", "wish"}
 RUNNERS |= {"eval", "make"}  # eval runs its words; make as ``loads`` spells it: make <its makefiles>
+RUNNERS |= {"include", "-include", "sinclude"}  # a makefile's include: make reads the makefile it names
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")  # what a write tool writes
 EDIT_KEYS = ("new_string", "new_str", "insert_text", "newText")  # what an edit adds to a file (pi: newText)
 _APPENDS = re.compile(r"\btee\s+(?:-\w*a|--append)")
