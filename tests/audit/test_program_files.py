@@ -15,36 +15,38 @@ def _loaded(command: str) -> list[str]:
     return program_files.loaded(program_name(words[0]), words[1:])
 
 
-@pytest.mark.parametrize(
-    ("command", "files"),
-    [
-        ("awk -f p.awk notes.md", ["p.awk"]),
-        ("gawk -i ./lib.awk 'BEGIN{}'", ["./lib.awk"]),
-        ("sed -n --file=p.sed notes.md", ["p.sed"]),
-        ("jq -f p.jq data.json", ["p.jq"]),
-        ("sqlite3 :memory: '.read x.sql'", ["x.sql"]),
-        ("sqlite3 -init x.sql db .quit", ["x.sql"]),
-        ("sqlite3 db < x.sql", ["x.sql"]),
-        ("ed -s f <x.ed", ["x.ed"]),
-        ("vim -es -S x.vim", ["x.vim"]),
-        ("emacs --batch -l x.el", ["x.el"]),
-        ("R -f x.R", ["x.R"]),
-        ("m4 a.m4 b.m4", ["a.m4", "b.m4"]),
-        ("cpp -P x.h", ["x.h"]),
-        ("gcc -E x.c", ["x.c"]),
-        ("xmllint --xinclude x.xml", ["x.xml"]),
-        ("git -c include.path=g.cfg x", ["g.cfg"]),
-        ("at -f job.sh now", ["job.sh"]),
-        ("perl -Ilib -MFoo::Bar=x x.pl", ["Foo/Bar.pm", "lib/Foo/Bar.pm"]),
-        ("ruby -I . -rpeek -e 1", ["peek.rb", "./peek.rb"]),
-        ("lua -l peek -e ''", ["peek.lua"]),
-        ("crontab tab", ["tab"]),
-        ("""gawk '@include "lib"; BEGIN{}'""", ["lib", "lib.awk"]),
-        ("pandoc --lua-filter=f.lua -o x.html x.md", ["f.lua"]),
-    ],
-)
-def test_the_files_run_as_a_program(command: str, files: list[str]) -> None:
-    assert _loaded(command) == files
+#: each: a command, then ``=>`` and the files it runs as its program
+_RUN = """
+awk -f p.awk notes.md => p.awk
+gawk -i ./lib.awk 'BEGIN{}' => ./lib.awk
+sed -n --file=p.sed notes.md => p.sed
+jq -f p.jq data.json => p.jq
+sqlite3 :memory: '.read x.sql' => x.sql
+sqlite3 -init x.sql db .quit => x.sql
+sqlite3 db < x.sql => x.sql
+ed -s f <x.ed => x.ed
+vim -es -S x.vim => x.vim
+emacs --batch -l x.el => x.el
+R -f x.R => x.R
+m4 a.m4 b.m4 => a.m4 b.m4
+cpp -P x.h => x.h
+gcc -E x.c => x.c
+xmllint --xinclude x.xml => x.xml
+git -c include.path=g.cfg x => g.cfg
+at -f job.sh now => job.sh
+perl -Ilib -MFoo::Bar=x x.pl => Foo/Bar.pm lib/Foo/Bar.pm
+ruby -I . -rpeek -e 1 => peek.rb ./peek.rb
+lua -l peek -e '' => peek.lua
+crontab tab => tab
+gawk '@include "lib"; BEGIN{}' => lib lib.awk
+pandoc --lua-filter=f.lua -o x.html x.md => f.lua
+"""
+
+
+@pytest.mark.parametrize("case", _RUN.strip().splitlines())
+def test_the_files_run_as_a_program(case: str) -> None:
+    command, _, files = case.partition(" => ")
+    assert _loaded(command) == files.split()
 
 
 @pytest.mark.parametrize(
