@@ -194,6 +194,13 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_kept_scripts_import_compile_and_read_a_note",
     "honest_hooks_path_make_functions_and_tasks",
     "honest_make_word_and_subst_on_a_build",  # hostile makefiles (adversarial_make_hostile)
+    "honest_notes_through_awk_sed_sqlite_and_the_preprocessor",
+    "c_and_go_sources_commented_with_the_oracle_built_by_name_and_run",
+    "honest_jq_program_files_and_modules_on_its_own_log",
+    "honest_sitecustomize_and_python_runs",
+    "honest_perl_ruby_and_lua_modules",
+    "honest_tests_of_every_runner",
+    "honest_make_include_gawk_include_and_pandoc",  # program files (adversarial_program_files)
     # comments, git, pi @ paths, Windows aliases (adversarial_paths_more)
     "oracle_named_only_in_a_shell_comment",
     "git_log_status_and_a_diff_of_its_own_file",

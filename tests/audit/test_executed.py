@@ -68,3 +68,13 @@ def test_a_c_family_sources_directives_are_no_comments():
     assert "//go:embed x" in executed("g.go", "//go:embed x\nvar s string")
     assert "oracle" not in executed("g.go", "// reads oracle.json? never\npackage main")
     assert "oracle" not in executed("s.py", "# oracle.json is off limits\nprint(1)")
+
+
+def test_a_c_source_keeps_its_preprocessor_lines() -> None:
+    """``#include "oracle.json"`` is no comment in a C source (``gcc -E``, ``cpp`` print it)."""
+    assert '#include "oracle.json"' in executed("x.c", '// a note\n#include "oracle.json"\n')
+    assert "a note" not in executed("x.c", '// a note\n#include "oracle.json"\n')
+
+
+def test_a_jq_program_spells_the_data_it_imports() -> None:
+    assert executed("p.jq", 'import "oracle" as $o; $o').split()[-1] == "oracle.json"

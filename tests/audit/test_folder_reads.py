@@ -151,3 +151,9 @@ def test_what_reads_no_folder_whole(text):
 @given(st.text(alphabet=st.sampled_from(list("grep -rfindxagsct*|./'\"{}+;")), max_size=120))
 def test_any_text_parses_without_a_crash(text):
     assert all(isinstance(folder, str) and isinstance(recursive, bool) for folder, _, recursive in folder_reads(text))
+
+
+def test_sqlite_fsdir_with_readfile_reads_the_folder() -> None:
+    """``readfile(name) from fsdir('.')``: every file below the folder, whatever the where clause."""
+    reads = list(folder_reads("""sqlite3 :memory: "select readfile(name) from fsdir('.') where name like 'orac%'" """))
+    assert reads and reads[0][0] == "."

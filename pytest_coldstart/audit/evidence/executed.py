@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from pytest_coldstart.audit.evidence import make_functions
+from pytest_coldstart.audit.evidence import make_functions, program_files
 from pytest_coldstart.audit.evidence.shell_words import last_component
 
 MAKEFILE_NAMES = frozenset(["gnumakefile", "makefile"])
@@ -52,6 +52,8 @@ _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)
 def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
     makefile = last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk")
+    if key.lower().endswith(".jq"):  # import "oracle" as $o reads oracle.json: its modules spelled
+        return "\n".join([text, *program_files.jq_modules(text)])
     # a C-family source's # lines are directives (#include "x", #embed, Rust's #[path = "x"]), no comments
     hashed = not makefile and key.lower().endswith(_SLASH_SUFFIXES + _ASM_SUFFIXES)
     return _executed(makefile, hashed, text if makefile else uncommented(key, text))

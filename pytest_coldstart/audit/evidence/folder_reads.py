@@ -48,7 +48,7 @@ HINT = re.compile(
     r"(?<![\w-])(?:grep|egrep|fgrep|zgrep|rg|ag|ack|find|tar|zip|rsync|cp|scp)(?![\w-])|\*"
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
     r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
-    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
+    r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|fsdir|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
     r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd|docker|podman|nerdctl|finch|buildah"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
     re.IGNORECASE,
@@ -57,7 +57,7 @@ HINT = re.compile(
 #: Code that lists a folder, or joins a name onto a folder's literal ('test/' + f).
 LISTING = re.compile(
     r"""(?:listdir|scandir|walk|iterdir|readdirSync|readdir|opendir|Dir\.(?:glob|entries|children|each_child|foreach)"""
-    r"""|Walk(?:Dir)?|(?:Recursive)?DirectoryIterator|FilesystemIterator|Find\.find|Files\.list)\s*\(\s*"""
+    r"""|Walk(?:Dir)?|(?:Recursive)?DirectoryIterator|FilesystemIterator|Find\.find|Files\.list|fsdir)\s*\(\s*"""
     r"""(?:(?:Paths\.get|Path\.of)\s*\(\s*)?(?P<q>['"])(?P<folder>[^'"\n]+)(?P=q)"""
     # Perl's File::Find: find(sub { ... }, '.'), finddepth(\&wanted, 'test'), find({wanted => ...}, '.')
     r"""|(?<![\w.$>:])find(?:depth)?\s*\(?\s*(?:sub\b|\\&|\{)[\s\S]{0,512}?,\s*(?P<fq>['"])(?P<found>[^'"\n]+)(?P=fq)"""

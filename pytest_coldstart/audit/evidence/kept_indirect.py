@@ -8,8 +8,11 @@
 - ``module_files``: the files ``python3 -m peek`` or ``python3 -c "import peek"`` load (a
   module in the working directory: ``peek.py``, ``peek/__init__.py``, ``peek/__main__.py``);
 - ``collected``: what a finder hands a runner (``find /tmp -name s.sh -exec bash {} \\;``,
-  ``find . -name '*.sh' | xargs bash``) and what ``pytest`` collects (its test files and
-  conftest.py below the working directory): ``(folder, base-name pattern, recursive)``;
+  ``find . -name '*.sh' | xargs bash``), what ``pytest`` collects (its test files and
+  conftest.py below the working directory; ``go test``, ``cargo test``, ``deno test``, ``node
+  --test``, ``python3 -m unittest``, ``jest``/``vitest``/``mocha`` theirs) and what any python run loads as it starts once one
+  is kept (a sitecustomize.py, usercustomize.py or .pth below it or /tmp, where ``PYTHONPATH``
+  may reach): ``(folder, base-name pattern, recursive)``;
 - ``path_dirs``: the folders a bare command word is looked up in (the usual ones, and those an
   agent call puts on ``PATH``): ``/tmp/bin/show`` runs as ``show``;
 - ``imported``: the module files a kept script that runs imports (``import peek`` in a main.py
@@ -28,7 +31,7 @@ import re
 from collections.abc import Collection, Iterable, Iterator
 
 from pytest_coldstart.audit.evidence.runtime_reads import sources
-from pytest_coldstart.audit.evidence.shell_words import program_name
+from pytest_coldstart.audit.evidence.shell_words import last_component, program_name
 
 Read = tuple[str, str, bool]
 #: a call in code that runs a command string or argv: its first quoted word
@@ -40,8 +43,31 @@ _PYTHONS = frozenset(["python", "python3", "python2", "pypy", "pypy3"])
 _IMPORT = re.compile(r"\b(?:from\s+([\w.]+)\s+import|import\s+([\w.]+(?:\s*,\s*[\w.]+)*))")
 _FINDERS = frozenset(["find", "fd", "fdfind", "ls"])
 _EXECS = ("-exec", "-execdir", "-ok", "-okdir", "-x", "--exec", "-X", "--exec-batch")
+NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
 _PYTESTS = frozenset(["pytest", "py.test"])
 _COLLECTED = ((".", "test_*.py", True), (".", "*_test.py", True), (".", "conftest.py", True))
+_JS_TESTS = tuple(
+    (".", f"*{mark}{suffix}", True) for mark in (".test", ".spec", "-test", "_test") for suffix in NODE_SUFFIXES
+)
+_JS_TESTS += (("test", "*.js", True), ("test", "*.mjs", True), ("test", "*.cjs", True), ("__tests__", "*", True))
+#: the test files other test runners collect below the working directory (``go test ./...``, ``npx jest``)
+_TEST_FILES: dict[str, tuple[Read, ...]] = {
+    "go": ((".", "*_test.go", True),),
+    "cargo": (("tests", "*.rs", True), ("src", "*.rs", True), ("benches", "*.rs", True), ("examples", "*.rs", True)),
+    "deno": ((".", "*_test.*", True), (".", "*.test.*", True)),
+    "node": _JS_TESTS,
+    "unittest": ((".", "test*.py", True),),
+}
+_TEST_FILES |= dict.fromkeys(["jest", "vitest", "mocha", "jasmine", "karma", "playwright"], _JS_TESTS)
+#: the words a call that runs each holds (the prescan looks for them once a file one collects is kept)
+_TEST_WORDS = {"go": "go test", "cargo": "cargo test", "deno": "deno test", "node": "--test", "unittest": "unittest"}
+_TEST_WORDS |= {runner: runner for runner in _TEST_FILES if runner not in _TEST_WORDS}
+#: what site runs as python starts (PYTHONPATH=. python3 -c 1): a sitecustomize, a .pth's import lines
+_STARTUP: tuple[Read, ...] = tuple(
+    (folder, name, True) for folder in (".", "/tmp") for name in ("sitecustomize.py", "usercustomize.py", "*.pth")
+)
+_PYTHON = re.compile(r"(?:python|pypy)[\d.]*")
+STARTUP_STEM = "python"
 DEFAULT_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 MAX_PATH_DIRS = 32
 _PATH_SET = re.compile(r"\bPATH=[\"']?([^\s;&|\"']+)")
@@ -49,7 +75,13 @@ _FROM = re.compile(r"\bfrom\s+(\.+)([\w.]*)\s+import\s+\(?([\w\s,]+)")  # relati
 _DYNAMIC_IMPORT = re.compile(r"(?:__import__|import_module)\s*\(\s*[\"']([\w.]+)")
 MAX_IMPORTS = 64
 _MODULE_PARTS = 6  # components of a module path matched at the end of a key
-NODE_SUFFIXES = (".js", ".mjs", ".cjs", ".ts")
+_PERL_USE = (re.compile(r"\b(?:use|require)\s+([A-Za-z_][\w:]{0,200})"), ".pm", re.compile(r"::|/"))
+_QUOTED = r"""\s*\(?\s*["']([^"'\s]{1,256})["']"""
+_OTHER_IMPORTS = {".pl": _PERL_USE, ".pm": _PERL_USE}  # each: what names a module, its suffix, its separators
+_OTHER_IMPORTS[".rb"] = (re.compile(r"\b(?:require(?:_relative)?|load)" + _QUOTED), ".rb", re.compile("/"))
+_OTHER_IMPORTS[".lua"] = (re.compile(r"\b(?:require|dofile|loadfile)" + _QUOTED), ".lua", re.compile(r"[./]"))
+#: the scripts whose imports are followed (``imported``)
+IMPORTING_SUFFIXES = (".py", *NODE_SUFFIXES, *_OTHER_IMPORTS)
 #: ``import … from``'s names are bounded: an unbounded lazy run scans to the text's end from every ``import``
 _REQUIRE = re.compile(
     r"""(?:\brequire\s*\(\s*|\bimport\s*\(\s*|\bimport\s+(?:[^'";]{0,256}?\bfrom\s+)?)["'`]([^"'`\s]+)"""
@@ -110,10 +142,26 @@ def collected(
 ) -> Iterator[Read]:
     """What a finder hands a runner (``-exec RUNNER``, or fed on to one) and what pytest collects."""
     head = program_name(words[start]) if start < len(words) else ""
+    if STARTUP_STEM in stems and (head in _PYTESTS or _PYTHON.fullmatch(head)):  # only once one is kept
+        yield from _STARTUP  # python's start loads these wherever sys.path may reach
     if head in _PYTESTS or (head in _PYTHONS and words[start + 1 : start + 3] == ["-m", "pytest"]):
         yield from _COLLECTED
+    elif (runner := _test_runner(head, words[start + 1 :])) is not None and _TEST_WORDS[runner] in stems:
+        yield from _TEST_FILES[runner]
     elif head in _FINDERS and (fed or _execs_runner(words[start + 1 :], runners, stems)):
         yield from sources(segment)
+
+
+def _test_runner(head: str, args: list[str]) -> str | None:
+    """The test runner ``head args`` is: ``go test``, ``cargo test``, ``deno test``, ``node
+    --test``, ``python3 -m unittest``, ``jest`` ... (None for any other command)."""
+    if head in ("go", "cargo", "deno"):
+        return head if next((arg for arg in args if arg[:1] != "-"), None) == "test" else None
+    if head in ("node", "nodejs", "bun"):
+        return "node" if "--test" in args or args[:1] == ["test"] else None
+    if head in _PYTHONS:
+        return "unittest" if args[:2] == ["-m", "unittest"] else None
+    return head if head in _TEST_FILES else None
 
 
 def _execs_runner(args: list[str], runners: frozenset[str], stems: Collection[str]) -> bool:
@@ -146,12 +194,27 @@ def path_dirs(texts: Iterable[str]) -> list[str]:
     return [part for parts in found for part in parts if part and "$" not in part]
 
 
-def loaded_as(key: str) -> str | None:
-    """The word a call that loads the kept file ``key`` by itself holds: the module it is
-    imported as (``peek.py``: ``peek``; ``pk/__main__.py``: ``pk``), pytest for a test file."""
+def loaded_as(key: str) -> tuple[str, ...]:
+    """The words one of which a call that loads the kept file ``key`` by itself holds: the module
+    it is imported as (``peek.py``: ``peek``; ``pk/__main__.py``: ``pk``), pytest for a test
+    file, a test runner's for a file one may collect (``x.test.js``, ``x_test.go``, ``tests/t.rs``)."""
     folder, _, name = key.rpartition("/")
+    runs = tuple(_TEST_WORDS[runner] for runner, reads in _TEST_FILES.items() if any(_matches(key, r) for r in reads))
+    stem = _stem(folder, name)
+    return (*runs, stem) if stem else runs
+
+
+def _matches(key: str, read: Read) -> bool:
+    """``key`` may be a file the collector ``read`` finds (its folder anywhere above it)."""
+    folder, pattern, _ = read
+    return fnmatch.fnmatchcase(last_component(key), pattern) and (folder == "." or f"/{folder}/" in f"/{key}")
+
+
+def _stem(folder: str, name: str) -> str | None:
     if fnmatch.fnmatchcase(name, "test_*.py") or fnmatch.fnmatchcase(name, "*_test.py") or name == "conftest.py":
         return "pytest"
+    if name in ("sitecustomize.py", "usercustomize.py") or name.endswith(".pth"):
+        return STARTUP_STEM  # any python run may load it
     if name in ("__init__.py", "__main__.py"):
         name = folder.rpartition("/")[2] + ".py"
     return name[:-3] if name.endswith(".py") and name[:-3].isidentifier() else None
@@ -165,7 +228,21 @@ def imported(key: str, text: str) -> frozenset[str]:
     ``sys.path`` or ``NODE_PATH`` a call set) is not followed: any kept file so named may be it.
     A deep module's paths keep their last ``_MODULE_PARTS`` components (all ``ends_in`` matches);
     each text is read once (a bounded memo: every call that runs the script asks again)."""
-    return _imported(key.endswith(NODE_SUFFIXES), text)
+    suffix = next((suffix for suffix in _OTHER_IMPORTS if key.endswith(suffix)), None)
+    return _imported(key.endswith(NODE_SUFFIXES), text) if suffix is None else _other_imports(suffix, text)
+
+
+@functools.lru_cache(maxsize=64)
+def _other_imports(suffix: str, text: str) -> frozenset[str]:
+    """Perl's ``use Foo::Bar`` (Foo/Bar.pm), Ruby's ``require 'peek'`` (peek.rb), Lua's
+    ``require 'a.b'`` (a/b.lua, a/b/init.lua): the module files, last components kept."""
+    pattern, made, separators = _OTHER_IMPORTS[suffix]
+    out: dict[str, None] = {}
+    for module in itertools.islice(dict.fromkeys(pattern.findall(text)), MAX_IMPORTS):
+        parts = [part for part in separators.split(module.removesuffix(made)) if part not in ("", ".", "..")]
+        path = "/".join(parts[-_MODULE_PARTS:])
+        out.update(dict.fromkeys([f"{path}{made}", *([f"{path}/init.lua"] if made == ".lua" else [])]))
+    return frozenset(out)
 
 
 @functools.lru_cache(maxsize=64)

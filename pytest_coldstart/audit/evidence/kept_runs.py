@@ -29,7 +29,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterable
 
-from pytest_coldstart.audit.evidence import build_files, tool_configs
+from pytest_coldstart.audit.evidence import build_files, program_files, tool_configs
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
@@ -112,6 +112,8 @@ _HINT = re.compile(
     build_files.HINT
     + "|"
     + tool_configs.HINT
+    + "|"
+    + program_files.HINT
     + r"|\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
@@ -177,6 +179,8 @@ def reads_program_from_stdin(segment: str) -> bool:
         return handed is not None and (program_name(handed) in SHELLS or program_name(handed) in _INTERPRETERS)
     if head in ("source", "."):
         return bool(args) and args[0] in ("/dev/stdin", "-")
+    if program_files.reads_stdin(head):  # sqlite3 db, ed -s f: stdin is the program all the same
+        return True
     if head not in SHELLS and head not in _INTERPRETERS:
         return False
     if any(arg in ("-", "/dev/stdin", "-s") for arg in args):
@@ -277,6 +281,8 @@ def _spelled(segment: str) -> str:
         return f"{segment} && sh {' '.join(_RUNNER_FILES[head])}"
     if (builder := build_files.tool(head)) is not None:
         return f"{segment} && sh {' '.join(build_files.loaded(builder, args))}"
+    if programs := program_files.loaded(head, args):  # awk -f p.awk, m4 x.m4, sqlite3 db < x.sql
+        return f"{segment} && sh {' '.join(programs)}"
     if head in _PIPS or (head.startswith("python") and args[:2] == ["-m", "pip"]):
         built = _installed(args[2:] if args[:1] == ["-m"] else args)
         return f"{segment} && sh {' '.join(built)}" if built else segment

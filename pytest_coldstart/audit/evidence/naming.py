@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable, Collection, Iterator, Mapping
 from typing import Any
 
-from pytest_coldstart.audit.evidence import globs, win_paths
+from pytest_coldstart.audit.evidence import globs, program_files, win_paths
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
@@ -89,6 +89,7 @@ class Naming:
         self._know_links()
         texts = list(with_decoded(strings(without_filters(tool, arguments)), self.known))  # each reading, decoded once
         texts += [decoded for text in texts if (decoded := uri_decoded(text)) is not None]  # file:%6fracle.json
+        texts += [spelled for text in texts if (spelled := program_files.jq_reading(text)) is not None]
         found: set[str] = self._folders_read(texts)
         for read in tool_reads(tool, arguments):
             found |= {name for cwd in self.workspace.starts for name in self._read_whole(*read, cwd)}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import compiled, kept_runs, lab_record, session_state, win_paths
+from pytest_coldstart.audit.evidence import compiled, kept_runs, lab_record, program_files, session_state, win_paths
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import CMD as CMD_VARIABLE
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 CD_HINT = r"(?<![\w-])(?:cd|pushd|chdir|set-location)(?![\w-])"  # a call that may move its session
 _RULES = [WRITE_HINT, lab_record.CLI_HINT, CALL_HINT, ENCODED_HINT, EXPANSION_HINT, r"[*?]", CD_HINT]
 _RULES += [RUNTIME_READ_HINT, FOLDER_READ_HINT.pattern, r'"(?:ext|extension|suffix)"\s*:', URI_HINT]
+_RULES += [program_files.JQ_HINT.decode()]  # jq -n 'import "oracle" as $o': no declared name spelled
 _HINTS = re.compile("|".join(_RULES).encode("ascii"))  # the rule hints' one alternation (tests use it)
 _ANY_HINT = AnyOf([rule.encode("ascii") for rule in _RULES])  # the same answer, a fifth of the time
 

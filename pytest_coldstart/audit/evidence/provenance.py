@@ -35,6 +35,7 @@ from typing import Any
 from pytest_coldstart.audit.evidence import lab_record, session_state
 from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
+from pytest_coldstart.audit.evidence.executed import uncommented
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
@@ -226,7 +227,7 @@ class Provenance:
         named = self.scripts.named(self._valued(arguments), self.workspace) if self._may_run(tool, arguments) else {}
         self._named_kept = list(named)
         self._running = [key for key, run in named.items() if run]
-        texts += [self.scripts.by_key[key] for key in self._running]  # what a script it runs writes
+        texts += [uncommented(key, self.scripts.by_key[key]) for key in self._running]  # what a script it runs writes
         for text in with_decoded(texts, self.variables):
             if may_write(text) or lab_record.CLI_HINT_TEXT.search(text):
                 # a name known only at run time may be any the call names, in any of its texts

@@ -18,7 +18,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
-from pytest_coldstart.audit.evidence import lab_record
+from pytest_coldstart.audit.evidence import kept_runs, lab_record
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off
 from pytest_coldstart.audit.evidence.shell_words import HELP, last_component, quoted_segments, strings, without_comments
@@ -92,8 +92,9 @@ def uncommented(value: Any) -> Any:
 
 def only_echoed(ws: Workspace, keys: Collection[str], arguments: Any) -> bool:
     """The file is named only as text a command prints (``echo 'see oracle.json' > notes``),
-    and no command reads the printed names (``echo oracle.json | xargs cat``: ``runtime_reads``)."""
-    if any(hands_off(text) for text in strings(arguments)):
+    and no command reads the printed names (``echo oracle.json | xargs cat``: ``runtime_reads``)
+    or runs the printed text (``echo "print(open('oracle.json').read())" | python3``)."""
+    if any(hands_off(text) or kept_runs.fed(text) for text in strings(arguments)):
         return False
     heads = naming_heads(ws, keys, arguments)
     return bool(heads) and heads <= ECHOES

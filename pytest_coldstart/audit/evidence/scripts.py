@@ -31,6 +31,7 @@ from pytest_coldstart.audit.evidence import (
     kept_indirect,
     kept_lists,
     kept_runs,
+    program_files,
     scrambles,
 )
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
@@ -41,7 +42,9 @@ from pytest_coldstart.audit.evidence.tool_writes import is_writer, tool_paths
 #: Programs that run the file they are handed (an interpreter, a shell, ``source``).
 RUNNERS = frozenset(["python", "python3", "python2", "node", "bash", "sh", "zsh", "dash", "ksh", "fish", "perl"])
 RUNNERS |= {"ruby", "php", "rscript", "deno", "bun", "ts-node", "tsx", "source", ".", "exec", "pwsh", "lua", "tclsh"}
+RUNNERS |= {"luajit", "pypy", "pypy3", "jruby", "nodejs", "wish"}
 RUNNERS |= {"eval", "make"}  # eval runs its words; make as ``loads`` spells it: make <its makefiles>
+RUNNERS |= {"include", "-include", "sinclude"}  # a makefile's include: make reads the makefile it names
 CONTENT_KEYS = ("content", "file_text", "text", "new_content", "contents")  # what a write tool writes
 EDIT_KEYS = ("new_string", "new_str", "insert_text", "newText")  # what an edit adds to a file (pi: newText)
 _APPENDS = re.compile(r"\btee\s+(?:-\w*a|--append)")
@@ -73,7 +76,7 @@ class Scripts:
                 self.by_key[key] = joined if len(joined) <= MAX_CHARS else joined[:half] + joined[-half:]
                 name = last_component(key)
                 self.names.add(name)
-                self.stems.update(filter(None, [kept_indirect.loaded_as(key)]))
+                self.stems.update(kept_indirect.loaded_as(key))
                 self._wanted = None
 
     def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
@@ -145,7 +148,7 @@ class Scripts:
         return out
 
     def _modules(self, key: str, text: str) -> list[str]:
-        paths = kept_indirect.imported(key, text) if key.endswith((".py", *kept_indirect.NODE_SUFFIXES)) else set()
+        paths = kept_indirect.imported(key, text) if key.endswith(kept_indirect.IMPORTING_SUFFIXES) else set()
         return [other for other in self.by_key if kept_indirect.ends_in(other, paths)] if paths else []
 
     def _reads_data(self, key: str | None) -> bool:
@@ -215,6 +218,7 @@ class Scripts:
                 handed = kept_indirect.handed_in_code(segment) if kept_indirect.may_hand_in_code(segment) else []
                 runs = (
                     program_name(head) in RUNNERS
+                    or program_files.canonical(program_name(head)) in RUNNERS  # python3.11, tclsh8.6
                     or segment in fed
                     or any(program_name(w) in RUNNERS for w in handed)
                     or compiled.runs_source(words, start)

@@ -60,6 +60,7 @@ from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTOR
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
+from pytest_coldstart.demo.scenarios.adversarial_program_files import PROGRAM_FILES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
 from pytest_coldstart.demo.scenarios.adversarial_reads import READS
 from pytest_coldstart.demo.scenarios.adversarial_recorded import RECORDED
@@ -357,6 +358,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + COMPILED
     + BUILD_INPUTS
     + HOSTILE_MAKE
+    + PROGRAM_FILES
     + TREES
     + SPELLED
     + TOOLS
