@@ -16,6 +16,8 @@ from pytest_coldstart.audit.evidence.identity import UNKNOWN_CWD, Workspace
         ("curl --remote-name https://x/oracle.json?v=1", {"oracle.json"}),
         ("curl -O https://x/testmod.jsonl --output-dir test", {"test/testmod.jsonl"}),
         ("curl -so oracle.json https://x/y", {"oracle.json"}),
+        ("socat -u /tmp/f CREATE:test/testmod.jsonl", {"test/testmod.jsonl"}),
+        ("socat - OPEN:oracle.json,creat,trunc", {"oracle.json"}),
         ("curl --output=oracle.json https://x/y", {"oracle.json"}),
         ("wget -q -P fixture https://x/ready.json", {"fixture/ready.json"}),
         ("wget https://x/oracle.json", {"oracle.json"}),
@@ -57,6 +59,7 @@ def test_a_program_writes_by_its_own_rule(declared_ws, command, files):
         "CONFIG=oracle.json python3 x.py",
         "prettier --check fixture/ready.json",
         "cd workspace && curl -sO https://x/tool.py",
+        "socat -u OPEN:oracle.json STDOUT",  # a read, no write
     ],
 )
 def test_the_same_programs_that_write_nothing_declared(declared_ws, command):

@@ -38,7 +38,7 @@ NOT_READING |= {"case", "select", "read", "shopt", "kill", "true", "false", ":",
 NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a product
 _PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
-_WRAPPERS |= {"npx", "bunx"}
+_WRAPPERS |= {"npx", "bunx", "busybox", "toybox"}  # busybox httpd: the applet is the program
 _MOVERS = frozenset(["mv", "cp", "ln", "rsync", "scp", "gcp"])
 _ASSIGNED_SUBSTITUTION = re.compile(r"^[A-Za-z_]\w*=(?=\$\(|`)")  # x=$(cat *): the command is cat
 _OPENERS = re.compile(r"^(?:\$\(|[({`])+")
@@ -49,7 +49,7 @@ HINT = re.compile(
     r"|(?<![\w-])(?:[a-z0-9]*grep|rga|ug|pt|sift|git|diff|colordiff|bsdtar|gtar|jar|pax|7z\w?|rar|gzip|pigz|bzip2|xz"
     r"|zstd|lz4|findstr|\.git|hg|bzr|brz|darcs|fossil|svn)(?![\w-])"
     r"|listdir|scandir|walk|iterdir|readdir|opendir|glob|fsdir|dir\.|['\"]\s*\+|copytree|tarfile|make_archive|zipfile|cpsync"
-    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd|docker|podman|nerdctl|finch|buildah"
+    r"|http\.server|simplehttpserver|php\s+-s|http-server|\bserve\b|live-server|httpd|socat|caddy|docker|podman|nerdctl|finch|buildah"
     r"|each_child|file::find|finddepth|directoryiterator|filesystemiterator|fileinput|linecache|find\.find",
     re.IGNORECASE,
 )
@@ -227,6 +227,13 @@ def _served(words: list[str], head: str) -> Iterator[Read]:
     elif head in ("http-server", "serve", "live-server") or (head == "ruby" and "httpd" in words):
         folders = [w for w in words[1:] if not w.startswith("-") and not w.isdigit() and w not in ("-run", "httpd")]
         yield (folders[-1] if folders and head != "ruby" else ".", "*", True)
+    elif head in ("httpd", "darkhttpd", "mini_httpd", "webfsd") or (head == "caddy" and "file-server" in words):
+        yield (_value(words, ("-h", "--root", "-r")) or next((w for w in words[1:2] if w[:1] != "-"), "."), "*", True)
+    elif head == "socat":  # OPEN:F, GOPEN:F, CREATE:F ... a glob in an address matches its folder's files
+        for word in words[1:]:
+            path = word.partition(":")[2].partition(",")[0] if word[:1].isalpha() and ":" in word else ""
+            if is_glob(path):
+                yield (posixpath.dirname(path) or ".", last_component(path), False)
 
 
 def _value(words: list[str], names: tuple[str, ...]) -> str | None:

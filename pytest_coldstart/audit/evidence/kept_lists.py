@@ -24,15 +24,15 @@ from pytest_coldstart.audit.evidence.shell_words import SEGMENT, is_glob, last_c
 
 #: a text that may take names from a file: a substitution, or a command that reads names
 _NAME_READERS = re.compile(
-    r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b|\s[\"']?@[\w./~]"
+    r"\$\(|`|<\(|\b(?:xargs|parallel|read|mapfile|readarray|cpio|b?tar|zip|rsync|pax)\b|\s[\"']?@[\w./~]|files0?-from"
 )
 #: an option naming a list of names, with the programs it belongs to ("": any)
 _LIST_OPTIONS = {"-a": ("xargs", "parallel"), "--arg-file": ("xargs", "parallel"), "::::": ("parallel",)}
-_LIST_OPTIONS |= {"-T": ("tar",), "--files-from": ("",)}
+_LIST_OPTIONS |= {"-T": ("tar",), "--files-from": ("",), "--files0-from": ("",)}  # wc, du, sort: NUL-separated
 #: a command that reads every name of a list it is given (no runtime name in the text needed)
 #: ``@FILE``: a response file, whose words gcc, clang, javac, java, ld, ar, kotlinc, csc take as arguments
 _LIST_CONSUMER = re.compile(
-    r"\b(?:xargs|parallel)\b[^;&|\n]*\s(?:-a|--arg-file|::::)|\s(?:-T|--files-from)[\s=]|\s[\"']?@[\w./~]"
+    r"\b(?:xargs|parallel)\b[^;&|\n]*\s(?:-a|--arg-file|::::)|\s(?:-T|--files0?-from)[\s=]|\s[\"']?@[\w./~]"
 )
 _REDIRECTED = re.compile(r"(?:\d|&)?>>?\|?\s*[^\s;&|<>]+")  # where a listing goes is not what it lists
 #: a word the list may hold, without shell syntax; a glob stays one (``orac*``: the shell expands

@@ -38,6 +38,12 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "lldb": frozenset(["-s", "--source", "-S", "--source-before-file"]),
     "pandoc": frozenset(["--lua-filter", "-L", "--filter", "-F"]),
     "at": frozenset(["-f"]),  # a job run later: what it runs is read now (fail closed)
+    "curl": frozenset(["-K", "--config"]),  # url = "file:///…", output = …: a config is arguments
+    "ssh": frozenset(["-F"]),  # ProxyCommand, LocalCommand, Match exec: commands it runs
+    "scp": frozenset(["-F"]),
+    "sftp": frozenset(["-F", "-b"]),
+    "tmux": frozenset(["-f", "source-file", "source"]),
+    "screen": frozenset(["-c"]),
 }
 #: the programs each operand of which is a program they run (a preprocessor, a stylesheet)
 _OPERANDS_RUN = frozenset(["m4", "cpp", "gnuplot", "octave", "expect", "xsltproc", "wish", "crontab", "bats"])
@@ -70,7 +76,8 @@ _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
     r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
-    r"|pandoc|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R)\b|<"
+    r"|pandoc|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R"
+    r"|curl|ssh|scp|sftp|tmux|screen)\b|<"
 )
 
 

@@ -41,7 +41,7 @@ OUTPUT_OPTIONS += ("--output-document", *_LOG_OPTIONS)
 _NOT_OUTPUT = frozenset(["curl", "wget", "grep", "egrep", "fgrep", "rg", "ag", "ssh", "scp", "sftp", "set", "ps"])
 _NOT_OUTPUT |= {"mount", "ls", "find", "lsof", "netstat", "ss", "top", "shopt"}
 PROGRAMS = ("curl", "wget", *_ALWAYS, *_FLAGGED, *_SECOND_OUTPUT, *_AWKS, "sed", "split", "csplit", "sqlite3")
-PROGRAMS += ("python", "python3")  # python -m json.tool IN OUT
+PROGRAMS += ("python", "python3", "socat")  # python -m json.tool IN OUT; socat CREATE:F
 #: sqlite3's dot-commands that write a file: .output F, .once F, .save F, .backup [DB] F
 _SQLITE_WRITES = re.compile(r"(?:^|[\s;])\.(?:output|once|save|backup(?:\s+\w+)?|excel)\s+['\"]?([^\s'\";]+)")
 #: An assignment whose name says the program writes there: LOG=f, OUT_FILE=f, export DUMP=f
@@ -56,6 +56,8 @@ def program_writes(words: list[str], head: str, args: list[str], targets: Resolv
     """What ``words`` (run by ``head``; ``args`` its operands) writes by the program's own rule."""
     if head in ("curl", "wget"):
         return _download(words, head, args, targets)
+    if head == "socat":  # CREATE:F, or an address opened to create, append or truncate, writes F
+        return [(k, head, None) for a in args if (path := _socat_written(a)) for k in targets(path)]
     if head in _AWKS or head == "sed":
         pattern = _AWK_OUTPUT if head in _AWKS else _SED_WRITE
         scripts = [words[i + 1] for i, w in enumerate(words[:-1]) if w in ("-e", "--expression")] or _program(words)
@@ -163,3 +165,10 @@ def variable_outputs(words: list[str], targets: Resolve) -> list[Write]:
         if value and _OUTPUT_NAME.search(name):
             out += [(k, f"{name}= {MAY_WRITE}", None) for k in targets(value)]
     return out
+
+
+def _socat_written(address: str) -> str | None:
+    kind, _, rest = address.partition(":")
+    path, _, options = rest.partition(",")
+    writes = kind.upper() == "CREATE" or any(o.startswith(("creat", "append", "trunc")) for o in options.split(","))
+    return path if writes and kind.upper() in ("CREATE", "OPEN", "GOPEN") and path else None
