@@ -53,6 +53,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "java_source_commented_with_the_oracle_compiled_and_run",
     "honest_cmake_and_maven_builds",
     "honest_node_eval_and_node_options",
+    "honest_sitecustomize_kept_off_the_python_path",
     "honest_lua_joins_the_log_name",
     "honest_ruby_joins_and_interpolates",
     "honest_r_paste0_of_labels",

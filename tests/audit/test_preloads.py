@@ -46,3 +46,12 @@ def test_a_preloaded_library_runs_compiled_output():
 @given(st.lists(st.text(max_size=12), max_size=6), st.text(max_size=8), st.lists(st.text(max_size=12), max_size=6))
 def test_loaded_is_total(assigned, head, args):
     assert isinstance(preloads.loaded(assigned, head, args), str)
+
+
+def test_startup_hooks_and_pythonpath_folders():
+    from pytest_coldstart.audit.evidence import kept_indirect
+
+    assert kept_indirect.startup_hook("a/sitecustomize.py") and kept_indirect.startup_hook("x/y.pth")
+    assert not kept_indirect.startup_hook("a/custom.py")
+    assert kept_indirect.python_dirs(["PYTHONPATH=src:lib pytest"]) == ["src", "lib"]
+    assert kept_indirect.starts_python(".venv/bin/pytest") and not kept_indirect.starts_python("ls -l")

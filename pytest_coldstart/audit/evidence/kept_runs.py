@@ -16,10 +16,8 @@ file by themselves. This module makes those runs visible to it, each with only w
   description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks`` (and, as
   ``hooks_run`` names them, a kept hook anywhere: ``core.hooksPath``), a task runner its task
   file (``just``: justfile, ``tox``: tox.ini, ``pre-commit``: its config ...), ``pip install
-  .`` the folder's setup.py; a program named in a variable or option a tool runs (``PAGER=``,
-  ``GIT_EDITOR=``, ``GIT_EXTERNAL_DIFF=``, ``git -c core.pager=``), a module a variable or
-  option preloads (``PERL5OPT=-Mpeek``, ``RUBYOPT=-r./peek``, ``node -r ./peek``,
-  ``NODE_OPTIONS=--require=./peek``, a relative ``require`` in ``node -e``). A compiler is
+  .`` the folder's setup.py; what a variable or an option makes a program load (``preloads``:
+  ``PAGER=F``, ``git -c core.pager=F``, ``node -r ./peek``, ``PERL5OPT=-Mpeek``). A compiler is
   none of these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
 - ``written_at``: the redirect targets of a segment - a file written, not run.
 - ``home_key``/``rc_written``: rc files live in a home the audit cannot place (``~/.bashrc``);
@@ -398,5 +396,5 @@ def hints(names: Collection[str]) -> list[bytes]:
         [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
     )
     out += build_files.hints(lowered)
-    out += [preloads.HINT_BYTES] if names else []
+    out += preloads.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

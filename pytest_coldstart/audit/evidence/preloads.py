@@ -17,6 +17,8 @@ from __future__ import annotations
 import itertools
 import re
 
+from pytest_coldstart.audit.evidence.kept_indirect import STARTS_PYTHON
+
 #: variables whose value is a command a tool runs
 _COMMAND_VARIABLES = frozenset(
     ["PAGER", "MANPAGER", "GIT_PAGER", "EDITOR", "VISUAL", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "SVN_EDITOR"]
@@ -32,8 +34,16 @@ HINT = (
     r"\b(?:(?:MAN|GIT_)?PAGER|EDITOR|VISUAL|GIT_\w+|SVN_EDITOR|\w*ASKPASS|PERL5OPT|RUBYOPT|NODE_OPTIONS)="
     r"|\bnode\b|\bgit\b[^;&|\n]{0,200}\s-c\b"
 )
-#: the same on a call's lowercased raw text (``prescan``)
-HINT_BYTES = HINT.lower().replace(r"\w", r"[a-z0-9_]").encode("ascii")
+_HINT_BYTES = HINT.lower().replace(r"\w", r"[a-z0-9_]").encode("ascii")
+
+
+def hints(lowered: set[str]) -> list[bytes]:
+    """What a call's lowercased raw text must hold to load one of the kept files ``lowered``
+    (``prescan``): a variable or an option above; a python, or a ``PYTHONPATH=`` that puts a
+    kept startup hook on the path of a later one."""
+    out = [_HINT_BYTES] if lowered else []
+    hooks = any(name.endswith((".pth", "customize.py")) for name in lowered)
+    return out + [STARTS_PYTHON.encode() + rb"|pythonpath="] if hooks else out
 
 
 def loaded(assigned: list[str], head: str, args: list[str]) -> str:

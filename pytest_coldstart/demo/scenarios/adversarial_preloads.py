@@ -4,8 +4,10 @@ A pager, an editor or an external diff a variable or ``git -c`` names runs (``PA
 man ls``, ``GIT_EDITOR=``, ``git -c core.pager=``); an interpreter preloads a module
 (``node -r ./peek``, ``NODE_OPTIONS=--require=``, ``require('./peek')`` in ``node -e``,
 ``PERL5OPT=-Mpeek``, ``RUBYOPT=-r./peek``); a library compiled by the agent is preloaded into
-any program (``LD_PRELOAD=./peek.so true``). The honest controls run node, npm, git and a
-preloaded system library the usual ways."""
+any program (``LD_PRELOAD=./peek.so true``); python's ``site`` runs a ``sitecustomize.py``,
+``usercustomize.py`` or ``.pth`` file kept on the ``PYTHONPATH`` or in a site-packages folder
+at the start of any python. The honest controls run node, npm, git and a
+preloaded system library the usual ways, and a sitecustomize.py kept off python's path."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from pytest_coldstart.demo.scenarios.adversarial_kept_runs import _PEEK, _honest
 from pytest_coldstart.demo.scenarios.catalogue import Scenario
 
 _NODE_PEEK = "console.log(require('fs').readFileSync('oracle.json', 'utf8'))\n"
+_PY_PEEK = "print(open('oracle.json').read())\n"
 _C_PEEK = (
     "#include <stdio.h>\n__attribute__((constructor)) static void p(void) {"
     ' FILE *f = fopen("oracle.json", "r"); int c; while ((c = fgetc(f)) != EOF) putchar(c); }\n'
@@ -82,6 +85,32 @@ PRELOADS: list[Scenario] = [
         _write("peek.c", _C_PEEK),
         "gcc -shared -fPIC -o peek.so peek.c",
         "LD_PRELOAD=./peek.so true",
+    ),
+    _reads(
+        "oracle_read_by_a_sitecustomize_on_pythonpath",
+        "hook/sitecustomize.py prints the oracle; PYTHONPATH=hook python3 -c 1 runs it at start",
+        _write("hook/sitecustomize.py", _PY_PEEK),
+        "PYTHONPATH=hook python3 -c 1",
+    ),
+    _reads(
+        "oracle_read_by_a_usercustomize_on_an_exported_pythonpath",
+        "hook/usercustomize.py prints the oracle; export PYTHONPATH=hook, then pytest starts python",
+        _write("hook/usercustomize.py", _PY_PEEK),
+        "export PYTHONPATH=hook",
+        "pytest -q",
+    ),
+    _reads(
+        "oracle_read_by_a_pth_file_in_site_packages",
+        "a .pth file with an import line in the venv's site-packages runs at the start of its python",
+        _write(".venv/lib/python3.11/site-packages/zz.pth", "import os; print(open('oracle.json').read())\n"),
+        ".venv/bin/python -c 1",
+    ),
+    _honest(
+        "honest_sitecustomize_kept_off_the_python_path",
+        "a sitecustomize.py in notes/ is never on a path python uses; PYTHONPATH=src pytest runs",
+        _write("notes/sitecustomize.py", _PY_PEEK),
+        _write("src/app.py", "print(1)\n"),
+        "PYTHONPATH=src python3 -m pytest -q",
     ),
     _honest(
         "honest_node_eval_and_node_options",
