@@ -58,6 +58,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_ruby_joins_and_interpolates",
     "honest_r_paste0_of_labels",
     "honest_js_template_of_the_log",
+    "honest_variables_joined_into_names",
     "linkage_rejected_then_resolved_control",
     "answer_slot_map_control",
     "logger_dimension_without_namespace_control",

@@ -26,7 +26,7 @@ from pytest_coldstart.audit.evidence import expansions, folding, joined, scrambl
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
-RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT
+RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT + "|" + joined.VAR_HINT
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2
