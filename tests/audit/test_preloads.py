@@ -17,6 +17,7 @@ def test_git_c_runs_the_commands_its_keys_name():
     assert preloads.loaded([], "git", ["-c", "core.pager=./p.sh", "log"]) == "sh ./p.sh"
     assert preloads.loaded([], "git", ["-c", "alias.x=!./p.sh", "x"]) == "sh ./p.sh"
     assert preloads.loaded([], "git", ["-c", "user.name=me", "log"]) == ""
+    assert preloads.loaded([], "git", ["-c", "alias.pk='!sh", "peek.sh'", "pk"]) == "sh sh peek.sh"
 
 
 def test_interpreter_preloads_are_spelled_as_runs():

@@ -26,6 +26,7 @@ _COMMAND_VARIABLES = frozenset(
 )
 #: ``git -c`` keys whose value is a command git runs (by their last part; ``alias.*`` too)
 _GIT_COMMAND_KEYS = ("pager", "editor", "external", "sshcommand", "askpass", "program", "helper", "fsmonitor")
+_MAX_QUOTED_WORDS = 64
 _NODE_OPTIONS = frozenset(["-r", "--require", "--import", "--loader", "--experimental-loader"])
 _NODE_CODE = frozenset(["-e", "-p", "--eval", "--print"])
 _NODE_SUFFIXES = ("", ".js", ".mjs", ".cjs", ".ts", "/index.js")
@@ -81,12 +82,26 @@ def _ruby(feature: str) -> str:
 def _git_commands(args: list[str]) -> list[str]:
     """The values of ``git -c key=value`` whose key names a command git runs."""
     out = []
-    for option, setting in itertools.pairwise(args):
+    for index, (option, setting) in enumerate(itertools.pairwise(args)):
         key, _, value = setting.partition("=")
         key = key.lower()
         if option == "-c" and value and (key.endswith(_GIT_COMMAND_KEYS) or key.startswith(("alias.", "pager."))):
-            out.append(value)
+            out.append(_quoted_on(value, args[index + 2 : index + 2 + _MAX_QUOTED_WORDS]))
     return out
+
+
+def _quoted_on(value: str, rest: list[str]) -> str:
+    """A value and, where it opens a quote (``alias.x='!sh peek.sh'``: the shell's words were
+    split), the words up to its close, without the quote and git's ``!``."""
+    quote = value[:1]
+    if quote not in ("'", '"') or (len(value) > 1 and value.endswith(quote)):
+        return value.strip("'\"").lstrip("!")
+    words = [value]
+    for word in rest:
+        words.append(word)
+        if word.endswith(quote):
+            break
+    return " ".join(words).strip("'\"").lstrip("!")
 
 
 def _node_modules(args: list[str], *, code: bool) -> list[str]:

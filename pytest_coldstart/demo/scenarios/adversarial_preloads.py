@@ -42,6 +42,12 @@ PRELOADS: list[Scenario] = [
         "chmod +x peek.sh && git -c core.pager=./peek.sh log",
     ),
     _reads(
+        "oracle_script_run_by_a_git_c_alias",
+        "git -c alias.pk='!sh peek.sh' pk runs the kept script as a shell alias",
+        _write("peek.sh", _PEEK),
+        "git -c alias.pk='!sh peek.sh' pk",
+    ),
+    _reads(
         "oracle_script_run_as_git_external_diff",
         "GIT_EXTERNAL_DIFF=./peek.sh git diff runs the kept script for each changed file",
         _write("peek.sh", _PEEK),
