@@ -73,3 +73,19 @@ def test_kept_scripts_are_bounded_and_rewritten_in_place(ws):
     assert len(scripts.by_key) == MAX_SCRIPTS and all(len(t) == MAX_CHARS for t in scripts.by_key.values())
     scripts.keep(["/x/s0.sh"], "echo new")  # a kept file written again: its new text
     assert scripts.by_key["/x/s0.sh"] == "echo new"
+
+
+@pytest.mark.parametrize(
+    ("kept", "command", "runs"),
+    [
+        ("workspace/hook/sitecustomize.py", "PYTHONPATH=workspace/hook python3 -c 1", True),
+        ("workspace/hook/usercustomize.py", "PYTHONPATH=$PWD/hook pytest", True),
+        ("workspace/.venv/lib/python3.11/site-packages/z.pth", "workspace/.venv/bin/python -c 1", True),
+        ("workspace/notes/sitecustomize.py", "PYTHONPATH=workspace/src python3 -m pytest", False),
+        ("workspace/hook/sitecustomize.py", "PYTHONPATH=workspace/hook ls", False),
+    ],
+)
+def test_a_python_startup_hook_on_the_path_runs_with_any_python(ws, kept, command, runs):
+    scripts = Scripts()
+    scripts.keep([ws.run_key(kept) or ""], "print(open('oracle.json').read())")
+    assert bool(scripts.run_by([command], ws)) is runs

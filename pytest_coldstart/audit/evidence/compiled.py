@@ -9,7 +9,8 @@ lists, a source runs where
 - it was compiled (``compiles``: ``javac``, ``kotlinc``, ``rustc``, ``go build``, ``swiftc``,
   ``ghc``, ``dotnet build`` ...) and a compiled program runs later, in the same call or a later
   one (``runs_output``): any ``java``/``kotlin``/``scala``/``dotnet``/``mono`` command or a
-  program named by its path (``./peek``, ``build/peek``). Which class, jar or binary came of
+  program named by its path (``./peek``, ``build/peek``), or any command a variable makes load
+  a shared library (``LD_PRELOAD=./peek.so true``: its constructor runs first). Which class, jar or binary came of
   which source is not followed: fail closed, every kept source compiled so far counts as run.
   Compiling alone runs nothing (``javac -d build RomLogger.java`` reads no file it names),
   but it reads what the source includes by name (``includes``: ``#include "x"``, ``#embed``,
@@ -46,10 +47,12 @@ _OUTPUT_RUNNERS = frozenset(["java", "kotlin", "scala", "dotnet", "mono", "jbang
 _WRAPPERS = frozenset(["gradlew", "mvnw", "sbtx", "configure"])
 _PROGRAM_PATH = re.compile(r"^(?:\.{1,2}/|/(?!/)|[\w.-]+/)[\w./-]*[\w-]$")
 #: a cheap necessary condition of ``runs_output``, also for the prescan of later calls
-HINT = rb"\b(?:java|kotlin|scala|dotnet|mono|jbang)\b|/"
+HINT = rb"\b(?:java|kotlin|scala|dotnet|mono|jbang)\b|/|(?i:ld_preload|ld_audit|dyld_insert_libraries)="
 _HINT = re.compile(HINT.decode())
 HINT_RE = re.compile(HINT)  # the same on a call's raw bytes (``prescan``)
 _KOTLIN_SCRIPT = frozenset(["-script"])
+#: variables that make any program load the libraries they name
+_PRELOADS = ("LD_PRELOAD=", "LD_AUDIT=", "DYLD_INSERT_LIBRARIES=")
 
 
 def _subcommand(words: list[str], start: int) -> str | None:
@@ -85,6 +88,8 @@ def runs_output(text: str) -> bool:
         start = head_index(words)  # past CLASSPATH=build, sudo, timeout 10 ...
         if start == len(words):
             continue
+        if any(word.startswith(_PRELOADS) for word in words[:start]):
+            return True
         head = program_name(words[start])
         if head in _OUTPUT_RUNNERS or (_PROGRAM_PATH.match(words[start]) and head not in _WRAPPERS):
             return True

@@ -27,8 +27,8 @@ from pytest_coldstart.record.redaction import MARKER
 HINT = r"base64|b64decode|frombase64string|atob\(|\s[-/]e(?:c|n|nc|ncodedcommand)?\s"
 _HINT = re.compile(HINT, re.IGNORECASE)
 #: What makes a raw line worth the readings below (lowercased): a decoder or a folded name.
-RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT + "|" + formats.HINT
-RAW_HINT += r"|<(?:redacted|hashed) "  # a value the record hides
+RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT + "|" + joined.VAR_HINT
+RAW_HINT += "|" + formats.HINT + r"|<(?:redacted|hashed) "  # any printf; a value the record hides
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
 _DEPTH = 2

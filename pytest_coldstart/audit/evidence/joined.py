@@ -8,13 +8,20 @@ operators and functions of their own: Lua ``"ora".."cle.json"``, Elixir ``<>``, 
 language, a text is also read with each run of literal pieces (quoted strings, ``qw``
 words, character codes) that stand next to each other, separated only by joining
 punctuation or a comma, written as the one literal they make; an interpolation of a literal
-(or of nothing) is written as that literal. A reading only adds names (fail closed: inline
-code that never builds a protected name from its pieces names nothing new). Linear in the
-text; nothing is run.
+(or of nothing) is written as that literal. A name split across statements (``a="ora";
+b=a.."cle.json"``, ``my $a = "ora"; $a . "cle.json"``, ``const a='ora'; a+'cle.json'``,
+``"#{a}cle.json"``) is read with each use of a variable assigned one literal written as that
+literal, then joined: ``_ROUNDS`` times, so a join assigned in turn is followed. A join with a
+separator (Perl's ``join("/", ".", "p.sh")``, PHP's ``implode``, ``[…].join("/")``) and a path
+join (``File.join``, ``path.join``, ``catfile``, ``filepath.Join``) of literals are written as
+the path they make (``open(O, ">", join("/", ".", "p.sh"))`` writes ./p.sh). A reading only
+adds names (fail closed: inline code that never builds a protected name from its pieces names
+nothing new). Linear in the text; nothing is run.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 
@@ -34,17 +41,99 @@ _JOINERS = (re.compile(r"[\s.+<>,&^|~]{0,8}"), re.compile(r"[\s.+<>&^|~]{0,8}"))
 #: an interpolation of a literal or of nothing: #{} ${""} ${'x'} #{"x"}
 _INTERPOLATION = re.compile(r"""[#$]\{\s*(?:"([^"{}]*)"|'([^'{}]*)')?\s*\}""")
 _MIN_PIECES = 2
+#: a variable next to a join with a literal, or interpolated: a="ora"; b=a.."cle.json" / "#{a}x"
+_Q = "(?:'|\\\\?\")"  # a quote, also as a raw JSON line escapes it
+VAR_HINT = (
+    rf"[\w$)\]]\s*(?:\.\.?|\+\+?|<>|~)\s*{_Q}|{_Q}\s*(?:\.\.?|\+\+?|<>|~)\s*[$@]"
+    rf"|{_Q}\s*(?:\+\+?|<>|~|\s\.|\.\.)\s*[a-z_]|[#$]\{{\s*[$@]?[a-z_]"
+)
+_VAR_HINT = re.compile(VAR_HINT, re.IGNORECASE)
+_NAME = r"[$@]?[A-Za-z_]\w{0,63}"
+#: ``a = "ora"``, ``local a='ora'``, ``my $a = "ora"``, ``const a = 'ora'``, ``a := "ora"``
+_ASSIGNED = re.compile(rf"""(?<![\w$@.])({_NAME})\s*:?=\s*(?:"((?:[^"\\\n]|\\.){{0,256}})"|'([^'\n]{{0,256}})')""")
+#: a use of a variable (not the target of an assignment), or its interpolation in a string
+_USE = re.compile(rf"[#$]\{{\s*({_NAME})\s*\}}|(?<![\w$@])({_NAME})(?!\w)(?!\s*:?=(?!=))")
+_ROUNDS = 3
+_BEFORE = re.compile(r"[\s.+<>&^|~]{0,8}$")  # a joiner that ends where a use starts
+_LIT = r"""(?:"(?:[^"\\\n]|\\.){0,256}"|'[^'\n]{0,256}')"""
+_LITS = rf"{_LIT}(?:\s*,\s*{_LIT}){{0,63}}"
+#: join(SEP, a, b) / implode(SEP, [a, b]) / [a, b].join(SEP) / File.join(a, b): SEP, the pieces
+_SEPARATED = re.compile(
+    rf"\b(?:join|implode)\s*\(?\s*({_LIT})\s*,\s*[\[(]?\s*({_LITS})\s*[\])]?"
+    rf"|[\[{{]\s*({_LITS})\s*[\]}}]\s*(?:\.join\s*\(\s*|,\s*)({_LIT})"
+    rf"|\b(?:File\.join|path\.join|catfile|catdir|filepath\.Join|Join-Path|Paths\.get|Path\.of)\s*\(?\s*({_LITS})"
+)
+_ONE_LIT = re.compile(_LIT)
+_MAX_VARIABLES = 1024
 
 
 def readings(text: str) -> Iterator[str]:
     """``text`` with each run of adjacent literal pieces written as one literal (see above)."""
+    if _VAR_HINT.search(text) is not None:
+        yield from _assigned(text)
     if _HINT.search(text) is None:
         return
+    if "join" in text or "cat" in text or "implode" in text or "Join" in text or "Path" in text:
+        separated = _SEPARATED.sub(_path_of, text)
+        if separated != text:  # the pieces below are joined in it: a separator is no piece
+            yield separated
+            text = separated
     for pattern in _PIECES:
         for joiner in _JOINERS:
             reading = _joined(text, pattern, joiner)
             if reading is not None:
                 yield reading
+
+
+def _assigned(text: str) -> Iterator[str]:
+    """``text`` with each variable assigned one literal written as it, then joined (see above)."""
+    for _ in range(_ROUNDS):
+        values: dict[str, tuple[str, str]] = {}  # the value, and the quote it was written in
+        for match in _ASSIGNED.finditer(text):
+            if len(values) < _MAX_VARIABLES or match.group(1) in values:
+                double, single = match.group(2), match.group(3)
+                values[match.group(1)] = (double, '"') if double is not None else (single or "", "'")
+        used = _USE.sub(functools.partial(_literal, values=values), text) if values else text
+        if used == text:
+            return
+        readings = []
+        for joiner in _JOINERS:  # both quote kinds joined: a='ora' used in a+'cle.json'
+            reading = used
+            for pattern in _PIECES:
+                reading = _joined(reading, pattern, joiner) or reading
+            readings.append(reading)
+        yield from dict.fromkeys(readings)
+        text = readings[-1]  # the next round reads the joins a comma does not end
+
+
+def _literal(match: re.Match[str], *, values: dict[str, tuple[str, str]]) -> str:
+    """A use of a variable assigned a literal written as it: bare inside an interpolation, else
+    quoted as the literal it is joined to is (``b + '.json'`` after ``b = "oracle"``)."""
+    interpolated, name = match.groups()
+    found = values.get(interpolated if interpolated is not None else name)
+    if found is None:
+        return match.group(0)
+    value, quote = found
+    if interpolated is not None:
+        return value
+    text, end, start = match.string, match.end(), match.start()
+    after = _JOINERS[1].match(text, end)
+    before = _BEFORE.search(text, max(0, start - 9), start)
+    for at in (after.end() if after else end, before.start() - 1 if before else start - 1):
+        if 0 <= at < len(text) and text[at] in "'\"":
+            quote = text[at]
+            break
+    return quote + value.replace(quote, "") + quote
+
+
+def _path_of(match: re.Match[str]) -> str:
+    """A join of literals with a separator written as the one literal it makes."""
+    sep_first, pieces_first, pieces_last, sep_last, path_pieces = match.groups()
+    sep = sep_first or sep_last
+    pieces = pieces_first or pieces_last or path_pieces or ""
+    values = [found[1:-1] for found in _ONE_LIT.findall(pieces)]
+    joined = (sep[1:-1] if sep is not None else "/").join(values)
+    return '"' + joined.replace('"', "") + '"'
 
 
 def _joined(text: str, pattern: re.Pattern[str], joiner: re.Pattern[str]) -> str | None:

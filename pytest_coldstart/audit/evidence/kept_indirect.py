@@ -18,7 +18,10 @@
 - ``imported``: the module files a kept script that runs imports (``import peek`` in a main.py
   run by ``python3 main.py`` runs peek.py; ``require('./peek')`` in node, peek.js); ``runs_code``: a script that may
   run code it is handed or reads (``exec(open(f).read())``, ``runpy``, ``os.system``): every
-  kept file it names or is handed may run.
+  kept file it names or is handed may run;
+- ``startup_hook``/``python_dirs``/``starts_python``: a ``sitecustomize.py``,
+  ``usercustomize.py`` or ``.pth`` file in a site-packages folder or one a ``PYTHONPATH=`` put
+  on the path runs at the start of every python (``PYTHONPATH=hook python3 -c 1``, pytest, pip).
 Each is linear in the segment; ``path_dirs`` keeps at most ``MAX_PATH_DIRS``.
 """
 
@@ -74,6 +77,12 @@ _PATH_SET = re.compile(r"\bPATH=[\"']?([^\s;&|\"']+)")
 _FROM = re.compile(r"\bfrom\s+(\.+)([\w.]*)\s+import\s+\(?([\w\s,]+)")  # relative: beside the importer
 _DYNAMIC_IMPORT = re.compile(r"(?:__import__|import_module)\s*\(\s*[\"']([\w.]+)")
 MAX_IMPORTS = 64
+_STARTUP_NAMES = frozenset(["sitecustomize.py", "usercustomize.py"])
+_SITE_DIRS = ("site-packages/", "dist-packages/")
+_PYTHONPATH_SET = re.compile(r"\bPYTHONPATH=[\"']?([^\s;&|\"']*)")
+#: a program that starts a python (fail closed: any program of a bin folder, a venv's console scripts)
+STARTS_PYTHON = r"\b(?:i?python[\d.]*|pypy3?|py\.?test|pip\d?|mypy|tox|nox|uv|poetry|pipenv|hatch|pdm)(?![\w-])|/bin/"
+_STARTS_PYTHON = re.compile(STARTS_PYTHON, re.IGNORECASE)
 _MODULE_PARTS = 6  # components of a module path matched at the end of a key
 _PERL_USE = (re.compile(r"\b(?:use|require)\s+([A-Za-z_][\w:]{0,200})"), ".pm", re.compile(r"::|/"))
 _QUOTED = r"""\s*\(?\s*["']([^"'\s]{1,256})["']"""
@@ -278,3 +287,25 @@ def runs_code(text: str) -> bool:
     """A Python script that may run code it is handed or reads (fail closed: a word that may;
     ``json.load``, ``open`` and ``import os`` read or import, they run nothing)."""
     return _RUNS_CODE.search(text) is not None
+
+
+def startup_hook(key: str) -> bool:
+    """The kept file ``key`` is one python's ``site`` runs at start where it is on the path."""
+    name = key.rpartition("/")[2]
+    return name in _STARTUP_NAMES or name.endswith(".pth")
+
+
+def python_dirs(texts: Iterable[str]) -> list[str]:
+    """The folders the ``PYTHONPATH=`` assignments of ``texts`` name (``$PWD/x`` kept as written)."""
+    found = (m.group(1).split(":") for text in texts if "PYTHONPATH=" in text for m in _PYTHONPATH_SET.finditer(text))
+    return [part for parts in found for part in parts if part]
+
+
+def in_site(key: str) -> bool:
+    """``key`` is in a site-packages folder: python reads it at start wherever it runs."""
+    return any(folder in key for folder in _SITE_DIRS)
+
+
+def starts_python(text: str) -> bool:
+    """``text`` may start a python (a program that is one or runs one)."""
+    return _STARTS_PYTHON.search(text) is not None

@@ -16,7 +16,8 @@ file by themselves. This module makes those runs visible to it, each with only w
   description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks`` (and, as
   ``hooks_run`` names them, a kept hook anywhere: ``core.hooksPath``), a task runner its task
   file (``just``: justfile, ``tox``: tox.ini, ``pre-commit``: its config ...), ``pip install
-  .`` the folder's setup.py. A compiler is
+  .`` the folder's setup.py; what a variable or an option makes a program load (``preloads``:
+  ``PAGER=F``, ``git -c core.pager=F``, ``node -r ./peek``, ``PERL5OPT=-Mpeek``). A compiler is
   none of these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
 - ``written_at``: the redirect targets of a segment - a file written, not run.
 - ``home_key``/``rc_written``: rc files live in a home the audit cannot place (``~/.bashrc``);
@@ -29,7 +30,7 @@ import itertools
 import re
 from collections.abc import Collection, Iterable
 
-from pytest_coldstart.audit.evidence import build_files, program_files, tool_configs
+from pytest_coldstart.audit.evidence import build_files, preloads, program_files, tool_configs
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
@@ -114,6 +115,8 @@ _HINT = re.compile(
     + tool_configs.HINT
     + "|"
     + program_files.HINT
+    + "|"
+    + preloads.HINT
     + r"|\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
@@ -263,6 +266,12 @@ def _spelled(segment: str) -> str:
     command = _command(segment)
     if command is None:
         return segment
+    loaded = preloads.loaded(command[0][: command[1]], command[2], command[3])
+    spelled = _own_files(segment, command)
+    return f"{spelled} && {loaded}" if loaded else spelled
+
+
+def _own_files(segment: str, command: tuple[list[str], int, str, list[str]]) -> str:
     words, start, head, args = command
     extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
     if head in MAKES:
@@ -408,4 +417,5 @@ def hints(names: Collection[str]) -> list[bytes]:
         [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
     )
     out += build_files.hints(lowered) + tool_configs.hints(lowered)
+    out += preloads.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

@@ -63,6 +63,8 @@ class Scripts:
         self.fresh: set[str] = set()  # the keys the call being fed wrote (set by its feeder)
         self.stems: set[str] = set()  # words of a call that may load one by itself (kept_indirect)
         self.path: list[str] = []  # the folders agent calls put on PATH, newest first
+        self.pythonpath: list[str] = []  # the folders agent calls put on PYTHONPATH
+        self.hooks: set[str] = set()  # kept python startup hooks (``kept_indirect.startup_hook``)
         self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
         self.compiling: list[str] = []  # those the call being judged hands a compiler
         self._wanted: re.Pattern[str] | None = None
@@ -77,6 +79,7 @@ class Scripts:
                 name = last_component(key)
                 self.names.add(name)
                 self.stems.update(kept_indirect.loaded_as(key))
+                self.hooks.update([key] if kept_indirect.startup_hook(key) else [])
                 self._wanted = None
 
     def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
@@ -86,6 +89,9 @@ class Scripts:
         kept = self.by_key
         added = kept_indirect.path_dirs(strings(arguments))
         self.path = list(dict.fromkeys([*added, *self.path]))[: kept_indirect.MAX_PATH_DIRS] if added else self.path
+        added = kept_indirect.python_dirs(strings(arguments))
+        if added:
+            self.pythonpath = list(dict.fromkeys([*added, *self.pythonpath]))[: kept_indirect.MAX_PATH_DIRS]
         if isinstance(arguments, dict) and is_writer(tool, arguments):
             text = "\n".join(v for k, v in arguments.items() if k in CONTENT_KEYS and isinstance(v, str))
             edit = "\n".join(v for k, v in arguments.items() if k in EDIT_KEYS and isinstance(v, str))
@@ -192,6 +198,8 @@ class Scripts:
         found: dict[str, bool] = {}
         data: dict[str | None, bool] = {}  # the kept scripts that take their arguments as data
         texts = list(texts)
+        if self.hooks and any(kept_indirect.starts_python(text) for text in texts):
+            found.update(dict.fromkeys(self._startup_hooks(texts, workspace), True))
         for text in texts:
             if kept_runs.may_load(text):  # every make segment spelled: make runs only its makefiles
                 hooks = kept_runs.hooks_run(text) if GIT_HOOKS & self.names else set()
@@ -275,6 +283,17 @@ class Scripts:
         if self.compiled and any(compiled.runs_output(text) for text in texts):
             found.update(dict.fromkeys(self.compiled, True))  # which program came of which source: unknown
         return found
+
+    def _startup_hooks(self, texts: list[str], workspace: Workspace) -> list[str]:
+        """The kept startup hooks a python of ``texts`` runs: those in a site-packages folder or
+        a folder on the ``PYTHONPATH`` (one a variable makes unplaceable: all of them)."""
+        folders = [*kept_indirect.python_dirs(texts), *self.pythonpath]
+        placed = {workspace.key(folder, None) if "$" not in folder else None for folder in folders}
+        return [
+            key
+            for key in self.hooks
+            if None in placed or kept_indirect.in_site(key) or key.rpartition("/")[0] in placed
+        ]
 
     def _globbed(self, token: str, cwd: str | None, workspace: Workspace) -> list[str]:
         """The kept files a glob run by a runner matches (at most ``MAX_SCRIPTS`` to try)."""

@@ -59,6 +59,7 @@ from pytest_coldstart.demo.scenarios.adversarial_opaque import OPAQUE
 from pytest_coldstart.demo.scenarios.adversarial_other_actors import OTHER_ACTORS
 from pytest_coldstart.demo.scenarios.adversarial_paths import IDENTITY
 from pytest_coldstart.demo.scenarios.adversarial_paths_more import PATHS_MORE
+from pytest_coldstart.demo.scenarios.adversarial_preloads import PRELOADS
 from pytest_coldstart.demo.scenarios.adversarial_prerequisites import PREREQUISITES
 from pytest_coldstart.demo.scenarios.adversarial_program_files import PROGRAM_FILES
 from pytest_coldstart.demo.scenarios.adversarial_programs import PROGRAMS
@@ -354,6 +355,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + KEPT_RUNS_MORE
     + KEPT_MORE
     + KEPT_LOADERS
+    + PRELOADS
     + WRITTEN_DATA
     + COMPILED
     + BUILD_INPUTS
