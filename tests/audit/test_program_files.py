@@ -110,16 +110,6 @@ def test_jq_modules_are_bounded(text: str) -> None:
     assert len(program_files.jq_modules(text, ["a"] * 40)) <= 2 * 16 * 17
 
 
-@pytest.mark.parametrize("key", ["<run>/sitecustomize.py", "/tmp/x/usercustomize.py", "<run>/x.pth"])
-def test_python_startup_files_load_on_any_python_run(key: str) -> None:
-    """Kept, they are looked for in every python or pytest run (not before one is kept: linear)."""
-    (stem,) = kept_indirect.loaded_as(key)
-    assert stem == kept_indirect.STARTUP_STEM
-    words = ["python3.12", "-c", "1"]
-    assert list(kept_indirect.collected(words, 0, "python3.12 -c 1", False, frozenset(), {stem}))
-    assert not list(kept_indirect.collected(words, 0, "python3.12 -c 1", False, frozenset(), set()))
-
-
 @pytest.mark.parametrize(
     ("key", "text", "path"),
     [

@@ -10,9 +10,8 @@
 - ``collected``: what a finder hands a runner (``find /tmp -name s.sh -exec bash {} \\;``,
   ``find . -name '*.sh' | xargs bash``), what ``pytest`` collects (its test files and
   conftest.py below the working directory; ``go test``, ``cargo test``, ``deno test``, ``node
-  --test``, ``python3 -m unittest``, ``jest``/``vitest``/``mocha`` theirs) and what any python run loads as it starts once one
-  is kept (a sitecustomize.py, usercustomize.py or .pth below it or /tmp, where ``PYTHONPATH``
-  may reach): ``(folder, base-name pattern, recursive)``;
+  --test``, ``python3 -m unittest``, ``jest``/``vitest``/``mocha`` theirs): ``(folder,
+  base-name pattern, recursive)``;
 - ``path_dirs``: the folders a bare command word is looked up in (the usual ones, and those an
   agent call puts on ``PATH``): ``/tmp/bin/show`` runs as ``show``;
 - ``imported``: the module files a kept script that runs imports (``import peek`` in a main.py
@@ -65,12 +64,6 @@ _TEST_FILES |= dict.fromkeys(["jest", "vitest", "mocha", "jasmine", "karma", "pl
 #: the words a call that runs each holds (the prescan looks for them once a file one collects is kept)
 _TEST_WORDS = {"go": "go test", "cargo": "cargo test", "deno": "deno test", "node": "--test", "unittest": "unittest"}
 _TEST_WORDS |= {runner: runner for runner in _TEST_FILES if runner not in _TEST_WORDS}
-#: what site runs as python starts (PYTHONPATH=. python3 -c 1): a sitecustomize, a .pth's import lines
-_STARTUP: tuple[Read, ...] = tuple(
-    (folder, name, True) for folder in (".", "/tmp") for name in ("sitecustomize.py", "usercustomize.py", "*.pth")
-)
-_PYTHON = re.compile(r"(?:python|pypy)[\d.]*")
-STARTUP_STEM = "python"
 DEFAULT_PATH = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin", "/sbin", "/bin")
 MAX_PATH_DIRS = 32
 _PATH_SET = re.compile(r"\bPATH=[\"']?([^\s;&|\"']+)")
@@ -80,6 +73,7 @@ MAX_IMPORTS = 64
 _STARTUP_NAMES = frozenset(["sitecustomize.py", "usercustomize.py"])
 _SITE_DIRS = ("site-packages/", "dist-packages/")
 _PYTHONPATH_SET = re.compile(r"\bPYTHONPATH=[\"']?([^\s;&|\"']*)")
+_SITE_DIR_ADDED = re.compile(r"\baddsitedir\(\s*\\?[\"']([^\"'\\]+)")  # site.addsitedir('.') runs its .pth files
 #: a program that starts a python (fail closed: any program of a bin folder, a venv's console scripts)
 STARTS_PYTHON = r"\b(?:i?python[\d.]*|pypy3?|py\.?test|pip\d?|mypy|tox|nox|uv|poetry|pipenv|hatch|pdm)(?![\w-])|/bin/"
 _STARTS_PYTHON = re.compile(STARTS_PYTHON, re.IGNORECASE)
@@ -151,8 +145,6 @@ def collected(
 ) -> Iterator[Read]:
     """What a finder hands a runner (``-exec RUNNER``, or fed on to one) and what pytest collects."""
     head = program_name(words[start]) if start < len(words) else ""
-    if STARTUP_STEM in stems and (head in _PYTESTS or _PYTHON.fullmatch(head)):  # only once one is kept
-        yield from _STARTUP  # python's start loads these wherever sys.path may reach
     if head in _PYTESTS or (head in _PYTHONS and words[start + 1 : start + 3] == ["-m", "pytest"]):
         yield from _COLLECTED
     elif (runner := _test_runner(head, words[start + 1 :])) is not None and _TEST_WORDS[runner] in stems:
@@ -222,8 +214,6 @@ def _matches(key: str, read: Read) -> bool:
 def _stem(folder: str, name: str) -> str | None:
     if fnmatch.fnmatchcase(name, "test_*.py") or fnmatch.fnmatchcase(name, "*_test.py") or name == "conftest.py":
         return "pytest"
-    if name in ("sitecustomize.py", "usercustomize.py") or name.endswith(".pth"):
-        return STARTUP_STEM  # any python run may load it
     if name in ("__init__.py", "__main__.py"):
         name = folder.rpartition("/")[2] + ".py"
     return name[:-3] if name.endswith(".py") and name[:-3].isidentifier() else None
@@ -296,9 +286,12 @@ def startup_hook(key: str) -> bool:
 
 
 def python_dirs(texts: Iterable[str]) -> list[str]:
-    """The folders the ``PYTHONPATH=`` assignments of ``texts`` name (``$PWD/x`` kept as written)."""
+    """The folders the ``PYTHONPATH=`` assignments of ``texts`` name (``$PWD/x`` kept as written),
+    and those code adds as site folders (``site.addsitedir('.')``: their .pth files run)."""
+    texts = list(texts)
     found = (m.group(1).split(":") for text in texts if "PYTHONPATH=" in text for m in _PYTHONPATH_SET.finditer(text))
-    return [part for parts in found for part in parts if part]
+    added = [m.group(1) for text in texts if "addsitedir" in text for m in _SITE_DIR_ADDED.finditer(text)]
+    return [part for parts in found for part in parts if part] + added
 
 
 def in_site(key: str) -> bool:
