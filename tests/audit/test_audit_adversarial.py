@@ -182,6 +182,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_kept_scripts_import_compile_and_read_a_note",
     "honest_hooks_path_make_functions_and_tasks",
     "honest_make_word_and_subst_on_a_build",  # hostile makefiles (adversarial_make_hostile)
+    "honest_long_chain_of_kept_scripts_beside_a_note",  # outgrown bounds (adversarial_hostile_sizes)
     # comments, git, pi @ paths, Windows aliases (adversarial_paths_more)
     "oracle_named_only_in_a_shell_comment",
     "git_log_status_and_a_diff_of_its_own_file",

@@ -42,6 +42,7 @@ from pytest_coldstart.demo.scenarios.adversarial_edits import (
 from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
+from pytest_coldstart.demo.scenarios.adversarial_hostile_sizes import HOSTILE_SIZES
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
 from pytest_coldstart.demo.scenarios.adversarial_kept_loaders import KEPT_LOADERS
@@ -352,6 +353,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + WRITTEN_DATA
     + COMPILED
     + HOSTILE_MAKE
+    + HOSTILE_SIZES
     + TREES
     + SPELLED
     + TOOLS
