@@ -17,16 +17,14 @@ import sys
 import time
 from collections.abc import Callable
 
-from pytest_coldstart.audit.evidence import (
-    compiled,
-    executed,
-    git_reads,
-    joined,
-    kept_indirect,
-    kept_lists,
-    make_functions,
-    shell_words,
-)
+import pytest_coldstart.audit.evidence.compiled as compiled
+import pytest_coldstart.audit.evidence.executed as executed
+import pytest_coldstart.audit.evidence.git_reads as git_reads
+import pytest_coldstart.audit.evidence.joined as joined
+import pytest_coldstart.audit.evidence.kept_indirect as kept_indirect
+import pytest_coldstart.audit.evidence.kept_lists as kept_lists
+import pytest_coldstart.audit.evidence.make_functions as make_functions
+import pytest_coldstart.audit.evidence.shell_words as shell_words
 from pytest_coldstart.run import reviewers
 
 GOAL = 6.0
