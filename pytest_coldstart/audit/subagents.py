@@ -24,7 +24,8 @@ def check_subagents(manifest: dict[str, Any], findings: Findings) -> None:
             ("unimported_subagents", "sub-agent transcript(s) beside the session were not imported"),
             ("subagent_calls_missing", "Task call(s) left no sub-agent transcript"),
         ):
-            names = [str(name) for name in entry.get(key) or []]
+            value = entry.get(key)  # a hostile run.json: not a list, yet something is missing (fail closed)
+            names = [str(name) for name in value] if isinstance(value, list) else [repr(value)[:80]] if value else []
             if names:
                 shown = ", ".join(names[:SHOWN]) + (" …" if len(names) > SHOWN else "")
                 findings.pending(

@@ -103,11 +103,16 @@ def test_in_one_call_a_file_runs_only_after_it_is_written(ws):
     assert scripts.run_by(["bash s.sh; echo x > s.sh"], ws) == []
 
 
-def test_a_kept_script_run_by_a_kept_script_is_read_a_bounded_depth(ws):
+def test_a_chain_of_kept_scripts_is_read_to_its_end_each_once(ws):
+    # a depth bound was a hole: s0 runs s1 runs s2 runs s3, which read the oracle unseen
     scripts = Scripts()
-    for index in range(6):
-        scripts.keep([f"/tmp/s{index}.sh"], f"bash /tmp/s{index + 1}.sh")
-    assert sorted(scripts.run_by(["bash /tmp/s0.sh"], ws)) == ["bash /tmp/s1.sh", "bash /tmp/s2.sh", "bash /tmp/s3.sh"]
+    for index in range(200):
+        scripts.keep([f"/tmp/s{index}.sh"], f"bash /tmp/s{(index + 1) % 200}.sh")  # a cycle, too
+    for _ in range(2):  # the second call asks the remembered chain
+        assert sorted(scripts.run_by(["bash /tmp/s0.sh"], ws)) == sorted(f"bash /tmp/s{i}.sh" for i in range(200))
+    scripts.keep(["/tmp/s150.sh"], "cat oracle.json")  # a kept text changed: the chain is found again
+    assert "cat oracle.json" in scripts.run_by(["bash /tmp/s0.sh"], ws)
+    assert "bash /tmp/s151.sh" not in scripts.run_by(["bash /tmp/s0.sh"], ws)
 
 
 def test_appends_keep_both_texts_and_escapes_are_read_as_printed():

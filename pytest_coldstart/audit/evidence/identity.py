@@ -102,15 +102,14 @@ class Workspace:
         flagged = agent.get("case_insensitive")
         environment: dict[str, Any] = manifest["environment"] if isinstance(manifest.get("environment"), dict) else {}
         host = f"{environment.get('os', '')} {environment.get('platform', '')}".lower()
-        self.case_insensitive = (
-            flagged if isinstance(flagged, bool) else any(word in host for word in _CASE_INSENSITIVE_OS)
-        )
+        self.case_insensitive = flagged if isinstance(flagged, bool) else any(w in host for w in _CASE_INSENSITIVE_OS)
         self.windows = "windows" in host  # Win32's aliases of a name (``win_paths``)
         self.declared: set[str] = set()  # keys of declared files: what an ambiguous short name is taken as
         self.symlinks = symlink_names(self.root)
         self._run_keys: dict[str, str | None] = {}
         self._keys: dict[tuple[str, str | None], str | None] = {}  # Workspace.key's memo
         self.aliases: dict[str, str] = {}  # link key -> target key, of the links calls made (ln -s)
+        self.generation = 0  # bumped where a name may now resolve otherwise (a link, a declaration)
         self.link_names: list[str] = []  # their lowercased names, in the order calls made them
         #: where a call may start: the agent's cwd (None), and the folders earlier calls cd'd into
         #: and never left (a persistent shell session keeps them; fail closed: all of them)
@@ -119,8 +118,7 @@ class Workspace:
         self._carried: list[str] = []  # folders earlier calls' shells were left in
         self.cdpath = self.tmpdir = False  # a call set CDPATH/TMPDIR: a relative cd/mktemp -d lands anywhere
         self.repository = (root / ".git").exists()  # a repository may hold the run: a call may make one too
-        # Every session imported may have run elsewhere, and calls recorded natively beside an
-        # import in the run directory: each is a start (fail closed: names resolve from all).
+        # each imported session's folder, and the run's for calls recorded beside it, is a start (fail closed)
         natively = [self.run_base] if imported and self.cwd_source != "run.json agent.cwd" else []
         for where in [*(folder for folder, _ in imported), *natively]:
             self.state_cwd(where)
@@ -194,6 +192,7 @@ class Workspace:
 
     def declare(self, keys: set[str]) -> None:
         self.declared |= keys
+        self.generation += 1
         self._keys.clear()  # a short name resolved before may now be taken as a declared file
 
     def _declares(self, key: str | None) -> bool:
@@ -206,6 +205,7 @@ class Workspace:
             if link not in self.aliases:
                 self.link_names.append(last_component(link).lower())
             self.aliases[link] = target
+            self.generation += 1
             self._keys.clear()  # paths through the link now resolve elsewhere
 
     def _through_links(self, path: str) -> str:

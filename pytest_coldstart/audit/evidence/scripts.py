@@ -12,7 +12,7 @@ call's working directory, where it runs the file: an interpreter or a shell hand
 (piped into a shell, a substitution as the command, a makefile, an rc file). A file written
 and run in the same call counts only where the run comes after the write. A copy (``cp``,
 ``mv``, ``install``, ``ln``) carries the kept text to its new name; ``cat s > t`` and ``tee``
-carry what the call names. A script a kept script runs is read too, ``MAX_DEPTH`` deep.
+carry what the call names. A script a kept script runs is read too, however deep (each once a call).
 Bounded: at most ``MAX_SCRIPTS`` files and ``MAX_CHARS`` of each; a script written again
 replaces what was kept, one appended to (``>>``) keeps both.
 """
@@ -50,7 +50,12 @@ EDIT_KEYS = ("new_string", "new_str", "insert_text", "newText")  # what an edit 
 _APPENDS = re.compile(r"\btee\s+(?:-\w*a|--append)")
 MAX_SCRIPTS = 256
 MAX_CHARS = 64 * 1024
-MAX_DEPTH = 3  # a kept script that runs a kept script that runs one ...
+#: distinct tokens of a segment ``kept_lists.lists`` looks at (each reads the segment up to the
+#: token); past them a kept file the segment names counts as a list (fail closed)
+MAX_LOOKS = 32
+#: a substitution run as the command word longer than this holds every token (fail closed:
+#: each token would search it)
+MAX_INNER = 4096
 GIT_HOOKS = kept_runs.GIT_HOOK_NAMES
 
 
@@ -68,6 +73,8 @@ class Scripts:
         self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
         self.compiling: list[str] = []  # those the call being judged hands a compiler
         self._wanted: re.Pattern[str] | None = None
+        self._runs: dict[str, list[str]] = {}  # what each kept file runs in turn (``_runs_of``)
+        self._stamp: tuple[Any, ...] = ()  # what ``_runs`` was found under
 
     def keep(self, keys: Iterable[str], text: str, *, append: bool = False) -> None:
         for key in keys:
@@ -81,6 +88,7 @@ class Scripts:
                 self.stems.update(kept_indirect.loaded_as(key))
                 self.hooks.update([key] if kept_indirect.startup_hook(key) else [])
                 self._wanted = None
+                self._runs.clear()
 
     def keep_call(self, tool: str, arguments: Any, mine: list[tuple[str, str | None]], named: list[str]) -> None:
         """Keep what an agent call writes into ``mine`` (key, the key a copy came from): a copy's
@@ -123,8 +131,12 @@ class Scripts:
         compiling, self.compiling = self.compiling, []
         run = [key for key, runs in used.items() if runs]
         seen = set(run)
-        for _ in range(MAX_DEPTH - 1 if run else 0):  # what the scripts run runs in turn
-            found = self.run_keys([self.as_run(k) for k in run], workspace) + self._loaded(run, workspace)
+        stamp: tuple[Any, ...] = (workspace.generation, tuple(workspace.starts), workspace.cdpath, workspace.tmpdir)
+        if (stamp := (*stamp, len(self.compiled), tuple(self.path))) != self._stamp:
+            self._runs.clear()
+            self._stamp = stamp
+        while run:  # what the scripts run runs in turn, to the end: a chain cut short would hide its last
+            found = [other for key in run for other in self._runs_of(key, workspace)]
             deeper = [key for key in dict.fromkeys(found) if key not in seen]
             seen.update(deeper)
             run = deeper
@@ -141,6 +153,13 @@ class Scripts:
         if used and any(scrambles.hinted(text) for text in texts):
             out += scrambles.readings("\n".join([*texts, *(self.by_key[key] for key in used)]))
         return out
+
+    def _runs_of(self, key: str, workspace: Workspace) -> list[str]:
+        """The kept files the kept file ``key`` runs or loads; remembered while no kept text, cwd,
+        link or PATH changes (each call that runs a long chain asks again)."""
+        if key not in self._runs:
+            self._runs[key] = self.run_keys([self.as_run(key)], workspace) + self._loaded([key], workspace)
+        return self._runs[key]
 
     def _loaded(self, run: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept files the kept scripts ``run`` import (``kept_indirect.imported``), and every
@@ -235,6 +254,7 @@ class Scripts:
                 processor = not compiler and includes.processes(words, start)  # it reads what a document includes
                 written, inner = kept_runs.written_at(segment), kept_runs.substituted(segment)
                 script = kept_indirect.takes_data(words, start)
+                asked: dict[str, bool] = {}  # kept_lists.lists per token: each looks at the segment
                 for cwd in dict.fromkeys(cwd for _, cwd in tokens):  # found and run: pytest's tests, find -exec
                     for read in kept_indirect.collected(words, start, segment, segment in fed, RUNNERS, self.stems):
                         found.update(dict.fromkeys(self._matching(read, cwd, workspace), True))
@@ -268,7 +288,7 @@ class Scripts:
                         if script_key not in data:  # each script looked at once a call, however many operands
                             data[script_key] = self._reads_data(script_key)
                         run = not data[script_key]
-                    run = run or (inner is not None and token in inner)
+                    run = run or (inner is not None and _inside(token, inner))
                     after = True  # a fresh file (written by this call) is used only after its write
                     if key in fresh and (run or piped is not None):
                         offsets = kept_runs.last_offsets(text) if offsets is None else offsets
@@ -277,9 +297,11 @@ class Scripts:
                         after = first[key] < 0 or offsets.get(segment, len(text)) > first[key]
                     run = run and after
                     found[key] = found.get(key, False) or run
-                    if not run and after and piped is not None and listed is not None:
-                        if kept_lists.lists(segment, token, segment in piped):  # cp l m && xargs cat < m
-                            listed.setdefault(key, text)
+                    if not run and after and piped is not None and listed is not None and key not in listed:
+                        if token not in asked:  # past MAX_LOOKS tokens: a list (fail closed)
+                            asked[token] = len(asked) >= MAX_LOOKS or kept_lists.lists(segment, token, segment in piped)
+                        if asked[token]:
+                            listed[key] = text  # cp l m && xargs cat < m
         if self.compiled and any(compiled.runs_output(text) for text in texts):
             found.update(dict.fromkeys(self.compiled, True))  # which program came of which source: unknown
         return found
@@ -330,3 +352,9 @@ class Scripts:
 def _first_operand(words: list[str], start: int) -> str | None:
     """The word a runner runs: its first past the program and its options."""
     return next((w for w in words[start + 1 :] if w[:1] != "-"), None)
+
+
+def _inside(token: str, inner: str) -> bool:
+    """``token`` is in the substitution ``inner`` run as a command (a long one: assumed, as
+    looking for each of many tokens would cost their product)."""
+    return len(inner) > MAX_INNER or token in inner

@@ -44,6 +44,7 @@ from pytest_coldstart.demo.scenarios.adversarial_escaped import ESCAPED
 from pytest_coldstart.demo.scenarios.adversarial_evidence import EVIDENCE
 from pytest_coldstart.demo.scenarios.adversarial_evidence_more import EVIDENCE_MORE
 from pytest_coldstart.demo.scenarios.adversarial_formats import FORMATS
+from pytest_coldstart.demo.scenarios.adversarial_hostile_sizes import HOSTILE_SIZES
 from pytest_coldstart.demo.scenarios.adversarial_includes import INCLUDES
 from pytest_coldstart.demo.scenarios.adversarial_inventories import INVENTORIES
 from pytest_coldstart.demo.scenarios.adversarial_judgement import JUDGEMENT
@@ -361,6 +362,7 @@ ADVERSARIAL: dict[str, Scenario] = {
     + BUILD_INPUTS
     + HOSTILE_MAKE
     + PROGRAM_FILES
+    + HOSTILE_SIZES
     + TREES
     + SPELLED
     + TOOLS
