@@ -11,12 +11,12 @@ file by themselves. This module makes those runs visible to it, each with only w
 - ``substituted``: what a command word that is a substitution runs (``$(cat s.sh)``);
 - ``loads``: the text with the files a program loads by itself spelled as its operands:
   ``make`` its makefile (``-f F``, ``-C DIR``: recipe lines are shell), an interactive or login
-  shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named, ``npm test``/``npm run
-  x``/``yarn`` the scripts of the package.json (``package_scripts``: not its name or
-  description), ``git commit``/``push``/``merge``... the hooks in ``.git/hooks`` (and, as
-  ``hooks_run`` names them, a kept hook anywhere: ``core.hooksPath``), a task runner its task
-  file (``just``: justfile, ``tox``: tox.ini, ``pre-commit``: its config ...), ``pip install
-  .`` the folder's setup.py; what a variable or an option makes a program load (``preloads``:
+  shell and zsh their rc files, ``BASH_ENV=F``/``ENV=F`` the file named, ``git
+  commit``/``push``/``merge``... the hooks in ``.git/hooks`` (and, as ``hooks_run`` names them,
+  a kept hook anywhere: ``core.hooksPath``); a package manager, task runner or installer its
+  package.json scripts, task file or setup.py (``task_runners``), a build tool its build files
+  (``build_files``), a tool its configuration (``tool_configs``), a program its program file
+  (``program_files``); what a variable or an option makes a program load (``preloads``:
   ``PAGER=F``, ``git -c core.pager=F``, ``node -r ./peek``, ``PERL5OPT=-Mpeek``). A compiler is
   none of these: ``javac Hook.java`` runs no shell, so a Java source is never read as a script.
 - ``written_at``: the redirect targets of a segment - a file written, not run.
@@ -26,12 +26,11 @@ file by themselves. This module makes those runs visible to it, each with only w
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Collection, Iterable
 
-from pytest_coldstart.audit.evidence import build_files, preloads, program_files, tool_configs
-from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, program_name
+from pytest_coldstart.audit.evidence import build_files, preloads, program_files, task_runners, tool_configs
+from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, option_folder, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
 SHELLS = frozenset(["bash", "sh", "zsh", "dash", "ksh", "fish", "ash", "mksh"])
@@ -63,10 +62,6 @@ _CMD = frozenset(
 #: wrappers whose first operands come before the command: a duration, a root, a lock file
 _OPERANDS = {"timeout": 1, "chroot": 1, "flock": 1, "taskset": 1, "chrt": 1}
 _HANDERS = frozenset(["xargs", "parallel"])
-PACKAGE = "package.json"
-_PACKAGERS = frozenset(["npm", "yarn", "pnpm", "bun"])
-#: package manager commands that run no script of the package
-_SHOWING = frozenset(["view", "info", "show", "ls", "list", "help", "config", "get", "search", "outdated", "why"])
 #: the git commands that run hooks, and the hooks each runs
 _COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite")
 _GIT_HOOKS = {
@@ -96,19 +91,6 @@ _RC_PATH = re.compile(
     r"(?:~|\$HOME|\$\{HOME\}|/root|/(?:home|Users)/[^/\s\"']+)/\.(?:gradle/[\w./-]+|(?:ba|z)?[a-z_]+)"
 )
 #: task runners and installers that run a file of the folder by themselves (its tasks, hooks, setup)
-_RUNNER_FILES = {
-    "just": ("justfile", "Justfile", ".justfile"),
-    "task": ("Taskfile.yml", "Taskfile.yaml"),
-    "tox": ("tox.ini",),
-    "nox": ("noxfile.py",),
-    "invoke": ("tasks.py",),
-    "inv": ("tasks.py",),
-    "rake": ("Rakefile",),
-    "pre-commit": (".pre-commit-config.yaml",),
-    "doit": ("dodo.py",),
-}
-_RUNNER_FILE_NAMES = frozenset(name.lower() for names in _RUNNER_FILES.values() for name in names) | {"setup.py"}
-_PIPS = frozenset(["pip", "pip3"])
 _HINT = re.compile(
     build_files.HINT
     + "|"
@@ -117,15 +99,15 @@ _HINT = re.compile(
     + program_files.HINT
     + "|"
     + preloads.HINT
-    + r"|\b(?:[gb]?make|zsh|npm|yarn|pnpm|bun|git|just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
+    + "|"
+    + task_runners.HINT
+    + r"|\b(?:[gb]?make|zsh|git)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
 _SUBSTITUTION = re.compile(r"^[\"']?(?:\$\(([^()]*)\)|`([^`]*)`)")
 _ESCAPE = re.compile(r"\\[nt]")
 _ESCAPES = {"\\n": "\n", "\\t": "\t"}
 _PARTS = re.compile(f"({SEGMENT.pattern})")
-_SCRIPTS = re.compile(r"[\"']scripts[\"']\s*:\s*\{([^{}]*)\}")
-_SCRIPT = re.compile(r"[\"'][^\"']*[\"']\s*:\s*[\"']((?:[^\"'\\]|\\.)*)[\"']")
 
 
 def head_index(words: list[str]) -> int:
@@ -276,25 +258,18 @@ def _own_files(segment: str, command: tuple[list[str], int, str, list[str]]) -> 
     extra = [w.partition("=")[2] for w in words[:start] if w.startswith(("BASH_ENV=", "ENV="))]
     if head in MAKES:
         return f"make {' '.join(_makefiles(args))}"
-    if configs := tool_configs.loaded(head, args) + tool_configs.env_plugins(
-        words[:start]
-    ):  # npx jest, pnpm exec vitest
-        segment = f"{segment} && sh {' '.join(configs)}"
-    if head in _PACKAGERS and _runs_scripts(head, args):
-        return f"{segment} && sh {_folder(args, '--prefix')}{PACKAGE}"
+    configs = tool_configs.loaded(head, args) + tool_configs.env_plugins(words[:start])  # npx jest, vitest
+    segment = f"{segment} && sh {' '.join(configs)}" if configs else segment
+    if (run := task_runners.run_files(head, args)) is not None:  # npm test, tox, pip install .
+        return f"{segment} && sh {' '.join(run)}" if run else segment
     if head == "git" and _GIT_HOOKS.keys() & set(args):
-        folder = _folder(args, "-C")
+        folder = option_folder(args, "-C")
         hooks = {hook for arg in args for hook in _GIT_HOOKS.get(arg, ())}
         return f"{segment} && sh {' '.join(f'{folder}.git/hooks/{hook}' for hook in sorted(hooks))}"
-    if head in _RUNNER_FILES:
-        return f"{segment} && sh {' '.join(_RUNNER_FILES[head])}"
     if (builder := build_files.tool(head)) is not None:
         return f"{segment} && sh {' '.join(build_files.loaded(builder, args))}"
     if programs := program_files.loaded(head, args):  # awk -f p.awk, m4 x.m4, sqlite3 db < x.sql
         return f"{segment} && sh {' '.join(programs)}"
-    if head in _PIPS or (head.startswith("python") and args[:2] == ["-m", "pip"]):
-        built = _installed(args[2:] if args[:1] == ["-m"] else args)
-        return f"{segment} && sh {' '.join(built)}" if built else segment
     if head == "zsh":
         extra += _ZSH_RC
     elif head in SHELLS and _interactive(args):
@@ -312,29 +287,6 @@ def hooks_run(text: str) -> set[str]:
         if command is not None and command[2] == "git":
             hooks.update(hook for arg in command[3] for hook in _GIT_HOOKS.get(arg, ()))
     return hooks
-
-
-def _installed(args: list[str]) -> list[str]:
-    """The setup.py files ``pip install`` runs: of each local folder it installs (``.``, ``-e ./x``)."""
-    if "install" not in args:
-        return []
-    folders = [arg for arg in args if arg[:1] in "./" and not arg.endswith((".whl", ".gz", ".zip", ".txt"))]
-    return [f"{folder.rstrip('/')}/setup.py" for folder in folders]
-
-
-def _runs_scripts(head: str, args: list[str]) -> bool:
-    """``npm test``, ``npm run x``, ``yarn``, ``yarn x``, ``pnpm install``: a package manager
-    command that runs the package's scripts (lifecycle ones too), not one that only shows."""
-    command = next((arg for arg in args if arg[:1] != "-"), None)
-    if head == "bun":
-        return command == "run"
-    return command not in _SHOWING and (command is not None or head == "yarn")
-
-
-def _folder(args: list[str], option: str) -> str:
-    """The folder ``option DIR`` names (``git -C DIR``, ``npm --prefix DIR``), as a prefix."""
-    value = next((value for arg, value in itertools.pairwise(args) if arg == option), "")
-    return f"{value.rstrip('/')}/" if value else ""
 
 
 def _interactive(args: list[str]) -> bool:
@@ -400,22 +352,12 @@ def printed(text: str) -> str:
     return f"{text}\n{_ESCAPE.sub(lambda m: _ESCAPES[m.group(0)], text)}"
 
 
-def package_scripts(text: str) -> str:
-    """What ``npm``/``yarn`` run of a kept package.json: the commands of its ``scripts`` (its
-    name or description mentions nothing run); all of it where no scripts block is found."""
-    blocks = _SCRIPTS.findall(text)
-    return "\n".join(value for block in blocks for value in _SCRIPT.findall(block)) if blocks else text
-
-
 def hints(names: Collection[str]) -> list[bytes]:
     """What a call's lowercased text must hold to load one of the kept files ``names``."""
     lowered = {name.lower() for name in names}
     out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & lowered else []
-    out += [rb"\b(?:npm|yarn|pnpm|bun)\b"] if PACKAGE in names else []
     out += [rb"\bgit\b"] if GIT_HOOK_NAMES & set(names) else []
-    out += (
-        [rb"\b(?:just|task|tox|nox|inv(?:oke)?|rake|pre-commit|doit|pip3?)\b"] if _RUNNER_FILE_NAMES & lowered else []
-    )
+    out += task_runners.hints(names, lowered)
     out += build_files.hints(lowered) + tool_configs.hints(lowered)
     out += preloads.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

@@ -33,6 +33,7 @@ from pytest_coldstart.audit.evidence import (
     kept_runs,
     program_files,
     scrambles,
+    task_runners,
 )
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
@@ -189,7 +190,9 @@ class Scripts:
         """What runs of the kept file ``key``: a package.json's scripts, else what its runner
         executes (no comments, a makefile's recipes: ``executed``)."""
         text = self.by_key[key]
-        return kept_runs.package_scripts(text) if last_component(key) == kept_runs.PACKAGE else executed(key, text)
+        return (
+            task_runners.package_scripts(text) if last_component(key) == task_runners.PACKAGE else executed(key, text)
+        )
 
     def run_keys(self, texts: Iterable[str], workspace: Workspace) -> list[str]:
         """The kept files ``texts`` run."""

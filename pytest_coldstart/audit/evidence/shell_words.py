@@ -3,6 +3,7 @@ quotes and escapes joined as the shell joins them. Pure text: nothing here knows
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -319,3 +320,9 @@ def unvalued(words: list[str], valued: frozenset[str], first: int = 1) -> list[s
         else:
             operands.append(word)
     return operands
+
+
+def option_folder(args: list[str], option: str) -> str:
+    """The folder ``option DIR`` names (``git -C DIR``, ``npm --prefix DIR``), as a prefix."""
+    value = next((value for arg, value in itertools.pairwise(args) if arg == option), "")
+    return f"{value.rstrip('/')}/" if value else ""

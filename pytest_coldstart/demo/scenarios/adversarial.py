@@ -344,59 +344,16 @@ _REST: list[Scenario] = [
     ),
 ]
 
-ADVERSARIAL: dict[str, Scenario] = {
-    s.name: s
-    for s in IDENTITY
-    + PATHS_MORE
-    + VCS
-    + PROVENANCE
-    + SCRIPTS
-    + KEPT_RUNS
-    + KEPT_TEXT
-    + KEPT_RUNS_MORE
-    + KEPT_MORE
-    + KEPT_LOADERS
-    + PRELOADS
-    + WRITTEN_DATA
-    + COMPILED
-    + BUILD_INPUTS
-    + HOSTILE_MAKE
-    + PROGRAM_FILES
-    + HOSTILE_SIZES
-    + TREES
-    + SPELLED
-    + TOOLS
-    + PROGRAMS
-    + SESSION
-    + SESSION_STATE
-    + READS
-    + RECURSIVE
-    + RUNTIME
-    + COMPUTED
-    + LANGUAGES
-    + FORMATS
-    + INCLUDES
-    + TOOL_CONFIGS
-    + SEARCHES
-    + VISIBLE
-    + PREREQUISITES
-    + INVENTORIES
-    + EVIDENCE
-    + EVIDENCE_MORE
-    + REVIEWERS
-    + ARMING
-    + LINKED
-    + REWRITTEN_AFTER
-    + OPAQUE
-    + REDACTION
-    + ESCAPED
-    + DOCUMENTS
-    + JUDGEMENT
-    + OTHER_ACTORS
-    + SINGLE_EDITS
-    + RECORDED
-    + LAB_RECORD
-    + _REST
-}
+# fmt: off
+_CATALOGUES = (
+    IDENTITY, PATHS_MORE, VCS, PROVENANCE, SCRIPTS, KEPT_RUNS, KEPT_TEXT, KEPT_RUNS_MORE, KEPT_MORE, KEPT_LOADERS,
+    PRELOADS, WRITTEN_DATA, COMPILED, BUILD_INPUTS, HOSTILE_MAKE, PROGRAM_FILES, HOSTILE_SIZES, TREES, SPELLED, TOOLS,
+    PROGRAMS, SESSION, SESSION_STATE, READS, RECURSIVE, RUNTIME, COMPUTED, LANGUAGES, FORMATS, INCLUDES, TOOL_CONFIGS,
+    SEARCHES, VISIBLE, PREREQUISITES, INVENTORIES, EVIDENCE, EVIDENCE_MORE, REVIEWERS, ARMING, LINKED,
+    REWRITTEN_AFTER, OPAQUE, REDACTION, ESCAPED, DOCUMENTS, JUDGEMENT, OTHER_ACTORS, SINGLE_EDITS, RECORDED,
+    LAB_RECORD, _REST,
+)
+# fmt: on
+ADVERSARIAL: dict[str, Scenario] = {s.name: s for catalogue in _CATALOGUES for s in catalogue}
 #: the few ``coldstart demo`` ships in runs/ (they help a reader; the rest are tests only)
 SHOWCASE = ("name_collision_test_side_read", "oracle_byte_copy_of_answer", "fixture_unverified", "task_carries_answer")
