@@ -149,3 +149,23 @@ def test_cmd_variables_carry_and_unknown_ones_stay():
 def test_cmd_readings_never_fail(text):
     for reading in expansions.readings(text):
         assert isinstance(reading, str)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "printf 'r oracle.json\\n,p\\nq\\n' | ed -s",
+        "printf 'e oracle.json\\n%%p\\n' | ex -s",
+        "echo -e 'cat oracle.json\\n' | sh",
+    ],
+)
+def test_escaped_line_breaks_fed_to_a_runner_end_the_name(text: str) -> None:
+    assert any(" oracle.json " in reading for reading in expansions.readings(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["printf 'see oracle.json\\n' | tee notes.md", "printf 'see oracle.json\\n' > notes.md", "echo 'a\\nb' | ed"],
+)
+def test_escaped_line_breaks_printed_only_have_no_such_reading(text: str) -> None:
+    assert not any(" oracle.json " in reading for reading in expansions.readings(text))

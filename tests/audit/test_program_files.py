@@ -40,6 +40,10 @@ lua -l peek -e '' => peek.lua
 crontab tab => tab
 gawk '@include "lib"; BEGIN{}' => lib lib.awk
 pandoc --lua-filter=f.lua -o x.html x.md => f.lua
+psql -c '\\i x.sql' => x.sql
+psql db -c '\\ir sub/x.sql' => sub/x.sql
+mysql -e 'source x.sql;' => x.sql
+mariadb db -e '\\. x.sql' => x.sql
 """
 
 
@@ -52,7 +56,7 @@ def test_the_files_run_as_a_program(case: str) -> None:
 @pytest.mark.parametrize(
     "command",
     ["awk '{print}' notes.md", "sed -n 1,5p notes.md", "jq .a log.json", "gcc -c x.c", "xmllint x.xml", "cat x.sql"]
-    + ["sqlite3 db 'select 1'", "git log -p", "ed <<< ,p"],
+    + ["sqlite3 db 'select 1'", "git log -p", "ed <<< ,p", "psql -c 'select 1'", "mysql -e 'select 1'"],
 )
 def test_data_operands_run_nothing(command: str) -> None:
     assert _loaded(command) == []

@@ -41,6 +41,7 @@ from collections import ChainMap
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from typing import cast
 
+from pytest_coldstart.audit.evidence import program_files
 from pytest_coldstart.audit.evidence.globs import EXTGLOB
 
 #: braces, a class joined to a word (a[b], [a]b), an extglob. A class is tried once per word (a run
@@ -141,6 +142,10 @@ def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]
         yield from _braces(joined)
     if _SPAWNS.search(joined) is not None:
         yield from itertools.islice(_embedded(joined), _MAX_EMBEDDED)
+    if "|" in text and ("\\n" in text or "\\t" in text):
+        fed = program_files.fed_lines(text)  # printf 'r oracle.json\n,p' | ed -s: the name ends at the \n
+        if fed != text:
+            yield fed
 
 
 def assignments(text: str, known: Mapping[str, str] | None = None, *, runtime: bool = False) -> dict[str, str]:

@@ -3,7 +3,7 @@
 ``scripts`` counts a kept file as run where an interpreter is handed it. Many other programs
 run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``; ``@include "lib"`` too), ``sed -f p.sed``
 (``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
-(``readfile()``), ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``, ``pandoc --lua-filter f.lua``; every
+(``readfile()``), ``psql -c '\\i x.sql'``, ``mysql -e 'source x.sql'``, ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``, ``pandoc --lua-filter f.lua``; every
 operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``bats``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
 an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``), ``perl -MFoo``, ``ruby -rfoo`` and
@@ -30,7 +30,8 @@ _OPTIONS: dict[str, frozenset[str]] = {
     "jq": frozenset(["-f", "--from-file"]),
     "sqlite": frozenset(["-init", ".read"]),
     "duckdb": frozenset(["-init", ".read", "-f"]),
-    "psql": frozenset(["-f", "--file"]),
+    "psql": frozenset(["-f", "--file", "\\i", "\\ir", "\\include", "\\include_relative"]),  # -c '\i x.sql'
+    "mysql": frozenset(["source", "\\."]),  # mysql -e 'source x.sql'
     "vim": frozenset(["-S", "-u", "-U"]),
     "emacs": frozenset(["-l", "--load", "--script", "-script"]),
     "r": frozenset(["-f", "--file"]),
@@ -54,7 +55,7 @@ _MODULE_OPTIONS = {"perl": ("-M", ".pm"), "ruby": ("-r", ".rb"), "lua": ("-l", "
 #: other names of the programs above
 _ALIASES = {"gawk": "awk", "mawk": "awk", "nawk": "awk", "busybox-awk": "awk", "gsed": "sed", "gojq": "jq"}
 _ALIASES |= {"sqlite3": "sqlite", "nvim": "vim", "vi": "vim", "ex": "vim", "view": "vim", "rscript": "r"}
-_ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq"}
+_ALIASES |= {"gm4": "m4", "octave-cli": "octave", "jaq": "jq", "mariadb": "mysql"}
 #: programs that run what reaches their stdin (besides shells and interpreters: ``kept_runs``)
 STDIN = frozenset(["ed", "vim", "sqlite", "duckdb", "psql", "mysql", "m4", "gnuplot", "r", "octave", "expect"])
 STDIN |= {"bc", "dc", "gdb", "tclsh", "wish", "lua", "luajit", "jshell", "ghci", "irb", "julia", "php"}
@@ -75,10 +76,18 @@ JQ_HINT = rb'\b(?:import|include)\s+\\*"'
 _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
-    r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
+    r"\b(?:[gmn]?awk|g?sed|g?o?jq|jaq|sqlite3?|duckdb|psql|mysql|mariadb|n?vim?|ex|view|emacs|r|rscript|gdb|lldb|g?m4|cpp"
     r"|pandoc|gnuplot|octave(?:-cli)?|expect|xsltproc|xmllint|wish|at|crontab|bats|perl|ruby|lua(?:jit)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?|tcc|git|R"
     r"|curl|ssh|scp|sftp|tmux|screen)\b|<"
 )
+
+
+#: a printer that turns ``\\n``/``\\t`` into line breaks (printf, echo -e, $'...'), and those escapes
+_PRINTS = re.compile(r"\bprintf\b|\becho\s+-\w*e|\$'")
+_LINE_ESCAPE = re.compile(r"\\[nt]")
+_PIPELINES = re.compile(r"(&&|\|\||;|\n)")
+_PIPED = re.compile(r"\|\s*(?:sudo\s+|env\s+)?([\w./+-]+)")
+_FED_RUNNERS = frozenset(["sh", "bash", "dash", "zsh", "ksh", "python", "python3", "perl", "ruby", "node", "php"])
 
 
 def canonical(head: str) -> str:
@@ -111,7 +120,7 @@ def loaded(head: str, args: list[str]) -> list[str]:
     skip: str | None = None
     for arg in args:
         if skip is not None:
-            out += [arg] if skip in options or skip == "<" else []
+            out += [arg.rstrip(";")] if skip in options or skip == "<" else []  # -e "source x.sql;"
             skip = None
         elif arg in options or arg == "<":
             skip = arg
@@ -162,3 +171,23 @@ def jq_reading(text: str) -> str | None:
         return None
     modules = jq_modules(text, _JQ_FOLDER.findall(text)[:_MAX_MODULES])
     return f"{text} {' '.join(modules)}" if modules else None
+
+
+def fed_lines(text: str) -> str:
+    """``text`` with the ``\\n``/``\\t`` escapes of each pipeline that feeds a program which runs
+    what it is fed (``| ed -s``, ``| sh``; not ``| tee``) read as the breaks they print."""
+    if _PRINTS.search(text) is None:
+        return text
+    parts = _PIPELINES.split(text)
+    for i in range(0, len(parts), 2):
+        if "|" in parts[i] and "\\" in parts[i] and _runs_fed(parts[i]):
+            parts[i] = _LINE_ESCAPE.sub(" ", parts[i])
+    return "".join(parts)
+
+
+def _runs_fed(pipeline: str) -> bool:
+    for match in itertools.islice(_PIPED.finditer(pipeline), _MAX_MODULES):
+        head = match.group(1).rpartition("/")[2].lower()
+        if reads_stdin(head) or canonical(head) in _FED_RUNNERS:
+            return True
+    return False
