@@ -204,6 +204,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_perl_ruby_and_lua_modules",
     "honest_tests_of_every_runner",
     "honest_make_include_gawk_include_and_pandoc",  # program files (adversarial_program_files)
+    "honest_printf_lines_to_ed_and_sql_sources",
+    "pytest_under_an_ini_whose_addopts_only_configure",
     "honest_long_chain_of_kept_scripts_beside_a_note",  # outgrown bounds (adversarial_hostile_sizes)
     # comments, git, pi @ paths, Windows aliases (adversarial_paths_more)
     "oracle_named_only_in_a_shell_comment",

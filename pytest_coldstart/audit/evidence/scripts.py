@@ -34,6 +34,7 @@ from pytest_coldstart.audit.evidence import (
     program_files,
     scrambles,
     task_runners,
+    tool_configs,
 )
 from pytest_coldstart.audit.evidence.executed import executed, uncommented
 from pytest_coldstart.audit.evidence.identity import Workspace
@@ -71,6 +72,7 @@ class Scripts:
         self.path: list[str] = []  # the folders agent calls put on PATH, newest first
         self.pythonpath: list[str] = []  # the folders agent calls put on PYTHONPATH
         self.hooks: set[str] = set()  # kept python startup hooks (``kept_indirect.startup_hook``)
+        self.inis: set[str] = set()  # kept pytest ini files (their addopts' -p plugins)
         self.compiled: dict[str, None] = {}  # kept sources a compiler was handed (``compiled``)
         self.compiling: list[str] = []  # those the call being judged hands a compiler
         self._wanted: re.Pattern[str] | None = None
@@ -88,6 +90,7 @@ class Scripts:
                 self.names.add(name)
                 self.stems.update(kept_indirect.loaded_as(key))
                 self.hooks.update([key] if kept_indirect.startup_hook(key) else [])
+                self.inis.update([key] if name in tool_configs.PYTEST_INIS else [])
                 self._wanted = None
                 self._runs.clear()
 
@@ -228,6 +231,9 @@ class Scripts:
                 found.update(dict.fromkeys((key for key in self.by_key if last_component(key) in hooks), True))
                 text = kept_runs.loads(text)
                 found.update(dict.fromkeys(build_files.gradle_keys(text, self.by_key), True))
+            if self.inis and tool_configs.runs_pytest(text):  # pytest.ini's addopts = -p peek
+                plugins = [p for key in sorted(self.inis) for p in tool_configs.ini_plugins(self.by_key[key])]
+                text = f"{text} && sh {' '.join(plugins)}" if plugins else text
             if "@" in text:  # javac @args.txt: the sources a kept response file lists
                 text = kept_lists.spliced(text, self.by_key, self.names)
             lowered = text.lower()

@@ -7,10 +7,14 @@ executes its ``conf.py``, Jupyter and IPython their ``*_config.py``, a PEP 517 b
 ``setup.py``/``hatch_build.py`` beside it. ``kept_runs.loads`` spells such a segment with these
 files as a shell's operands, so a kept one reads as run. ``npx``, ``bunx``, ``pnpm exec``,
 ``yarn``/``pnpm``/``bun`` + a tool name, and ``node_modules/.bin/x`` run the tool they name;
-``pytest -p peek`` imports the plugin module ``peek``.
+``pytest -p peek`` imports the plugin module ``peek``, and so does an ``addopts = -p peek`` of
+the ini file pytest reads (``pytest.ini``, ``tox.ini``, ``setup.cfg``, ``pyproject.toml``:
+``ini_plugins``; any kept one, wherever it is - which one pytest picks is not followed).
 """
 
 from __future__ import annotations
+
+import re
 
 from pytest_coldstart.audit.evidence.shell_words import program_name
 
@@ -76,13 +80,37 @@ HINT = (
 _HINT_BYTES = HINT.encode()
 
 
+#: the files pytest takes its ini options from
+PYTEST_INIS = frozenset(["pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml"])
+_ADDOPTS = re.compile(r"^[ \t]*addopts[ \t]*=(.{0,4096})$", re.MULTILINE)
+_RUNS_PYTEST = re.compile(r"(?<![\w.-])py\.?test(?![\w./-])")  # not pytest.ini
+_MAX_PLUGINS = 16
+
+
+def runs_pytest(text: str) -> bool:
+    """Cheap: ``text`` may run pytest (its ini options then apply)."""
+    return "test" in text and _RUNS_PYTEST.search(text) is not None
+
+
+def ini_plugins(ini: str) -> list[str]:
+    """The plugin files the ``addopts`` of an ini text makes pytest import (``-p peek``: peek.py)."""
+    if "addopts" not in ini:
+        return []
+    args = [w.strip("\"'[],") for m in _ADDOPTS.finditer(ini) for w in m.group(1).split()][: _MAX_PLUGINS * 8]
+    return _plugins([w for w in args if w])[:_MAX_PLUGINS]
+
+
+def _plugins(args: list[str]) -> list[str]:
+    plugins = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-p" and not args[i + 1].startswith("no:")]
+    plugins += [arg[2:] for arg in args if arg.startswith("-p") and len(arg) > 2 and not arg.startswith("-p=no:")]
+    return [f"{plugin.lstrip('=').replace('.', '/')}.py" for plugin in plugins]
+
+
 def loaded(head: str, args: list[str]) -> list[str]:
     """The configuration files (and plugins) a program ``head`` run with ``args`` runs as code
     (``npx jest`` runs jest's; ``pytest -p peek`` imports peek.py)."""
     if head in ("pytest", "py.test") or (head.startswith("python") and args[:2] == ["-m", "pytest"]):
-        plugins = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg == "-p" and not args[i + 1].startswith("no:")]
-        plugins += [arg[2:] for arg in args if arg.startswith("-p") and len(arg) > 2 and not arg.startswith("-p=no:")]
-        return [f"{plugin.lstrip('=').replace('.', '/')}.py" for plugin in plugins]
+        return _plugins(args)
     if head.startswith("python") and args[:2] == ["-m", "build"]:
         return list(CONFIGS["pyproject-build"])
     if head in CONFIGS:
@@ -104,4 +132,4 @@ def env_plugins(assignments: list[str]) -> list[str]:
 
 def hints(lowered: set[str]) -> list[bytes]:
     """What a call's lowercased text must hold to run one of the kept files ``lowered``."""
-    return [_HINT_BYTES] if NAMES & lowered else []
+    return [_HINT_BYTES] if NAMES & lowered or PYTEST_INIS & lowered else []
