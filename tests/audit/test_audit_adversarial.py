@@ -112,6 +112,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "documents_including_their_own_sections",
     "javascript_and_ruby_tools_over_configs_that_only_configure",
     "secrets_in_variables_used_as_credentials",
+    "secrets_in_code_used_only_as_credentials",
     "containers_over_its_own_workspace",
     "searches_of_names_only",
     "visible_uuids_alone_base64_encoded",

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence.encoded import readable, with_decoded
+from pytest_coldstart.audit.evidence.encoded import opens_hidden, readable, with_decoded
 
 
 def b64(text: str, encoding: str = "utf-8") -> str:
@@ -67,3 +67,45 @@ def test_a_value_the_record_hides_may_be_any_name() -> None:
     known = {"API_KEY": marker}  # an earlier call's export, kept by the session
     assert any('cat "*"' in reading for reading in with_decoded(['cat "$API_KEY"'], known))
     assert list(with_decoded(["cat notes.md"])) == ["cat notes.md"]  # no marker: no extra reading
+
+
+_HIDDEN = "<redacted sha256:" + "a" * 64 + ">"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        f"SECRET_KEY='{_HIDDEN}'; print(open(SECRET_KEY).read())",
+        f"const K = \"{_HIDDEN}\"; fs.readFileSync(K, 'utf8')",
+        f"$k = '{_HIDDEN}'; echo file_get_contents($k);",
+        f"KEY: str = '{_HIDDEN}'\nPath(KEY).read_text()",
+        f"print(open('{_HIDDEN}').read())",
+    ],
+)
+def test_code_opening_a_hidden_value_reads_any_name(code: str) -> None:
+    assert opens_hidden(code)
+    assert "cat *" in list(with_decoded([code]))
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        f"requests.get(u, headers={{'Authorization': 'Bearer {_HIDDEN}'}})",
+        f"PW='{_HIDDEN}'; psycopg2.connect(password=PW)",
+        f"KEY='{_HIDDEN}'; KEY_FILE='notes.md'; open(KEY_FILE)",
+        "open('notes.md')",
+    ],
+)
+def test_a_hidden_credential_handed_on_names_nothing(code: str) -> None:
+    assert not opens_hidden(code)
+    assert "cat *" not in list(with_decoded([code]))
+
+
+def test_a_hidden_value_exported_earlier_and_opened_from_the_environment() -> None:
+    texts = list(with_decoded(["python3 -c \"import os; open(os.environ['KEY'])\""], {"KEY": _HIDDEN}))
+    assert "cat *" in texts
+
+
+@given(st.text(alphabet="K=';()open<redacted sha256:a>", max_size=200))
+def test_opens_hidden_never_fails(text: str) -> None:
+    assert opens_hidden(text) in (True, False)

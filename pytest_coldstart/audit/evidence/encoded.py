@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
 
@@ -31,6 +32,15 @@ RAW_HINT = HINT + "|" + folding.HINT + "|" + scrambles.HINT + "|" + joined.HINT 
 RAW_HINT += "|" + formats.HINT + r"|<(?:redacted|hashed) "  # any printf; a value the record hides
 _BLOB = re.compile(r"(?<![A-Za-z0-9+/=])[A-Za-z0-9+/]{8,}={0,2}(?![A-Za-z0-9+/=])")
 _DEFAULT = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*:?[-=+]((?:[^{}$`]|\$[A-Za-z_][A-Za-z0-9_]*+)*+)\}")  # ${F:-$G} too
+#: a call that opens or reads the file its first argument names (up to that argument)
+_OPENER = (
+    r"(?:\bopen|\bfopen|\bread_?[Ff]ile(?:Sync)?|\bPath|\bFile(?:\.\w+)?|\bIO\.\w+|file_get_contents"
+    r"|read_to_string|ReadAll\w+|\bslurp|\bload(?:txt)?|read_(?:csv|json|text|bytes))\s*\(\s*(?:new\s+File\(\s*)?"
+)
+_HIDDEN_OPENED = re.compile(_OPENER + r"['\"]<(?:redacted|hashed) ")
+#: code assigning a hidden value to a variable: KEY = '<redacted …>' (const K =, $K =, K: str =)
+_HIDDEN_NAME = re.compile(r"([A-Za-z_$][\w$]*)\s*(?::\s*\w+\s*)?=\s*['\"]<(?:redacted|hashed) ")
+_MAX_HIDDEN = 8
 _DEPTH = 2
 _MAX_BLOBS = 64  # per text: a hostile text of many blobs costs linear time, not more
 
@@ -50,6 +60,22 @@ def with_decoded(texts: Iterable[str], known: Mapping[str, str] | None = None) -
         for placeholder in ("*", "*.*"):
             starred = {k: MARKER.sub(placeholder, v) for k in hidden_known for v in [known[k]]} if known else {}
             yield from _readings([MARKER.sub(placeholder, text) for text in texts], {**(known or {}), **starred})
+        valued = [expansions.valued_text(text, known) for text in texts] if hidden_known else []
+        if any(opens_hidden(text) for text in [*texts, *valued]):  # os.environ['KEY'] of an earlier export too
+            yield "cat *"  # code opens the hidden value: no glob in open('*'), so the shell's * for any name
+
+
+def opens_hidden(text: str) -> bool:
+    """Code opens a value the record hides: ``open('<redacted …>')``, or a variable assigned one
+    (``KEY='<redacted …>'; open(KEY)``); a credential only handed on (``password=KEY``,
+    ``'Bearer <redacted …>'``) is no name."""
+    if _HIDDEN_OPENED.search(text) is not None:
+        return True
+    names = {m.group(1) for m in itertools.islice(_HIDDEN_NAME.finditer(text), _MAX_HIDDEN)}
+    if not names:
+        return False
+    opened = re.compile(_OPENER + r"(?:" + "|".join(map(re.escape, sorted(names))) + r")(?![\w$])")
+    return opened.search(text) is not None
 
 
 def _hides(text: str) -> bool:
