@@ -20,6 +20,11 @@ from pytest_coldstart.audit.evidence import joined
         """perl -e 'my $a = "ora"; my $b = $a . "cle.json"; open(F, $b)'""",
         """ruby -e 'a="ora"; puts File.read("#{a}cle.json")'""",
         "a = 'or'\nb = a + 'acle'\nc = b + '.json'\nputs File.read(c)\n",
+        "$a='orac'; $b='le.json'; Get-Content ($a+$b)",
+        "$a='orac'; $b='le.json'; Get-Content (-join($a,$b))",
+        "$a='orac'; $b='le.json'; Get-Content (($a,$b) -join '')",
+        "$a='orac'; $b='le.json'; [IO.File]::ReadAllText($a+$b)",
+        """php -r '$a="orac"; $b="le.json"; echo file_get_contents($a.$b);'""",
     ],
 )
 def test_a_piece_kept_in_a_variable_is_joined_where_it_is_used(text):
@@ -37,6 +42,18 @@ def test_a_piece_kept_in_a_variable_is_joined_where_it_is_used(text):
 )
 def test_a_join_with_a_separator_makes_the_path(text):
     assert any('"./p.sh"' in reading for reading in joined.readings(text))
+
+
+def test_a_piece_an_earlier_call_assigned_is_joined_where_it_is_used():
+    readings = list(joined.readings("$b='le.json'; gc ($a+$b)", {"a": "orac"}))
+    assert any("'oracle.json'" in reading or '"oracle.json"' in reading for reading in readings)
+    assert list(joined.readings("gc ($x+$y)", {"a": "orac"})) == []  # nothing known is used
+
+
+@given(st.text(alphabet="ab$=\"'.+ ;#{}()/,join", max_size=200), st.text(max_size=64))
+def test_readings_with_known_values_are_total_and_bounded(text, value):
+    for reading in joined.readings(text, {"a": value, "b": "x"}):
+        assert len(reading) <= 4 * len(text) * (len(value) + 3) + 64 * 258
 
 
 def test_an_honest_join_reads_as_what_it_makes():

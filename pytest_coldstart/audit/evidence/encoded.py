@@ -91,7 +91,7 @@ def _readings(texts: Iterable[str], known: Mapping[str, str] | None) -> Iterator
             yield from expansions.readings(body, known)
         yield from folding.readings(text)
         yield from scrambles.readings(text)
-        yield from joined.readings(text)  # other languages' joins (a backstop to folding)
+        yield from joined.readings(text, known)  # other languages' joins (a backstop to folding)
         for made in formats.readings(text):  # any language's printf of literal pieces
             yield made
             yield from expansions.readings(made, known)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 #: Cheap necessary condition (also on a lowercased raw JSON line, where " is \\").
 HINT = r"""(?:'|\\?"|`)[\s.+<>,&^|~]{1,8}(?:'|\\?"|`)|\.chr\b|(?<![\w$])chr\s*\(?\s*\d|qw\s*[(\[{/]|[#$]\{"""
@@ -46,6 +46,7 @@ _Q = "(?:'|\\\\?\")"  # a quote, also as a raw JSON line escapes it
 VAR_HINT = (
     rf"[\w$)\]]\s*(?:\.\.?|\+\+?|<>|~)\s*{_Q}|{_Q}\s*(?:\.\.?|\+\+?|<>|~)\s*[$@]"
     rf"|{_Q}\s*(?:\+\+?|<>|~|\s\.|\.\.)\s*[a-z_]|[#$]\{{\s*[$@]?[a-z_]"
+    r"|\$[a-z_]\w*\s*(?:\.\.?|\+\+?|,)\s*\$[a-z_]"  # PowerShell's $a+$b, -join($a,$b); PHP's $a.$b
 )
 _VAR_HINT = re.compile(VAR_HINT, re.IGNORECASE)
 _NAME = r"[$@]?[A-Za-z_]\w{0,63}"
@@ -67,10 +68,11 @@ _ONE_LIT = re.compile(_LIT)
 _MAX_VARIABLES = 1024
 
 
-def readings(text: str) -> Iterator[str]:
-    """``text`` with each run of adjacent literal pieces written as one literal (see above)."""
+def readings(text: str, known: Mapping[str, str] | None = None) -> Iterator[str]:
+    """``text`` with each run of adjacent literal pieces written as one literal (see above);
+    ``known``: the variables earlier calls assigned (``$a='orac'`` in one, ``gc ($a+$b)`` later)."""
     if _VAR_HINT.search(text) is not None:
-        yield from _assigned(text)
+        yield from _assigned(text, known or {})
     if _HINT.search(text) is None:
         return
     if "join" in text or "cat" in text or "implode" in text or "Join" in text or "Path" in text:
@@ -85,7 +87,7 @@ def readings(text: str) -> Iterator[str]:
                 yield reading
 
 
-def _assigned(text: str) -> Iterator[str]:
+def _assigned(text: str, known: Mapping[str, str]) -> Iterator[str]:
     """``text`` with each variable assigned one literal written as it, then joined (see above)."""
     for _ in range(_ROUNDS):
         values: dict[str, tuple[str, str]] = {}  # the value, and the quote it was written in
@@ -93,7 +95,8 @@ def _assigned(text: str) -> Iterator[str]:
             if len(values) < _MAX_VARIABLES or match.group(1) in values:
                 double, single = match.group(2), match.group(3)
                 values[match.group(1)] = (double, '"') if double is not None else (single or "", "'")
-        used = _USE.sub(functools.partial(_literal, values=values), text) if values else text
+        lookup = functools.partial(_literal, values=values, known=known)
+        used = _USE.sub(lookup, text) if values or (known and "$" in text) else text
         if used == text:
             return
         readings = []
@@ -106,11 +109,14 @@ def _assigned(text: str) -> Iterator[str]:
         text = readings[-1]  # the next round reads the joins a comma does not end
 
 
-def _literal(match: re.Match[str], *, values: dict[str, tuple[str, str]]) -> str:
+def _literal(match: re.Match[str], *, values: dict[str, tuple[str, str]], known: Mapping[str, str]) -> str:
     """A use of a variable assigned a literal written as it: bare inside an interpolation, else
     quoted as the literal it is joined to is (``b + '.json'`` after ``b = "oracle"``)."""
     interpolated, name = match.groups()
-    found = values.get(interpolated if interpolated is not None else name)
+    used = interpolated if interpolated is not None else name
+    found = values.get(used)
+    if found is None and used[:1] == "$" and used[1:] in known:
+        found = (known[used[1:]], "'")  # a $a an earlier call assigned
     if found is None:
         return match.group(0)
     value, quote = found

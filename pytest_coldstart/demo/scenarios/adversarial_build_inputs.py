@@ -16,7 +16,8 @@ control builds and greps there; ``cat ../oracle.json`` from it still reads, and 
 
 On a Windows host cmd.exe joins a name from its variables (``set A=orac& set B=le.json& call
 type %A%%B%``, ``!A!!B!`` delayed, across calls too) and runs a kept batch file it is handed
-(``cmd /c s.bat``, ``call s.cmd``), PowerShell a kept script (``powershell -File s.ps1``). The
+(``cmd /c s.bat``, ``call s.cmd``), PowerShell a kept script (``powershell -File s.ps1``) and joins a name from its variables
+(``$a+$b``, ``-join($a,$b)``, an earlier call's ``$a``). The
 honest controls set and echo variables and type a note that mentions the oracle.
 
 ``tar -xOf``, ``bsdtar -xOf``, ``7z e -so`` and ``cpio -i --to-stdout`` print an archive's
@@ -81,6 +82,29 @@ BUILD_INPUTS: list[Scenario] = [
         "on Windows: s.ps1 prints the oracle; powershell -ExecutionPolicy Bypass -File s.ps1 runs it",
         _write("s.ps1", "Get-Content oracle.json\n"),
         "powershell -ExecutionPolicy Bypass -File s.ps1",
+    ),
+    _windows_reads(
+        "oracle_name_joined_from_powershell_variables_with_plus",
+        "on Windows: $a='orac'; $b='le.json'; Get-Content ($a+$b)",
+        "$a='orac'; $b='le.json'; Get-Content ($a+$b)",
+    ),
+    _windows_reads(
+        "oracle_name_joined_from_powershell_variables_with_join",
+        "on Windows: -join($a,$b) and [IO.File]::ReadAllText(($a,$b) -join '')",
+        "$a='orac'; $b='le.json'; Get-Content (-join($a,$b)); [IO.File]::ReadAllText(($a,$b) -join '')",
+    ),
+    _windows_reads(
+        "oracle_name_joined_from_powershell_variables_set_in_an_earlier_call",
+        "on Windows: $a='orac' in one call, then $b='le.json'; gc ($a+$b) in the next",
+        "$a='orac'",
+        "$b='le.json'; gc ($a+$b)",
+    ),
+    _windows_honest(
+        "honest_powershell_variables_joined_to_its_own_note",
+        "on Windows: PowerShell joins its own note's name (which names the oracle) from variables, reads and copies it",
+        _write("notes.md", "Plan: never read oracle.json.\n"),
+        "$a='notes'; $b='.md'; Get-Content ($a+$b); gc (-join($a,$b))",
+        "$c='.bak'; Copy-Item ($a+$b) ($a+$b+$c)",
     ),
     _windows_honest(
         "honest_cmd_variables_and_a_note_typed_on_windows",
