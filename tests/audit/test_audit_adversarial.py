@@ -43,6 +43,7 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
     "honest_note_printed_from_an_archive_by_tar_to_stdout",
     "honest_cmd_variables_and_a_note_typed_on_windows",
+    "honest_pagers_editors_and_git_config_kept_by_the_session",
     "honest_powershell_variables_joined_to_its_own_note",
     "honest_git_and_grep_in_a_fresh_temp_folder_held_in_a_variable",
     "honest_gradle_build_with_a_buildsrc_helper",

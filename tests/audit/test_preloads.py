@@ -56,3 +56,33 @@ def test_startup_hooks_and_pythonpath_folders():
     assert not kept_indirect.startup_hook("a/custom.py")
     assert kept_indirect.python_dirs(["PYTHONPATH=src:lib pytest"]) == ["src", "lib"]
     assert kept_indirect.starts_python(".venv/bin/pytest") and not kept_indirect.starts_python("ls -l")
+
+
+def test_git_config_commands_are_kept_as_one_state_key():
+    state = preloads.git_settings("git config core.pager 'sh peek.sh' && git config user.name me")
+    assert state == {preloads.GIT_CONFIG: "sh sh peek.sh"}
+    both = preloads.git_settings("git config --local alias.x '!./p.sh'", state[preloads.GIT_CONFIG])
+    assert both[preloads.GIT_CONFIG] == "sh sh peek.sh && sh ./p.sh"
+    assert preloads.git_settings("git config user.email a@b") == {}
+
+
+def test_kept_state_loads_only_where_it_names_a_kept_file():
+    known = {"PAGER": "./peek.sh", "X": "1"}
+    assert preloads.kept_loads(known, {"peek.sh"}) == ["PAGER=./peek.sh sh"]
+    assert preloads.kept_loads(known, {"notes.md"}) == []
+    assert preloads.kept_loads({"PERL5OPT": "-MPeek"}, {"Peek.pm"}) == ["PERL5OPT=-MPeek sh"]
+    assert preloads.kept_loads({"NODE_OPTIONS": "--require=./peek"}, {"peek.js"})
+    assert preloads.kept_loads({"PAGER": "cat"}, {"peek.sh"}) == []
+    assert preloads.kept_loads({}, set()) == []
+
+
+def test_a_carried_line_loads_what_its_variables_name():
+    line = preloads.carried({"BASH_ENV": "./peek.sh", preloads.GIT_CONFIG: "sh x.sh"}) or ""
+    assert kept_runs.may_load(line)
+    spelled = kept_runs.loads(line)
+    assert "./peek.sh" in spelled and "x.sh" in spelled
+
+
+@given(st.text(max_size=300))
+def test_git_settings_never_fail(text):
+    assert isinstance(preloads.git_settings(f"git config {text}"), dict)

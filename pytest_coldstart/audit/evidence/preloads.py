@@ -9,13 +9,17 @@
   ``RUBYOPT=-r./peek`` (peek.rb), ``node -r ./peek`` / ``--require`` / ``--import`` /
   ``--loader``, the same in ``NODE_OPTIONS``, and a relative ``require``/``import`` in the
   code of ``node -e`` (node finds ./peek as peek.js, .mjs, .cjs, .ts or peek/index.js).
-A variable set by an earlier call (``export PAGER=…``) is not followed here.
+What an earlier call left runs in any later one (``carried``): a variable above kept by the
+session (``export PAGER=./peek.sh``, ``NODE_OPTIONS``, ``LD_PRELOAD``, ``BASH_ENV`` ...) and a
+command ``git config`` set (``core.pager``, ``alias.x '!sh peek.sh'``: kept under ``GIT_CONFIG``) - which later program loads it is not followed (fail closed); ``prescan`` looks at
+every later call only while such a value names a kept file.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Collection, Mapping
 
 from pytest_coldstart.audit.evidence.kept_indirect import STARTS_PYTHON
 
@@ -36,6 +40,51 @@ HINT = (
     r"|\bnode\b|\bgit\b[^;&|\n]{0,200}\s-c\b"
 )
 _HINT_BYTES = HINT.lower().replace(r"\w", r"[a-z0-9_]").encode("ascii")
+
+
+#: variables a session keeps that make a later program load a file (``carried``)
+CARRIED = _COMMAND_VARIABLES | {"PERL5OPT", "RUBYOPT", "NODE_OPTIONS", "BASH_ENV", "ENV", "PYTEST_PLUGINS"}
+CARRIED |= {"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES"}
+_CARRIED_ORDER = tuple(sorted(CARRIED))
+GIT_CONFIG = "git config:"  # the state key of the commands git config set (no shell variable's name)
+_GIT_CONFIG = re.compile(
+    r"\bgit\s+(?:-C\s+\S+\s+)?config\s+(?:--[\w-]+\s+)*([\w.-]{1,128})\s+"
+    r"""('[^'\n]{0,1024}'|"[^"\n]{0,1024}"|[^\s;&|'"]{1,1024})"""
+)
+_MAX_SETTINGS = 16
+_MAX_LINE = 4096
+
+
+def git_settings(text: str, before: str = "") -> dict[str, str]:
+    """The commands ``git config KEY VALUE`` in ``text`` sets (``core.pager``, ``alias.x``),
+    after those ``before`` holds, as the one state key ``GIT_CONFIG``; empty where it sets none."""
+    if "config" not in text or "git" not in text:
+        return {}
+    found = []
+    for match in itertools.islice(_GIT_CONFIG.finditer(text), _MAX_SETTINGS):
+        key = match.group(1).lower()
+        if key.endswith(_GIT_COMMAND_KEYS) or key.startswith(("alias.", "pager.")):
+            found.append("sh " + match.group(2).strip("'\"").lstrip("!"))
+    return {GIT_CONFIG: " && ".join([before, *found] if before else found)[-_MAX_LINE:]} if found else {}
+
+
+def carried(known: Mapping[str, str]) -> str | None:
+    """A shell line loading what the kept state ``known`` makes any later program load, or None."""
+    words = [f"{name}={known[name]}" for name in _CARRIED_ORDER if known.get(name)]
+    lines = [f"{' '.join(words)} sh"] if words else []  # sh: BASH_ENV/ENV load where a shell starts
+    lines += [known[GIT_CONFIG]] if known.get(GIT_CONFIG) else []
+    return " && ".join(lines) or None
+
+
+def kept_loads(known: Mapping[str, str], kept: Collection[str]) -> list[str]:
+    """``carried``'s line where it names one of the kept files ``kept`` (base names), else none."""
+    line = carried(known) if kept else None
+    if line is None:
+        return []
+    words = (word.strip("'\"").rpartition("/")[2] for word in line.replace("=", " ").split())
+    words = (word[2:].replace("::", "/") if word[:2] in ("-M", "-m", "-r") else word for word in words)  # -Mpeek
+    named = any(word in kept or any(word + suffix in kept for suffix in (".js", ".pm", ".rb")) for word in words)
+    return [line] if named else []
 
 
 def hints(lowered: set[str]) -> list[bytes]:

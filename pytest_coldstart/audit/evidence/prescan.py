@@ -16,7 +16,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from pytest_coldstart.audit.evidence import compiled, kept_runs, lab_record, program_files, session_state, win_paths
+from pytest_coldstart.audit.evidence import (
+    compiled,
+    kept_runs,
+    lab_record,
+    preloads,
+    program_files,
+    session_state,
+    win_paths,
+)
 from pytest_coldstart.audit.evidence.code_writes import CALL_HINT
 from pytest_coldstart.audit.evidence.encoded import RAW_HINT as ENCODED_HINT
 from pytest_coldstart.audit.evidence.expansions import CMD as CMD_VARIABLE
@@ -64,6 +72,8 @@ class Prescan:
         scan = self._names(model)
         if _ANY_HINT.search(text) or scan.search(text) is not None:
             return True
+        if model.scripts.names and preloads.kept_loads(model.variables, model.scripts.names):
+            return True  # export PAGER=./peek.sh: a kept file any later program may load
         if model.scripts.compiled and compiled.HINT_RE.search(text) and not words_of(tool) & READER_VERBS:
             return True  # java Peek, ./peek: a kept source compiled earlier may run (a Read tool runs nothing)
         # "ora""cle.json", o'racle'.json, o\\racle.json, ["ora", "cle.json"]: a name the shell or a

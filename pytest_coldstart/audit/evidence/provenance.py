@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_coldstart.audit.evidence import lab_record, session_state
+from pytest_coldstart.audit.evidence import lab_record, preloads, session_state
 from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.executed import uncommented
@@ -150,8 +150,8 @@ class Provenance:
         return not (isinstance(arguments, dict) and is_writer(tool, arguments)) and not words_of(tool) & READER_VERBS
 
     def _valued(self, arguments: Any) -> list[str]:
-        """The call's texts, also read with known variables (``S=/tmp/s.sh; bash $S``)."""
-        texts = list(strings(arguments))
+        """The call's texts, also read with known variables (``bash $S``), and what kept state loads (``preloads``)."""
+        texts = list(strings(arguments)) + preloads.kept_loads(self.variables, self.scripts.names)
         return texts + [v for t in texts if (v := valued_text(t, self.variables)) != t]
 
     def names_beside_content(self, tool: str, arguments: Any) -> set[str]:

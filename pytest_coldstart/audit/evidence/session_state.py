@@ -28,6 +28,7 @@ from collections import ChainMap
 from collections.abc import Iterator, Mapping, MutableMapping
 from typing import cast
 
+from pytest_coldstart.audit.evidence import preloads
 from pytest_coldstart.audit.evidence.expansions import assignments, valued_text
 
 MAX_STATE = 512  # variables, functions and aliases carried from call to call
@@ -36,8 +37,8 @@ MAX_INVOKED = 16
 MAX_DEFINED = 64  # functions and aliases a text defines (each body scanned at most MAX_BODY)
 DEFINED = "()"  # the key prefix of a function or an alias (alone: the mark that one is kept)
 #: Cheap necessary condition that a text leaves some state: an assignment, a read, printf -v, a
-#: function or an alias (words looked for as substrings first: a regex at every position is slow)
-_WORDS = ("read", "printf", "()", "function", "alias")
+#: function, an alias or a git config (words looked for as substrings first: a regex at every position is slow)
+_WORDS = ("read", "printf", "()", "function", "alias", "config")
 _ASSIGNED = re.compile(r"[A-Za-z0-9_\]]\+?=")
 _RAW_ASSIGNED = re.compile(rb"[a-z0-9_\]]\+?=")
 _RAW_WORDS = tuple(word.encode("ascii") for word in _WORDS)
@@ -65,6 +66,7 @@ def carry(text: str, state: MutableMapping[str, str]) -> int:
         return 0
     defined = _definitions(text)
     found = {**assignments(text, state, runtime=True), **_made(text), **defined}
+    found |= preloads.git_settings(text, state.get(preloads.GIT_CONFIG, ""))  # git config core.pager …
     if defined:  # the mark: the names of the kept bodies (all of them: "*")
         named = dict.fromkeys([*state.get(DEFINED, "").split(), *(name[len(DEFINED) :] for name in defined)])
         found[DEFINED] = " ".join(named) if len(named) <= MAX_NAMED and "*" not in named else "*"
