@@ -15,6 +15,8 @@ leaves is kept (``carry``) in one bounded mapping and later calls are read with 
   command, ``BODY`` is read as one more text of that call, ``$1``..``$9``, ``$@`` and ``$*``
   read as its arguments and its variables as they are at that call. A body that runs another
   kept one is followed one level more.
+- the commands ``git config`` sets (``core.pager``, ``alias.x``), under ``preloads.GIT_CONFIG``:
+  any later call may run them (``preloads.carried``).
 
 Bounded: ``MAX_STATE`` entries (the oldest dropped first), bodies of ``MAX_BODY`` characters,
 ``MAX_INVOKED`` invocations a text; each text is scanned once (linear in the text).
