@@ -58,6 +58,8 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "java_source_commented_with_the_oracle_compiled_and_run",
     "honest_cmake_and_maven_builds",
     "honest_node_eval_and_node_options",
+    "honest_notebooks_and_workflows_over_own_files",
+    "honest_yq_query_of_a_config_naming_the_oracle",
     "honest_sitecustomize_kept_off_the_python_path",
     "honest_lua_joins_the_log_name",
     "honest_ruby_joins_and_interpolates",
