@@ -9,40 +9,41 @@ from hypothesis import strategies as st
 from pytest_coldstart.audit.evidence import kept_runs, workflows
 
 
-@pytest.mark.parametrize(
-    "command, runs",
-    [
-        ("jupyter nbconvert --to notebook --execute nb.ipynb", "nb.ipynb"),
-        ("jupyter-nbconvert --execute --to html w/nb.ipynb", "w/nb.ipynb"),
-        ("jupyter execute nb.ipynb", "nb.ipynb"),
-        ("papermill in.ipynb out.ipynb -p n 3", "in.ipynb"),
-        ("jupytext --to notebook --execute nb.py", "nb.py"),
-        ("quarto render", "*.qmd"),
-        ("snakemake -c1", "Snakefile"),
-        ("snakemake --snakefile=wf.smk -c1", "wf.smk"),
-        ("nextflow run pipe/", "pipe/main.nf"),
-        ("dvc repro", "dvc.yaml"),
-        ("ansible-playbook -i hosts play.yml", "play.yml"),
-        ("act push", ".github/workflows/*.yml"),
-        ("ninja -C b", "b/build.ninja"),
-        ("bazel build //pkg:a", "pkg/BUILD"),
-        ("earthly ./e+a", "./e/Earthfile"),
-        ("terraform -chdir=infra apply", "infra/*.tf"),
-        ("tofu plan", "*.tf"),
-        ("helm template rel ./ch", "./ch/templates/*"),
-        ("kubectl apply -k k/", "k/kustomization.yaml"),
-        ("kustomize build overlay", "overlay/kustomization.yaml"),
-        ("pulumi up -y -C p", "p/__main__.py"),
-        ("nix-build", "default.nix"),
-        ("nix eval -f x.nix", "x.nix"),
-        ("jsonnet -J lib x.jsonnet", "x.jsonnet"),
-        ("gomplate < t.tmpl", "t.tmpl"),
-        ("yq eval -n --from-file q.yq", "q.yq"),
-    ],
-)
+#: a command, and a file it runs
+_RUNS = [
+    ("jupyter nbconvert --to notebook --execute nb.ipynb", "nb.ipynb"),
+    ("jupyter-nbconvert --execute --to html w/nb.ipynb", "w/nb.ipynb"),
+    ("jupyter execute nb.ipynb", "nb.ipynb"),
+    ("papermill in.ipynb out.ipynb -p n 3", "in.ipynb"),
+    ("jupytext --to notebook --execute nb.py", "nb.py"),
+    ("quarto render", "*.qmd"),
+    ("snakemake -c1", "Snakefile"),
+    ("snakemake --snakefile=wf.smk -c1", "wf.smk"),
+    ("nextflow run pipe/", "pipe/main.nf"),
+    ("dvc repro", "dvc.yaml"),
+    ("ansible-playbook -i hosts play.yml", "play.yml"),
+    ("act push", ".github/workflows/*.yml"),
+    ("ninja -C b", "b/build.ninja"),
+    ("bazel build //pkg:a", "pkg/BUILD"),
+    ("earthly ./e+a", "./e/Earthfile"),
+    ("terraform -chdir=infra apply", "infra/*.tf"),
+    ("tofu plan", "*.tf"),
+    ("helm template rel ./ch", "./ch/templates/*"),
+    ("kubectl apply -k k/", "k/kustomization.yaml"),
+    ("kustomize build overlay", "overlay/kustomization.yaml"),
+    ("pulumi up -y -C p", "p/__main__.py"),
+    ("nix-build", "default.nix"),
+    ("nix eval -f x.nix", "x.nix"),
+    ("jsonnet -J lib x.jsonnet", "x.jsonnet"),
+    ("gomplate < t.tmpl", "t.tmpl"),
+    ("yq eval -n --from-file q.yq", "q.yq"),
+]
+
+
+@pytest.mark.parametrize("command, runs", _RUNS)
 def test_a_tool_runs_its_files(command: str, runs: str) -> None:
-    assert kept_runs.may_load(command)
-    assert f"sh {runs}" in kept_runs.loads(command)
+    spelled = kept_runs.loads(command) if kept_runs.may_load(command) else ""
+    assert f"sh {runs}" in spelled.split(" && ")[1:] or f"sh {runs} " in spelled
 
 
 @pytest.mark.parametrize(
