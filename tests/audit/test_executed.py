@@ -20,8 +20,14 @@ def test_a_print_that_pipes_substitutes_or_redirects_still_runs():
         "echo x | sh",
         "echo x > f",
         "printf %s `cat f`",
+        "echo readfile('oracle.json')",  # Vim script evaluates what it echoes
+        "echo (cat oracle.json)",  # fish substitutes a parenthesis
     ):
         assert executed("/w/s.sh", line) == line
+
+
+def test_a_parenthesis_inside_quotes_is_printed() -> None:
+    assert executed("/w/s.sh", 'echo "done (never opened oracle.json)"\nwc -l x') == "wc -l x"
 
 
 def test_make_runs_its_recipes_with_its_own_variables():

@@ -40,6 +40,9 @@ lua -l peek -e '' => peek.lua
 crontab tab => tab
 gawk '@include "lib"; BEGIN{}' => lib lib.awk
 pandoc --lua-filter=f.lua -o x.html x.md => f.lua
+vim -es -c 'source x.vim' -c q => x.vim
+nvim --headless '+luafile x.lua' +q => x.lua
+vim --cmd 'so! a.vim' -c ':py3file b.py' f => a.vim b.py
 """
 
 

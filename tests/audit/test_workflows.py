@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from pytest_coldstart.audit.evidence import kept_runs, workflows
 
-
 #: a command, and a file it runs
 _RUNS = [
     ("jupyter nbconvert --to notebook --execute nb.ipynb", "nb.ipynb"),

@@ -40,6 +40,9 @@ _SLASH_SUFFIXES += (".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".csx", 
 _SLASH_SUFFIXES += (".cxx", ".hh", ".hxx", ".m", ".mm", ".ino", ".cu")
 _ASM_SUFFIXES = (".s", ".asm")  # .incbin "x" copies a file into the object
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
+#: a quoted string, to find a parenthesis outside them: Vim script's ``echo readfile('x')`` and
+#: fish's ``echo (cat x)`` evaluate what they print (a shell's unquoted ``(`` is no plain echo)
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
 _DEFINE = re.compile(r"^\s*(?:(?:export|override|private)\s+)*define\s+([A-Za-z_][\w.-]*)")
@@ -64,7 +67,12 @@ def _executed(makefile: bool, directives: bool, text: str) -> str:
     if makefile:
         return recipes(text)
     lines = text.split("\n")
-    return "\n".join(line for line in lines if (directives or not _COMMENT.match(line)) and not _PRINT_ONLY.match(line))
+    return "\n".join(line for line in lines if (directives or not _COMMENT.match(line)) and not _prints_only(line))
+
+
+def _prints_only(line: str) -> bool:
+    """``line`` only prints its words: an echo or printf with no parenthesis outside quotes."""
+    return _PRINT_ONLY.match(line) is not None and "(" not in _QUOTED.sub("", line)
 
 
 def uncommented(key: str, text: str) -> str:
