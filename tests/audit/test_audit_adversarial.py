@@ -60,6 +60,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_node_eval_and_node_options",
     "honest_notebooks_and_workflows_over_own_files",
     "honest_yq_query_of_a_config_naming_the_oracle",
+    "honest_compose_hatch_mkdocs_hugo_and_org_export_of_own_files",
     "honest_vim_sourcing_its_own_settings_and_a_quoted_note",
     "honest_sitecustomize_kept_off_the_python_path",
     "honest_lua_joins_the_log_name",

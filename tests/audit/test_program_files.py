@@ -43,6 +43,8 @@ pandoc --lua-filter=f.lua -o x.html x.md => f.lua
 vim -es -c 'source x.vim' -c q => x.vim
 nvim --headless '+luafile x.lua' +q => x.lua
 vim --cmd 'so! a.vim' -c ':py3file b.py' f => a.vim b.py
+emacs --batch --eval '(load "x.el")' => x.el
+emacs --batch x.org -f org-babel-execute-buffer => x.org
 """
 
 

@@ -272,7 +272,7 @@ def _own_files(segment: str, command: tuple[list[str], int, str, list[str]]) -> 
         return f"{segment} && sh {' '.join(build_files.loaded(builder, args))}"
     if programs := program_files.loaded(head, args):  # awk -f p.awk, m4 x.m4, sqlite3 db < x.sql
         return f"{segment} && sh {' '.join(programs)}"
-    if (runner := workflows.tool(head)) is not None and (flows := workflows.loaded(runner, args)):
+    if (runner := workflows.tool(head, args)) is not None and (flows := workflows.loaded(*runner)):
         return f"{segment} && sh {' && sh '.join(flows)}"  # one each: only a first operand's glob is matched
     if head == "zsh":
         extra += _ZSH_RC

@@ -7,7 +7,11 @@ A notebook's code cells run where ``jupyter nbconvert --execute``, ``jupyter exe
 the ``cmd`` of its ``dvc.yaml``, ``ansible-playbook`` a playbook's ``shell`` tasks and
 ``lookup('file', …)``, ``act`` the steps of ``.github/workflows``, ``ninja`` its
 ``build.ninja``, ``mage`` its ``magefile.go``, ``bazel`` a package's ``BUILD`` genrules,
-``earthly`` its ``Earthfile``, ``tilt`` its ``Tiltfile``. Infrastructure code reads files:
+``earthly`` its ``Earthfile``, ``tilt`` its ``Tiltfile`` (``python -m snakemake`` too);
+``docker compose`` its ``compose.yaml``, ``hatch``/``pdm``/``poe`` the scripts of
+``pyproject.toml``, ``mkdocs`` its hooks, ``hugo`` its layouts' ``readFile``, ``jekyll`` its
+plugins, and ``packer``, ``redo``, ``tup``, ``xmake``, ``premake``, ``buck``, ``pants``, ``waf``
+their build files. Infrastructure code reads files:
 ``terraform``/``tofu`` evaluate ``file(…)`` of every ``*.tf`` (``-chdir``), ``helm template``
 a chart's ``.Files.Get``, ``kustomize build``/``kubectl apply -k`` a ``configMapGenerator``'s
 files, ``pulumi up`` runs its program, ``nix-build``/``nix eval -f`` evaluate
@@ -31,6 +35,7 @@ _TERRAFORM = ("*.tf", "*.tf.json", "*.tfvars", "terragrunt.hcl")
 _BAZEL = ("BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel", "*.bzl")
 _PULUMI = ("Pulumi.yaml", "__main__.py", "index.ts", "index.js", "main.go", "Program.cs", "Main.java")
 _NIX = ("default.nix", "flake.nix", "shell.nix")
+_COMPOSE = ("compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml")
 _KUSTOMIZE = ("kustomization.yaml", "kustomization.yml", "Kustomization")
 
 #: each tool, the files of its folder (or of a folder operand) it runs
@@ -67,8 +72,26 @@ FOLDER: dict[str, tuple[str, ...]] = {
     "mustache": (),
     "ipython": (),
     "jupyter-execute": (),
+    "mkdocs": ("mkdocs.yml", "mkdocs.yaml", "main.py", "*.py", "hooks/*.py"),  # hooks, macros
+    "hugo": ("layouts/*", "layouts/_default/*", "layouts/partials/*", "layouts/shortcodes/*"),  # readFile
+    "jekyll": ("_plugins/*.rb", "_config.yml"),
+    "hatch": ("pyproject.toml", "hatch.toml", "hatch_build.py"),  # scripts of hatch run, build hooks
+    "pdm": ("pyproject.toml", "pdm_build.py"),
+    "poe": ("pyproject.toml", "poe_tasks.toml"),
+    "docker-compose": _COMPOSE,
+    "docker": _COMPOSE,
+    "podman": _COMPOSE,
+    "packer": ("*.pkr.hcl", "*.pkr.json"),
+    "redo": ("*.do",),
+    "tup": ("Tupfile", "Tuprules.tup"),
+    "xmake": ("xmake.lua",),
+    "premake5": ("premake5.lua", "premake4.lua"),
+    "buck2": ("BUCK", "BUCK.v2", "*.bzl"),
+    "pants": ("BUILD", "BUILD.pants", "pants.toml"),
+    "waf": ("wscript",),
 }
 _ALIASES = {"tofu": "terraform", "terragrunt": "terraform", "bazelisk": "bazel", "jupyter-nbconvert": "jupyter"}
+_ALIASES |= {"buck": "buck2", "premake4": "premake5", "podman-compose": "docker-compose", "poethepoet": "poe"}
 _ALIASES |= {"ipython3": "ipython", "go-jsonnet": "jsonnet", "jrsonnet": "jsonnet"}
 #: the subcommands after which a tool runs nothing of its files (the rest run, fail closed)
 _SHOWING: dict[str, frozenset[str]] = {
@@ -89,7 +112,7 @@ _FILE_OPTIONS |= frozenset(["--from-file", "--execute-file", "-c", "--config", "
 _FOLDER_OPTIONS = frozenset(["-d", "--directory", "-C", "--cwd", "--chdir", "-chdir", "--input-dir", "-i"])
 #: tools whose operands are data or targets (``yq '.a' x.yaml``): only what their options name runs
 _DATA = frozenset(["yq", "gomplate", "kubectl", "ninja", "act", "tilt", "mage"])
-_WORD = re.compile(r"^[\w./:+@~-]+$")  # a name, not a code string (``jsonnet -e '…'`` names nothing here)
+_WORD = re.compile(r"^[\w./:+@~*?-]+$")  # a name, not a code string (``jsonnet -e '…'`` names nothing here)
 _HINT_NAMES = sorted({*FOLDER, *_ALIASES}, key=len, reverse=True)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = r"\b(?:" + "|".join(name.replace("-", r"\-") for name in _HINT_NAMES) + r")\b"
@@ -97,17 +120,30 @@ _HINT_BYTES = HINT.encode()
 #: the kept names one of these tools may run: a call naming such a tool gets the full look
 _SUFFIXES: tuple[str, ...] = (".ipynb", ".qmd", ".rmd", ".smk", ".nf", ".ninja", ".tf", ".tfvars", ".bzl", ".nix")
 _SUFFIXES += (".cue", ".jsonnet", ".libsonnet", ".dhall", ".tmpl", ".tpl", ".gotmpl", ".mustache", ".yq")
-_SUFFIXES += (".yml", ".yaml")  # helm templates, workflows, kustomizations
+_SUFFIXES += (".yml", ".yaml", ".toml", ".html", ".rb", ".do", ".lua", ".hcl")  # templates, plugins, task tables
 _NAMES = frozenset(
     ["snakefile", "dvc.yaml", "build.ninja", "magefile.go", "build", "build.bazel", "workspace", "earthfile"]
-    + ["tiltfile", "pulumi.yaml", "__main__.py", "kustomization.yaml", "kustomization.yml", "chart.yaml"]
+    + [
+        "tupfile",
+        "wscript",
+        "buck",
+        "main.py",
+        "tiltfile",
+        "pulumi.yaml",
+        "__main__.py",
+        "kustomization.yaml",
+        "kustomization.yml",
+        "chart.yaml",
+    ]
 )
 
 
-def tool(head: str) -> str | None:
-    """The tool of this module the program ``head`` is, if any."""
+def tool(head: str, args: list[str]) -> tuple[str, list[str]] | None:
+    """The tool of this module the program ``head`` is (``python -m snakemake`` too), and its arguments."""
+    if head.startswith("python") and args[:1] == ["-m"] and len(args) > 1:
+        head, args = args[1], args[2:]
     name = _ALIASES.get(head, head)
-    return name if name in FOLDER else None
+    return (name, args) if name in FOLDER else None
 
 
 def loaded(name: str, args: list[str]) -> list[str]:
@@ -146,6 +182,10 @@ def _runs(name: str, args: list[str], words: list[str]) -> bool:
         return "--execute" in args
     if name == "jupyter":
         return "--execute" in args or words[:1] in (["execute"], ["run"])
+    if name in ("docker", "podman"):  # their other commands: ``containers``
+        return words[:1] == ["compose"]
+    if name == "hatch" or name == "pdm":
+        return words[:1] != [] and words[0] not in ("version", "env", "config", "show", "list", "info", "self")
     if name == "kubectl":
         return bool({"-k", "--kustomize", "kustomize"} & set(args)) or any(a.startswith("--kustomize=") for a in args)
     return True
