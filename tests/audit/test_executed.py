@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -84,3 +86,12 @@ def test_a_c_source_keeps_its_preprocessor_lines() -> None:
 
 def test_a_jq_program_spells_the_data_it_imports() -> None:
     assert executed("p.jq", 'import "oracle" as $o; $o').split()[-1] == "oracle.json"
+
+
+def test_a_notebook_runs_its_code_cells_and_magics() -> None:
+    cells = [
+        {"cell_type": "markdown", "source": ["never opens oracle.json"]},
+        {"cell_type": "code", "source": ["# a comment\n", "%run peek.py\n", "!cat notes.md"]},
+    ]
+    assert executed("/w/nb.ipynb", json.dumps({"cells": cells})) == "python peek.py\ncat notes.md"
+    assert executed("/w/nb.ipynb", "{not json") == "{not json"

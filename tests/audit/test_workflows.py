@@ -68,8 +68,9 @@ def test_nothing_is_run(command: str) -> None:
     assert "sh nb.ipynb" not in kept_runs.loads(command)
 
 
-def test_a_code_string_is_no_file() -> None:
-    assert workflows.loaded("jsonnet", ["-e", 'importstr "x"; 1']) == []
+def test_a_code_string_is_no_file_but_its_imports_are() -> None:
+    assert workflows.loaded("jsonnet", ["-e", 'importstr "x"; 1']) == ["x"]
+    assert workflows.loaded("jsonnet", ["-e", "{a: 1}"]) == []
 
 
 def test_hints_cover_the_kept_names() -> None:

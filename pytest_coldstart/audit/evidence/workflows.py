@@ -112,6 +112,7 @@ _FILE_OPTIONS |= frozenset(["--from-file", "--execute-file", "-c", "--config", "
 _FOLDER_OPTIONS = frozenset(["-d", "--directory", "-C", "--cwd", "--chdir", "-chdir", "--input-dir", "-i"])
 #: tools whose operands are data or targets (``yq '.a' x.yaml``): only what their options name runs
 _DATA = frozenset(["yq", "gomplate", "kubectl", "ninja", "act", "tilt", "mage"])
+_IMPORT = re.compile(r"\bimport(?:str|bin)?\s*[\"']?([^\"'\s]{1,256})")
 _WORD = re.compile(r"^[\w./:+@~*?-]+$")  # a name, not a code string (``jsonnet -e '…'`` names nothing here)
 _HINT_NAMES = sorted({*FOLDER, *_ALIASES}, key=len, reverse=True)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
@@ -171,6 +172,9 @@ def loaded(name: str, args: list[str]) -> list[str]:
         elif arg[:1] not in ("-", ">") and not arg[:1].isdigit() and _WORD.match(arg) and name not in _DATA:
             named.append(arg)
     named += [_package(word) for word in named if "//" in word or "+" in word]  # bazel //pkg:x, earthly ./d+t
+    if name == "jsonnet" and "import" in " ".join(args):  # -e 'import "x.libsonnet"': in each -J folder too
+        imported = _IMPORT.findall(" ".join(args))[:8]
+        named += [f"{where}{file}" for where in ["", *(f"{f.rstrip('/')}/" for f in named[:8])] for file in imported]
     where = [folder.rstrip("/") + "/" for folder in folders[:8]] or [""]
     places = [*where, *(f"{base}{word.rstrip('/')}/" for base in where for word in named[:8])]
     return [*named, *(f"{place}{file}" for place in dict.fromkeys(places) for file in FOLDER[name])]

@@ -213,4 +213,17 @@ WORKFLOWS: list[Scenario] = [
         "cd workspace && docker compose up && hatch run test && pdm run pytest && mkdocs build"
         " && emacs --batch notes.org -f org-html-export-to-html && cd site && hugo",
     ),
+    _reads(
+        "oracle_read_by_a_script_a_notebook_runs_with_percent_run",
+        "a notebook cell's %run peek.py runs a kept script that prints the oracle",
+        _write("peek.py", _PEEK + "\n"),
+        _write("nb.ipynb", _notebook(("code", "%run peek.py"))),
+        "jupyter nbconvert --execute --to notebook nb.ipynb",
+    ),
+    _reads(
+        "oracle_read_by_a_jsonnet_library_on_the_jpath",
+        "jsonnet -J lib -e 'import \"x.libsonnet\"' imports lib/x.libsonnet, which imports the oracle's text",
+        _write("lib/x.libsonnet", "importstr 'oracle.json'\n"),
+        "jsonnet -J lib -e 'import \"x.libsonnet\"'",
+    ),
 ]
