@@ -94,4 +94,5 @@ def test_a_notebook_runs_its_code_cells_and_magics() -> None:
         {"cell_type": "code", "source": ["# a comment\n", "%run peek.py\n", "!cat notes.md"]},
     ]
     assert executed("/w/nb.ipynb", json.dumps({"cells": cells})) == "python peek.py\ncat notes.md"
-    assert executed("/w/nb.ipynb", "{not json") == "{not json"
+    for hostile in ("{not json", "[1]", '{"cells": 5}', '{"cells": [3]}', "[" * 100_000):
+        assert executed("/w/nb.ipynb", hostile) == hostile

@@ -87,7 +87,7 @@ def notebook_code(text: str) -> str:
         cells = json.loads(text).get("cells")
         sources = [cell.get("source", "") for cell in cells if cell.get("cell_type") != "markdown"]
         code = "\n".join(source if isinstance(source, str) else "".join(source) for source in sources)
-    except (ValueError, AttributeError, TypeError):
+    except (ValueError, AttributeError, TypeError, RecursionError):  # a hostile text: all of it
         return text
     return _MAGIC.sub(lambda m: "python " if m.group(1) else "", code)
 
