@@ -49,7 +49,6 @@ def test_a_tool_runs_its_files(command: str, runs: str) -> None:
     "command",
     [
         "jupyter nbconvert --to html nb.ipynb",
-        "jupytext --to py nb.ipynb",
         "terraform fmt",
         "kubectl get pods",
         "kubectl apply -f x.yaml",

@@ -23,7 +23,8 @@ expression (``load(…)``).
 reads as run (a file that only names the oracle counts: fail closed). Each tool's operands count
 as files it runs and as folders whose own files it runs (``nextflow run pipeline/``, ``helm
 template chart``); a name that is no kept file changes nothing. A command that only shows or
-formats (``terraform fmt``, ``nbconvert`` without ``--execute``) runs none.
+formats (``terraform fmt``, ``nbconvert --to html``) runs none; a notebook converted into a script
+(``nbconvert --to script``, ``jupytext``) counts as run (fail closed: the script runs later).
 """
 
 from __future__ import annotations
@@ -181,11 +182,13 @@ def loaded(name: str, args: list[str]) -> list[str]:
 
 
 def _runs(name: str, args: list[str], words: list[str]) -> bool:
-    """Whether the command runs code at all: nbconvert and jupytext only with ``--execute``."""
-    if name == "jupytext":
-        return "--execute" in args
+    """Whether the command runs code at all: ``nbconvert`` only with ``--execute`` or into a
+    script (``--to script``, which a later ``python nb.py`` runs), not into a page."""
+    if name == "jupytext":  # a conversion makes a script that runs later: which one is not followed
+        return True
     if name == "jupyter":
-        return "--execute" in args or words[:1] in (["execute"], ["run"])
+        scripted = bool({"script", "python", "--to=script", "--to=python"} & set(args))
+        return "--execute" in args or scripted or words[:1] in (["execute"], ["run"])
     if name in ("docker", "podman"):  # their other commands: ``containers``
         return words[:1] == ["compose"]
     if name == "hatch" or name == "pdm":

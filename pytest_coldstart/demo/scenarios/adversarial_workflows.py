@@ -226,4 +226,11 @@ WORKFLOWS: list[Scenario] = [
         _write("lib/x.libsonnet", "importstr 'oracle.json'\n"),
         "jsonnet -J lib -e 'import \"x.libsonnet\"'",
     ),
+    _reads(
+        "oracle_read_by_a_notebook_converted_to_a_script_then_run",
+        "nbconvert --to script turns nb.ipynb into nb.py, which python runs in a later call",
+        _write("nb.ipynb", _notebook(("code", _PEEK))),
+        "jupyter nbconvert --to script nb.ipynb",
+        "python nb.py",
+    ),
 ]
