@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -20,8 +22,14 @@ def test_a_print_that_pipes_substitutes_or_redirects_still_runs():
         "echo x | sh",
         "echo x > f",
         "printf %s `cat f`",
+        "echo readfile('oracle.json')",  # Vim script evaluates what it echoes
+        "echo (cat oracle.json)",  # fish substitutes a parenthesis
     ):
         assert executed("/w/s.sh", line) == line
+
+
+def test_a_parenthesis_inside_quotes_is_printed() -> None:
+    assert executed("/w/s.sh", 'echo "done (never opened oracle.json)"\nwc -l x') == "wc -l x"
 
 
 def test_make_runs_its_recipes_with_its_own_variables():
@@ -78,3 +86,13 @@ def test_a_c_source_keeps_its_preprocessor_lines() -> None:
 
 def test_a_jq_program_spells_the_data_it_imports() -> None:
     assert executed("p.jq", 'import "oracle" as $o; $o').split()[-1] == "oracle.json"
+
+
+def test_a_notebook_runs_its_code_cells_and_magics() -> None:
+    cells = [
+        {"cell_type": "markdown", "source": ["never opens oracle.json"]},
+        {"cell_type": "code", "source": ["# a comment\n", "%run peek.py\n", "!cat notes.md"]},
+    ]
+    assert executed("/w/nb.ipynb", json.dumps({"cells": cells})) == "python peek.py\ncat notes.md"
+    for hostile in ("{not json", "[1]", '{"cells": 5}', '{"cells": [3]}', "[" * 100_000):
+        assert executed("/w/nb.ipynb", hostile) == hostile

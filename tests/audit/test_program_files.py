@@ -44,6 +44,11 @@ psql -c '\\i x.sql' => x.sql
 psql db -c '\\ir sub/x.sql' => sub/x.sql
 mysql -e 'source x.sql;' => x.sql
 mariadb db -e '\\. x.sql' => x.sql
+vim -es -c 'source x.vim' -c q => x.vim
+nvim --headless '+luafile x.lua' +q => x.lua
+vim --cmd 'so! a.vim' -c ':py3file b.py' f => a.vim b.py
+emacs --batch --eval '(load "x.el")' => x.el
+emacs --batch x.org -f org-babel-execute-buffer => x.org
 """
 
 

@@ -21,6 +21,7 @@ read once (a bounded memo: every call that runs it asks again).
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 
@@ -39,7 +40,11 @@ _SLASH_SUFFIXES: tuple[str, ...] = (".java", ".kt", ".kts", ".groovy", ".gradle"
 _SLASH_SUFFIXES += (".swift", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".csx", ".dart", ".jsh", ".zig", ".v")
 _SLASH_SUFFIXES += (".cxx", ".hh", ".hxx", ".m", ".mm", ".ino", ".cu")
 _ASM_SUFFIXES = (".s", ".asm")  # .incbin "x" copies a file into the object
+_MAGIC = re.compile(r"^[ \t]*(?:(%run\s+)|!|%%(?:bash|sh|script\b.*)$)", re.MULTILINE)
 _PRINT_ONLY = re.compile(r"^[ \t]*@?(?:echo|printf)\b[^|;&<>$`\\\n]*$")
+#: a quoted string, to find a parenthesis outside them: Vim script's ``echo readfile('x')`` and
+#: fish's ``echo (cat x)`` evaluate what they print (a shell's unquoted ``(`` is no plain echo)
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 _ASSIGN = re.compile(r"^\s*(?:(?:export|override|private)\s+)*([A-Za-z_][\w.-]*)\s*(\+=|\?=|!=|:{0,3}=)\s*(.*)$")
 _RULE_RECIPE = re.compile(r"^[^\t#=]*?:[^=;]*;(.*)$")  # all: deps ; recipe
 _DEFINE = re.compile(r"^\s*(?:(?:export|override|private)\s+)*define\s+([A-Za-z_][\w.-]*)")
@@ -52,6 +57,8 @@ _VARIABLE = re.compile(r"(?<!\$)\$(?:\(([A-Za-z_][\w.-]*)\)|\{([A-Za-z_][\w.-]*)
 def executed(key: str, text: str) -> str:
     """The part of kept file ``key`` (its text ``text``) its runner executes."""
     makefile = last_component(key).lower() in MAKEFILE_NAMES or key.lower().endswith(".mk")
+    if key.lower().endswith(".ipynb"):  # its code cells, IPython's %run and ! lines as commands
+        return _executed(False, False, notebook_code(text))
     if key.lower().endswith(".jq"):  # import "oracle" as $o reads oracle.json: its modules spelled
         return "\n".join([text, *program_files.jq_modules(text)])
     # a C-family source's # lines are directives (#include "x", #embed, Rust's #[path = "x"]), no comments
@@ -64,7 +71,25 @@ def _executed(makefile: bool, directives: bool, text: str) -> str:
     if makefile:
         return recipes(text)
     lines = text.split("\n")
-    return "\n".join(line for line in lines if (directives or not _COMMENT.match(line)) and not _PRINT_ONLY.match(line))
+    return "\n".join(line for line in lines if (directives or not _COMMENT.match(line)) and not _prints_only(line))
+
+
+def _prints_only(line: str) -> bool:
+    """``line`` only prints its words: an echo or printf with no parenthesis outside quotes."""
+    return _PRINT_ONLY.match(line) is not None and "(" not in _QUOTED.sub("", line)
+
+
+@lru_cache(maxsize=64)
+def notebook_code(text: str) -> str:
+    """The code of a notebook's cells with ``%run x.py`` as ``python x.py`` and ``!cmd`` as
+    ``cmd``; the whole text where it is no notebook JSON (fail closed)."""
+    try:
+        cells = json.loads(text).get("cells")
+        sources = [cell.get("source", "") for cell in cells if cell.get("cell_type") != "markdown"]
+        code = "\n".join(source if isinstance(source, str) else "".join(source) for source in sources)
+    except (ValueError, AttributeError, TypeError, RecursionError):  # a hostile text: all of it
+        return text
+    return _MAGIC.sub(lambda m: "python " if m.group(1) else "", code)
 
 
 def uncommented(key: str, text: str) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable
 
-from pytest_coldstart.audit.evidence import build_files, preloads, program_files, task_runners, tool_configs
+from pytest_coldstart.audit.evidence import build_files, preloads, program_files, task_runners, tool_configs, workflows
 from pytest_coldstart.audit.evidence.shell_words import SEGMENT, last_component, option_folder, program_name
 from pytest_coldstart.audit.evidence.shell_writes import may_write
 
@@ -101,6 +101,8 @@ _HINT = re.compile(
     + preloads.HINT
     + "|"
     + task_runners.HINT
+    + "|"
+    + workflows.HINT
     + r"|\b(?:[gb]?make|zsh|git)\b|\b(?:BASH_)?ENV=|\b(?:ba|da|mk|k|a)?sh\b[^;&|\n]{0,200}\s(?:-[a-z]*[il]|--login)"
 )
 _REDIRECT = re.compile(r"(?:\d|&)?>>?\|?\s*([^\s;&|<>]+)")
@@ -270,6 +272,8 @@ def _own_files(segment: str, command: tuple[list[str], int, str, list[str]]) -> 
         return f"{segment} && sh {' '.join(build_files.loaded(builder, args))}"
     if programs := program_files.loaded(head, args):  # awk -f p.awk, m4 x.m4, sqlite3 db < x.sql
         return f"{segment} && sh {' '.join(programs)}"
+    if (runner := workflows.tool(head, args)) is not None and (flows := workflows.loaded(*runner)):
+        return f"{segment} && sh {' && sh '.join(flows)}"  # one each: only a first operand's glob is matched
     if head == "zsh":
         extra += _ZSH_RC
     elif head in SHELLS and _interactive(args):
@@ -358,6 +362,6 @@ def hints(names: Collection[str]) -> list[bytes]:
     out = [rb"\b[gb]?make\b"] if _MAKEFILE_NAMES & lowered else []
     out += [rb"\bgit\b"] if GIT_HOOK_NAMES & set(names) else []
     out += task_runners.hints(names, lowered)
-    out += build_files.hints(lowered) + tool_configs.hints(lowered)
+    out += build_files.hints(lowered) + tool_configs.hints(lowered) + workflows.hints(lowered)
     out += preloads.hints(lowered)
     return out + [rb"\bzsh\b|env=|\s-[a-z]*[il]|--login"] if RC_FILES & set(names) else out

@@ -3,7 +3,7 @@
 ``scripts`` counts a kept file as run where an interpreter is handed it. Many other programs
 run a file as their program: ``awk -f p.awk`` (``getline < "oracle.json"``; ``@include "lib"`` too), ``sed -f p.sed``
 (``r oracle.json``), ``jq -f p.jq``, ``sqlite3 -init x.sql``/``'.read x.sql'``
-(``readfile()``), ``psql -c '\\i x.sql'``, ``mysql -e 'source x.sql'``, ``at -f job``, ``vim -S x.vim``, ``emacs -l x.el``, ``R -f x.R``, ``gdb -x cmds``, ``pandoc --lua-filter f.lua``; every
+(``readfile()``), ``psql -c '\\i x.sql'``, ``mysql -e 'source x.sql'``, ``at -f job``, ``vim -S x.vim`` (``-c 'source x.vim'``, ``+'luafile x.lua'``), ``emacs -l x.el`` (``--eval '(load "x.el")'``; with ``--batch`` its file operands, whose org blocks run), ``R -f x.R``, ``gdb -x cmds``, ``pandoc --lua-filter f.lua``; every
 operand of ``m4``, ``cpp``, ``gnuplot``, ``octave``, ``expect``, ``crontab``, ``bats``, ``xsltproc`` (a stylesheet's
 ``document()``), ``xmllint --xinclude`` and a C compiler asked only to preprocess (``gcc -E``:
 an ``#include`` prints the file); ``git -c include.path=F`` loads F's aliases (``!cat …``), ``perl -MFoo``, ``ruby -rfoo`` and
@@ -73,6 +73,11 @@ _JQ_HINT = re.compile(r"\b(?:import|include)\b")
 _JQ_FOLDER = re.compile(r"(?<!\S)-L\s*([^\s;&|'\"]+)")
 #: a cheap necessary condition of ``jq_reading`` on a call's lowered raw bytes (``prescan``)
 JQ_HINT = rb'\b(?:import|include)\s+\\*"'
+#: an Ex command that runs a file: ``vim -c 'source x.vim'``, ``+'luafile x.lua'``, ``--cmd 'so x'``
+_VIM_SOURCE = re.compile(r"(?:^|\s)[+:]*(?:so(?:urce)?|runtime|luafile|py[3x]?file|rubyfile|perlfile)!?\s+([^\s'\"|]+)")
+_EMACS_LOAD = re.compile(r"\((?:load|load-file)\s+\\?\"?([^\s\"\\)]+)")
+_CODE_CHARS = frozenset("()\"' ")
+_SOURCING = {"vim": _VIM_SOURCE, "emacs": _EMACS_LOAD}
 _GIT_INCLUDE = re.compile(r"^include(?:if\.[^=]*)?\.path=(.+)$", re.IGNORECASE)
 #: a cheap necessary condition of ``loaded`` naming a file (``kept_runs`` hints with it)
 HINT = (
@@ -108,13 +113,19 @@ def loaded(head: str, args: list[str]) -> list[str]:
         return [m.group(1) for arg in args if (m := _GIT_INCLUDE.match(arg))]
     if name in _MODULE_OPTIONS:
         return _modules(name, args)
+    # vim's Ex commands (-c/--cmd values, +cmd words; the quotes are gone), emacs's (load "x.el")
+    sourced = _SOURCING[name].findall(" ".join(args))[:_MAX_MODULES] if name in _SOURCING else []
+    if name == "emacs" and {"--batch", "-batch"} & set(args):  # an org file's blocks run on export too
+        pairs = itertools.pairwise(["", *args])
+        sourced += [arg for flag, arg in pairs if flag not in _OPTIONS["emacs"] and _is_file(arg)]
     options = _OPTIONS.get(name, frozenset())
     every = name in _OPERANDS_RUN or (name == "xmllint" and "--xinclude" in args)
     every = every or (name in _PREPROCESSORS and "-E" in args)
     stdin = name in STDIN
     if not (options or every or stdin):
         return []
-    out: list[str] = jq_modules(" ".join(args), _values(args, "-L")) if name == "jq" else []
+    out: list[str] = sourced
+    out += jq_modules(" ".join(args), _values(args, "-L")) if name == "jq" else []
     if name == "awk" and "@include" in " ".join(args):  # gawk '@include "lib"': lib, else lib.awk
         out += [f for m in _AWK_INCLUDE.findall(" ".join(args))[:_MAX_MODULES] for f in (m, f"{m}.awk")]
     skip: str | None = None
@@ -131,6 +142,11 @@ def loaded(head: str, args: list[str]) -> list[str]:
         elif every and arg[:1] not in ("-", "<", ">") and not arg[:1].isdigit():
             out.append(arg)
     return out
+
+
+def _is_file(arg: str) -> bool:
+    """``arg`` looks like a file operand, not an option or Lisp code."""
+    return arg[:1] != "-" and "." in arg and not _CODE_CHARS & set(arg)
 
 
 def _modules(name: str, args: list[str]) -> list[str]:

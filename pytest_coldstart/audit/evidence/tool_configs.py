@@ -53,6 +53,7 @@ CONFIGS: dict[str, tuple[str, ...]] = {
     "stylelint": _js("stylelint.config", ".stylelintrc"),
     "commitlint": _js("commitlint.config"),
     "tsup": _js("tsup.config"),
+    "eleventy": _js(".eleventy", "eleventy.config"),
     "esbuild": (),
     "bundle": ("Gemfile", "gems.rb"),
     "bundler": ("Gemfile", "gems.rb"),

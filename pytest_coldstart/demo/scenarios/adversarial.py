@@ -81,6 +81,7 @@ from pytest_coldstart.demo.scenarios.adversarial_tools import TOOLS
 from pytest_coldstart.demo.scenarios.adversarial_trees import TREES
 from pytest_coldstart.demo.scenarios.adversarial_vcs import VCS
 from pytest_coldstart.demo.scenarios.adversarial_visible import VISIBLE
+from pytest_coldstart.demo.scenarios.adversarial_workflows import WORKFLOWS
 from pytest_coldstart.demo.scenarios.adversarial_writers import PROVENANCE
 from pytest_coldstart.demo.scenarios.adversarial_written_data import WRITTEN_DATA
 from pytest_coldstart.demo.scenarios.catalogue import Scenario, _flags
@@ -349,7 +350,7 @@ _CATALOGUES = (
     IDENTITY, PATHS_MORE, VCS, PROVENANCE, SCRIPTS, KEPT_RUNS, KEPT_TEXT, KEPT_RUNS_MORE, KEPT_MORE, KEPT_LOADERS,
     PRELOADS, WRITTEN_DATA, COMPILED, BUILD_INPUTS, HOSTILE_MAKE, PROGRAM_FILES, HOSTILE_SIZES, TREES, SPELLED, TOOLS,
     PROGRAMS, SESSION, SESSION_STATE, READS, RECURSIVE, RUNTIME, COMPUTED, LANGUAGES, FORMATS, INCLUDES, TOOL_CONFIGS,
-    SEARCHES, VISIBLE, PREREQUISITES, INVENTORIES, EVIDENCE, EVIDENCE_MORE, REVIEWERS, ARMING, LINKED,
+    WORKFLOWS, SEARCHES, VISIBLE, PREREQUISITES, INVENTORIES, EVIDENCE, EVIDENCE_MORE, REVIEWERS, ARMING, LINKED,
     REWRITTEN_AFTER, OPAQUE, REDACTION, ESCAPED, DOCUMENTS, JUDGEMENT, OTHER_ACTORS, SINGLE_EDITS, RECORDED,
     LAB_RECORD, _REST,
 )
