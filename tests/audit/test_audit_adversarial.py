@@ -46,6 +46,7 @@ HONEST = {  # the same file named another way, an allowed writer, content that i
     "honest_git_commit_message_names_the_oracle",
     "honest_copy_into_mktemp_folder_beside_ls",
     "honest_diff_of_two_jq_process_substitutions",
+    "honest_codex_argv_apply_patch_adds_a_note",
     "honest_note_printed_from_an_archive_by_tar_to_stdout",
     "honest_cmd_variables_and_a_note_typed_on_windows",
     "honest_git_and_grep_in_a_fresh_temp_folder_held_in_a_variable",

@@ -171,3 +171,7 @@ def test_sqlite_fsdir_with_readfile_reads_the_folder() -> None:
 def test_a_plain_process_substitution_is_a_command_of_its_own(text, folders):
     read = [folder for folder, _, _ in folder_reads(text) if folder != "/dev/fd/63"]
     assert [f for f in read if f in (".", "test")] == folders
+
+
+def test_codex_apply_patch_reads_no_folder_its_patch_globs():
+    assert list(folder_reads("apply_patch *** Begin Patch\n*** Add File: w/x.txt\n+hi\n*** End Patch")) == []

@@ -36,6 +36,7 @@ NOT_READING |= {"rm", "rmdir", "mkdir", "mv", "ln", "for", "in", "test", "[", "[
 NOT_READING |= {"readlink", "cd", "pushd", "export", "set", "unset", "local", "declare", "git", "tree", "find", "which"}
 NOT_READING |= {"case", "select", "read", "shopt", "kill", "true", "false", ":", "trash-put", "gio", "shred", "unlink"}
 NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a product
+NOT_READING |= {"apply_patch"}  # Codex's ["apply_patch", PATCH]: its operand is the patch's text
 _PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
 _WRAPPERS |= {"npx", "bunx", "busybox", "toybox"}  # busybox httpd: the applet is the program
