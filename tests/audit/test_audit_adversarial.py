@@ -41,6 +41,12 @@ def test_the_catalogue_is_large_and_every_entry_names_its_seed_sentence():
 
 
 HONEST = {  # the same file named another way, an allowed writer, content that is not the answer
+    "honest_heredoc_note_names_the_oracle",
+    "honest_tee_heredoc_note_then_git_add",
+    "honest_git_commit_message_names_the_oracle",
+    "honest_copy_into_mktemp_folder_beside_ls",
+    "honest_diff_of_two_jq_process_substitutions",
+    "honest_codex_argv_apply_patch_adds_a_note",
     "honest_note_printed_from_an_archive_by_tar_to_stdout",
     "honest_cmd_variables_and_a_note_typed_on_windows",
     "honest_pagers_editors_and_git_config_kept_by_the_session",

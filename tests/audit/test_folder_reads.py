@@ -157,3 +157,21 @@ def test_sqlite_fsdir_with_readfile_reads_the_folder() -> None:
     """``readfile(name) from fsdir('.')``: every file below the folder, whatever the where clause."""
     reads = list(folder_reads("""sqlite3 :memory: "select readfile(name) from fsdir('.') where name like 'orac%'" """))
     assert reads and reads[0][0] == "."
+
+
+@pytest.mark.parametrize(
+    "text, folders",
+    [
+        ("diff <(jq -S . a.json) <(jq -S . /tmp/b.json)", []),  # jq's . is its filter
+        ("diff <(sort a) .", ["."]),  # the command's own operand stays
+        ("cat <(cat *)", ["."]),  # the substitution's command is read too
+        ("diff <(cd test && cat *) x", ["test", "."]),  # not plain: read as before
+    ],
+)
+def test_a_plain_process_substitution_is_a_command_of_its_own(text, folders):
+    read = [folder for folder, _, _ in folder_reads(text) if folder != "/dev/fd/63"]
+    assert [f for f in read if f in (".", "test")] == folders
+
+
+def test_codex_apply_patch_reads_no_folder_its_patch_globs():
+    assert list(folder_reads("apply_patch *** Begin Patch\n*** Add File: w/x.txt\n+hi\n*** End Patch")) == []

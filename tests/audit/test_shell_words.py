@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_coldstart.audit.evidence import shell_words
 from pytest_coldstart.audit.evidence.shell_words import dequoted, segment_tokens, strings, without_comments
 
 
@@ -107,42 +106,3 @@ def test_file_uri_path(uri, path):
     from pytest_coldstart.audit.evidence.shell_words import file_uri_path
 
     assert file_uri_path(uri) == path
-
-
-@pytest.mark.parametrize(
-    "text, spelled",
-    [
-        ("D=$(mktemp -d); cd $D && ls", "D=$(mktemp -d); cd $(mktemp -d) && ls"),
-        (
-            'export W="$(mktemp -d -t b.XXXX)" && cd "${W}"',
-            'export W="$(mktemp -d -t b.XXXX)" && cd $(mktemp -d -t b.XXXX)',
-        ),
-        ("x=1\nD=`mktemp -d`\npushd $D", "x=1\nD=`mktemp -d`\npushd `mktemp -d`"),
-    ],
-)
-def test_a_cd_into_a_variable_just_set_to_a_fresh_folder_is_spelled_as_one(text, spelled):
-    assert shell_words.fresh_spelled(text) == spelled
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "D=$(mktemp -d); D=..; cd $D",  # changed in between
-        "true || D=$(mktemp -d); cd $D",  # may be skipped
-        "false && D=$(mktemp -d); cd $D",
-        "(D=$(mktemp -d)); cd $D",  # a subshell's
-        "D=$(mktemp -d) | true; cd $D",  # a pipeline's
-        "TMPDIR=. ; D=$(mktemp -d); cd $D",  # made in the run
-        "D=$(mktemp -d x.XXXX); cd $D",  # a template without -t: made in the cwd
-        "D=$(mktemp -d); cd $D/..",
-        "D=$(mktemp -d); cd $E",
-        "D=$(mktemp -d) || cd $D",
-    ],
-)
-def test_no_other_cd_is_spelled_fresh(text):
-    assert shell_words.fresh_spelled(text) == text
-
-
-@given(st.text(alphabet="D=$(mktemp -d);&|\n cd\"'`{}", max_size=200))
-def test_fresh_spelling_keeps_the_segments(text):
-    assert len(shell_words.SEGMENT.split(shell_words.fresh_spelled(text))) == len(shell_words.SEGMENT.split(text))

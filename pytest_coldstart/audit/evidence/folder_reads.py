@@ -36,6 +36,7 @@ NOT_READING |= {"rm", "rmdir", "mkdir", "mv", "ln", "for", "in", "test", "[", "[
 NOT_READING |= {"readlink", "cd", "pushd", "export", "set", "unset", "local", "declare", "git", "tree", "find", "which"}
 NOT_READING |= {"case", "select", "read", "shopt", "kill", "true", "false", ":", "trash-put", "gio", "shred", "unlink"}
 NOT_READING |= {"expr", "let", "seq", "bc", "dc"}  # arithmetic: a * is a product
+NOT_READING |= {"apply_patch"}  # Codex's ["apply_patch", PATCH]: its operand is the patch's text
 _PROGRAM = re.compile(r"[a-z0-9][\w.+-]*")
 _WRAPPERS = frozenset(["sudo", "env", "command", "nohup", "time", "nice", "exec", "xargs", "parallel", "timeout"])
 _WRAPPERS |= {"npx", "bunx", "busybox", "toybox"}  # busybox httpd: the applet is the program
@@ -119,7 +120,7 @@ def folder_reads(text: str, entering: Callable[[str], None] | None = None) -> It
     folders = {}  # the literals the text assigns variables a listing is handed (looked up once)
     if code_reads and _VAR_LISTING.search(text) is not None:
         folders = {match.group("var"): match.group("folder") for match in _ASSIGNED_FOLDER.finditer(text)}
-    for segment in quoted_segments(text):  # a | inside a quoted grep pattern separates nothing
+    for segment in _substitutions_apart(quoted_segments(text)):  # a quoted | separates nothing
         if entering is not None:
             entering(segment)
         if code_reads:
@@ -169,6 +170,25 @@ def _repository_moved(words: list[str]) -> Read:
     target = [w for w in words[1:] if not w.startswith("-")][-1:] or ["."]
     landed = target[0].rstrip("/")
     return (posixpath.dirname(landed) or "." if last_component(landed) == ".git" else landed, INIT, False)
+
+
+#: a process substitution of one plain command (no cd, separator, quote or nesting in it)
+_PROCESS = re.compile(r"[<>]\(([^()<>;&|`$'\"\n]*)\)")
+
+
+def _substitutions_apart(segments: list[str]) -> Iterator[str]:
+    """Each segment, its plain process substitutions first as segments of their own and then
+    spelled as the ``/dev/fd/63`` the command is handed: in ``diff <(jq . a) b`` jq's ``.`` is
+    its filter, no folder diff reads."""
+    for segment in segments:
+        if "(" in segment and ("<(" in segment or ">(" in segment):
+            inner = [m[1] for m in _PROCESS.finditer(segment) if m[1].split()[:1] not in (["cd"], ["pushd"])]
+            if inner:
+                yield from inner
+                segment = _PROCESS.sub(
+                    lambda m: m[0] if m[1].split()[:1] in (["cd"], ["pushd"]) else "/dev/fd/63", segment
+                )
+        yield segment
 
 
 def _bracketless(word: str) -> str:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from pytest_coldstart.audit.evidence import shell_words
+from pytest_coldstart.audit.evidence import fresh_names
 from pytest_coldstart.audit.evidence.run_tree import symlink_names
 from pytest_coldstart.audit.evidence.shell_words import is_glob, last_component, segment_tokens, strings
 from pytest_coldstart.audit.evidence.win_paths import long_path, win32_path
@@ -307,7 +307,7 @@ class Workspace:
         cwd the segment runs in (``cd`` segments move it). ``wanted``: only the segments it
         finds in (lowercased) are tokenised - a cheap necessary condition of the caller.
         The text is cut and tokenised once; only the cwds differ from one start to the next."""
-        parsed = [(segment, segment_tokens(segment, wanted)) for segment in shell_words.moving(text, self.tmpdir)]
+        parsed = [(segment, segment_tokens(segment, wanted)) for segment in fresh_names.moving(text, self.tmpdir)]
         for start in self.starts:
             current = [start]
             for segment, tokens in parsed:
@@ -334,7 +334,7 @@ class Workspace:
         segment = _ASSIGNED.sub("", segment.lstrip(" \t({"))  # (cd x; ...), CDPATH=. cd x move it too
         if not segment.startswith(_MOVES):
             return cwd
-        if "mktemp" in segment and not self.tmpdir and shell_words.fresh_folder(segment):
+        if "mktemp" in segment and not self.tmpdir and fresh_names.fresh_folder(segment):
             return "/tmp/<mktemp -d>"  # cd $(mktemp -d): a folder of its own, outside the run
         words = segment.split()
         if words[0] not in _MOVES:
@@ -356,7 +356,7 @@ class Workspace:
         MAX_CWDS of them: the first ones and UNKNOWN_CWD (a relative name may then be anywhere,
         fail closed), so what callers do per cwd and per name stays linear in the text."""
         found: dict[str | None, None] = dict.fromkeys(self.starts)
-        segments = shell_words.moving(text, self.tmpdir)
+        segments = fresh_names.moving(text, self.tmpdir)
         for start in self.starts:
             current = [start]
             for segment in segments:
@@ -391,7 +391,7 @@ class Workspace:
             return
         for start in list(self.starts):
             cwd = start
-            for segment in shell_words.moving(text, self.tmpdir):
+            for segment in fresh_names.moving(text, self.tmpdir):
                 cwd = self.moved(segment, cwd)
             if cwd is not None and self.cwd is not None and self.fold(cwd) == self.fold(self.cwd):
                 cwd = None  # back where the agent's shell starts

@@ -21,13 +21,13 @@ from pytest_coldstart.audit.evidence import globs, program_files, win_paths
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.expansions import valued_text
 from pytest_coldstart.audit.evidence.folder_reads import LISTING, Read, folder_reads, listed_folder
+from pytest_coldstart.audit.evidence.fresh_names import fresh_spelled
 from pytest_coldstart.audit.evidence.git_reads import HERE, INIT, REPOSITORY
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import runtime_reads, sources
 from pytest_coldstart.audit.evidence.shell_words import (
     any_reading,
     dequoted,
-    fresh_spelled,
     last_component,
     strings,
     uri_decoded,

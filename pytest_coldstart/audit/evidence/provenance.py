@@ -37,6 +37,7 @@ from pytest_coldstart.audit.evidence.code_writes import script_writes
 from pytest_coldstart.audit.evidence.encoded import with_decoded
 from pytest_coldstart.audit.evidence.executed import uncommented
 from pytest_coldstart.audit.evidence.expansions import valued_text
+from pytest_coldstart.audit.evidence.fresh_names import without_fresh
 from pytest_coldstart.audit.evidence.identity import RUN, Workspace
 from pytest_coldstart.audit.evidence.lab_record import RECORD, REVIEW
 from pytest_coldstart.audit.evidence.naming import Naming
@@ -258,7 +259,6 @@ class Provenance:
     def _unplaced_in(self, text: str) -> Callable[[str], list[str]]:
         """``_unplaced``, and for a name known only at run time ("$f", ``{}``) the declared files
         ``text`` may hand it (``Naming.reached``)."""
-
         reachable = (*INDEPENDENT, REVIEW, lab_record.PREFLIGHT)
         by_text: list[list[str]] = []  # the same for every folderless name: judged once per text
 
@@ -272,7 +272,7 @@ class Provenance:
                 by_text.append(self.naming.reached_by_text(text, reachable))
             return by_text[0]
 
-        return guess
+        return without_fresh(guess, text, self.workspace.tmpdir)  # D=$(mktemp -d); cp a "$D": no file
 
     def _unplaced(self, target: str) -> list[str]:
         """A write to a path the audit cannot place ($RUN_DIR/oracle.json, ~/run/x, a glob) is

@@ -19,6 +19,7 @@ from collections.abc import Collection
 from typing import Any
 
 from pytest_coldstart.audit.evidence import kept_runs, lab_record
+from pytest_coldstart.audit.evidence.data_words import data_printed
 from pytest_coldstart.audit.evidence.identity import Workspace
 from pytest_coldstart.audit.evidence.runtime_reads import hands_off
 from pytest_coldstart.audit.evidence.shell_words import HELP, last_component, quoted_segments, strings, without_comments
@@ -108,7 +109,7 @@ def naming_heads(ws: Workspace, keys: Collection[str], arguments: Any) -> set[st
     for text in strings(arguments):
         if not any(base in text.lower() for base in bases):
             continue
-        for segment, tokens in ws.segments(text):
+        for segment, tokens in ws.segments(data_printed(text)):  # cat > notes <<EOF, git commit -m: data
             if any(last_component(token) in bases and ws.key(token, cwd) in keys for token, cwd in tokens):
                 heads.add(_head(segment))
     return heads

@@ -196,13 +196,13 @@ def without_comments(text: str) -> str:
         kept.append(lexeme)
         position = match.end()
         if lexeme == "\n" and pending:
-            position = _body_end(text, position, pending)
+            position = heredoc_end(text, position, pending)
             kept.append(text[match.end() : position])
             pending = []
     return "".join(kept)
 
 
-def _body_end(text: str, position: int, delimiters: list[tuple[str, bool]]) -> int:
+def heredoc_end(text: str, position: int, delimiters: list[tuple[str, bool]]) -> int:
     """Where the bodies of the here-documents ``delimiters`` starting at ``position`` end: past
     each one's delimiter line (after leading tabs for ``<<-``), the text's end when one is missing."""
     for delimiter, tabs in delimiters:
@@ -263,50 +263,6 @@ def program_name(word: str) -> str:
     PowerShell alias is its cmdlet (``sc`` is ``set-content``)."""
     head = last_component(word).lstrip("\\!").lower()
     return PS_ALIASES.get(head, head)
-
-
-#: cd $(mktemp -d): a fresh folder in $TMPDIR (a template without -t is made in the cwd)
-_FRESH = re.compile(
-    r"""^(?:cd|pushd)\s+["']?(?:\$\(|`)mktemp\s+(?P<o>-dt|-td|-d(?:\s+-t)?)(?:\s+(?P<t>\w[\w.%-]*))?\s*[)`]["']?$"""
-)
-
-
-def fresh_folder(segment: str) -> bool:
-    """A ``cd``/``pushd`` into a folder ``mktemp -d`` makes in ``$TMPDIR`` (``-t`` or no template,
-    ``TMPDIR`` not set on the line): never the run's folder."""
-    fresh = _FRESH.match(segment.strip())
-    return fresh is not None and "TMPDIR" not in segment and ("t" in fresh["o"] or not fresh["t"])
-
-
-_SEPARATED = re.compile(f"({SEGMENT.pattern})")
-#: D=$(mktemp -d): a segment that only sets a variable to a fresh folder
-_FRESH_SET = re.compile(
-    r"""^[ \t]*(?:export[ \t]+)?([A-Za-z_]\w*)=(["']?)((?:\$\(|`)mktemp[ \t][^)`\n;&|]*[)`])\2[ \t]*$"""
-)
-_CD_VARIABLE = re.compile(r"""^[ \t]*(?:cd|pushd)[ \t]+((["']?)\$(?:([A-Za-z_]\w*)|\{([A-Za-z_]\w*)\})\2)[ \t]*$""")
-
-
-def fresh_spelled(text: str, tmpdir_set: bool = False) -> str:
-    """``text`` with each ``cd $D`` right after ``D=$(mktemp -d)`` spelled ``cd $(mktemp -d)``
-    (``fresh_folder``): only the very next segment, after ``;``/``&&``/a newline, of an
-    assignment no ``&&``/``||``/pipe/subshell may skip - nothing between can change ``D`` (a
-    later ``cd $D`` stays unknown). The segments stay the ones ``SEGMENT`` cuts. None where a
-    call set ``TMPDIR`` (``tmpdir_set``, or this text): mktemp may make it in the run."""
-    if tmpdir_set or "mktemp" not in text or "TMPDIR" in text:
-        return text
-    parts = _SEPARATED.split(text)
-    for i in range(0, len(parts) - 2, 2):
-        if "mktemp" not in parts[i] or (i and parts[i - 1] not in (";", "\n")) or parts[i + 1] not in (";", "\n", "&&"):
-            continue
-        assigned, moved = _FRESH_SET.match(parts[i]), _CD_VARIABLE.match(parts[i + 2])
-        if assigned and moved and (moved[3] or moved[4]) == assigned[1] and fresh_folder(f"cd {assigned[3]}"):
-            parts[i + 2] = parts[i + 2][: moved.start(1)] + assigned[3] + parts[i + 2][moved.end(1) :]
-    return "".join(parts)
-
-
-def moving(text: str, tmpdir_set: bool) -> list[str]:
-    """The segments of ``text`` as its ``cd``s move the shell (``fresh_spelled``)."""
-    return SEGMENT.split(fresh_spelled(text, tmpdir_set))
 
 
 def unvalued(words: list[str], valued: frozenset[str], first: int = 1) -> list[str]:

@@ -14,6 +14,7 @@ from pytest_coldstart.demo.scenarios.adversarial_arming import ARMING, LINKED, R
 from pytest_coldstart.demo.scenarios.adversarial_build_inputs import BUILD_INPUTS
 from pytest_coldstart.demo.scenarios.adversarial_compiled import COMPILED
 from pytest_coldstart.demo.scenarios.adversarial_computed import COMPUTED
+from pytest_coldstart.demo.scenarios.adversarial_data_words import DATA_WORDS
 from pytest_coldstart.demo.scenarios.adversarial_documents import DOCUMENTS
 from pytest_coldstart.demo.scenarios.adversarial_edits import (
     CART,
@@ -352,7 +353,7 @@ _CATALOGUES = (
     PROGRAMS, SESSION, SESSION_STATE, READS, RECURSIVE, RUNTIME, COMPUTED, LANGUAGES, FORMATS, INCLUDES, TOOL_CONFIGS,
     WORKFLOWS, SEARCHES, VISIBLE, PREREQUISITES, INVENTORIES, EVIDENCE, EVIDENCE_MORE, REVIEWERS, ARMING, LINKED,
     REWRITTEN_AFTER, OPAQUE, REDACTION, ESCAPED, DOCUMENTS, JUDGEMENT, OTHER_ACTORS, SINGLE_EDITS, RECORDED,
-    LAB_RECORD, _REST,
+    LAB_RECORD, DATA_WORDS, _REST,
 )
 # fmt: on
 ADVERSARIAL: dict[str, Scenario] = {s.name: s for catalogue in _CATALOGUES for s in catalogue}
