@@ -67,6 +67,7 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller sizes")
     base = 2_000 if parser.parse_args().quick else 10_000
     missed = []
+    worst = 0.0
     print(f"{'shape':18} {'reader':10} {'1x s':>8} {'4x s':>8} {'ratio':>6}")
     for shape, piece in SHAPES.items():
         small, large = piece * base, piece * (4 * base)
@@ -75,8 +76,10 @@ def main() -> int:
             one, four = cpu(reader, small + " "), cpu(reader, large)
             ratio = four / max(one, 1e-3)
             print(f"{shape:18} {name:10} {one:8.3f} {four:8.3f} {ratio:6.1f}", flush=True)
+            worst = max(worst, ratio) if four > 0.05 else worst  # a ratio of milliseconds is noise
             if four > 0.05 and ratio > GOAL:
                 missed.append(f"{shape} / {name}: {ratio:.1f}x for 4x the size")
+    print(f"worst ratio {worst:.2f}x (of the readers that took over 50 ms at 4x)")
     for line in missed:
         print(f"MISSED {line} (goal <= {GOAL}x)")
     return 2 if missed else 0

@@ -146,6 +146,17 @@ SCRIPTS: dict[str, Script] = {
             ),
         ),
     ),
+    "hostile_evidence": Script(
+        ("--quick",),
+        (),
+        (
+            Figure(
+                "newest evidence readers on hostile text, worst time ratio for 4x the size",
+                rf"^worst ratio (?P<value>{NUMBER}x)",
+                "<= 6x (4x is linear)",
+            ),
+        ),
+    ),
     "parsers": Script(
         ("--quick",),
         (),
